@@ -1,0 +1,28 @@
+package org.tracesync.core.reduce;
+
+import org.tracesync.core.model.Quality;
+
+/**
+ * Summary of one unordered node pair (DESIGN §7 "pairs").
+ *
+ * @param a, b             node names (a = abscissa node of the pair geometry)
+ * @param quality          the pair's quality class
+ * @param messagesAToB     messages a → b
+ * @param messagesBToA     messages b → a
+ * @param hullAToB         points on the lower half hull of the a → b messages
+ * @param hullBToA         points on the upper half hull of the b → a messages
+ * @param driftMin         minimum feasible drift (NaN when unbounded or not applicable)
+ * @param driftMax         maximum feasible drift (NaN when unbounded or not applicable)
+ * @param offset           estimated offset of b relative to a at {@code origin}, ns (NaN if none)
+ * @param drift            estimated drift of b relative to a (NaN if none)
+ * @param origin           origin of the pair's estimate, on a's clock (ns)
+ * @param meanAccuracy     mean of Δ+ + Δ− over the pair's span, ns (NaN when unknown)
+ * @param violations       fallback only: hull points the minimum-violation line violates
+ * @param maxViolation     fallback only: largest violation, ns (0 otherwise)
+ * @param note             why, in a sentence
+ */
+public record PairResult(String a, String b, Quality quality, long messagesAToB, long messagesBToA,
+                         int hullAToB, int hullBToA, double driftMin, double driftMax,
+                         double offset, double drift, long origin, double meanAccuracy,
+                         int violations, double maxViolation, String note) {
+}
