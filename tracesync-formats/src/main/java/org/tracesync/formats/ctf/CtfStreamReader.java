@@ -71,6 +71,10 @@ final class CtfStreamReader implements CtfEvent {
     private final CtfFieldRef contentSizeRef;
     private final CtfFieldRef packetSizeRef;
     private final CtfFieldRef uuidRef;
+    private final CtfFieldRef beginRef;
+    private final CtfFieldRef endRef;
+    private long previousPacketEnd = Long.MIN_VALUE;
+    private long overlaps;
     private final byte[] traceUuid;
     private final long streamClassId;
     private final boolean hasEventId;
@@ -128,6 +132,8 @@ final class CtfStreamReader implements CtfEvent {
         Map<String, CtfFieldRef> ctx = c.fields(Scope.PACKET_CONTEXT);
         contentSizeRef = ctx.get("content_size");
         packetSizeRef = ctx.get("packet_size");
+        beginRef = ctx.get("timestamp_begin");
+        endRef = ctx.get("timestamp_end");
         eventHeader = c.compileScope(sc.eventHeader(), Scope.EVENT_HEADER);
         hasEventId = c.fields(Scope.EVENT_HEADER).keySet().stream().anyMatch(p -> p.equals("id") || p.endsWith(".id"));
         String clockName = null;
@@ -199,8 +205,9 @@ final class CtfStreamReader implements CtfEvent {
         return events;
     }
 
+    /** Events whose timestamp is before the previous event's, plus packets beginning before the previous one ended. */
     long backwardsCount() {
-        return backwards;
+        return backwards + overlaps;
     }
 
     void close() throws IOException {
@@ -270,6 +277,14 @@ final class CtfStreamReader implements CtfEvent {
         }
         if (packetContext != null) {
             packetContext.decode(this, slots);
+            if (beginRef != null && endRef != null) {
+                long begin = clockConversion.toNanos(slots[beginRef.slot()]);
+                if (begin < previousPacketEnd && overlaps++ < MAX_WARNINGS_PER_KIND) {
+                    warn(offset, "timestamp goes backwards: packet begins at " + begin + " ns, "
+                            + (previousPacketEnd - begin) + " ns before the previous packet's end");
+                }
+                previousPacketEnd = clockConversion.toNanos(slots[endRef.slot()]);
+            }
         }
         long avail = (fileSize - offset) * 8;
         long psize = packetSizeRef != null ? slots[packetSizeRef.slot()] : avail;

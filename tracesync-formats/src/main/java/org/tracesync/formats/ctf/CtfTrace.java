@@ -33,6 +33,7 @@ public final class CtfTrace implements NetEventSource {
     private final List<Path> streamFiles;
     private final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
     private NodeInfo node;
+    private volatile List<StreamStats> lastStats = List.of();
     private CtfNetworkEvents.Summary netSummary;
 
     private CtfTrace(Path dir, CtfMetadata metadata, List<Path> streamFiles) {
@@ -96,6 +97,7 @@ public final class CtfTrace implements NetEventSource {
      */
     public void read(CtfEventHandler handler) throws IOException {
         List<CtfStreamReader> readers = new ArrayList<>();
+        warnings.clear();
         try {
             for (int i = 0; i < streamFiles.size(); i++) {
                 Path f = streamFiles.get(i);
@@ -123,10 +125,22 @@ public final class CtfTrace implements NetEventSource {
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(Path.of(e.getFile()), "", "stream file missing");
         } finally {
+            List<StreamStats> stats = new ArrayList<>();
             for (CtfStreamReader r : readers) {
+                stats.add(new StreamStats(r.file(), r.streamClassId(), r.eventCount(), r.backwardsCount()));
                 r.close();
             }
+            lastStats = List.copyOf(stats);
         }
+    }
+
+    /** Per-stream figures of a read: events decoded, backward timestamp steps. */
+    public record StreamStats(Path file, long streamClassId, long events, long backwardSteps) {
+    }
+
+    /** Per-stream figures of the last {@link #read} (empty before the first). */
+    public List<StreamStats> lastReadStats() {
+        return lastStats;
     }
 
     /** Reads one stream file alone, in file order. */
