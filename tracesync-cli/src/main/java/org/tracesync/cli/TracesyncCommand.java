@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, InspectCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec
