@@ -39,6 +39,11 @@ class CtfBabeltraceComparisonTest {
     void sameEventsAsBabeltrace(String name) throws Exception {
         Path dir = SharedCtfData.trace(name);
         SharedCtfData.requireBabeltrace();
+        assertSameAsBabeltrace(dir, tmp);
+    }
+
+    /** Decodes {@code dir} with both decoders and requires the same events (see the class comment). */
+    static void assertSameAsBabeltrace(Path dir, Path tmp) throws Exception {
         CtfTrace trace = CtfTrace.open(dir);
         String host = trace.metadata().hostname();
 
@@ -124,7 +129,7 @@ class CtfBabeltraceComparisonTest {
             theirsByCpu.merge(cpu, 1L, Long::sum);
         }
 
-        assertThat(ours).hasSizeGreaterThan(1000);
+        assertThat(ours).isNotEmpty();
         assertThat(oursByName).isEqualTo(theirsByName);
         assertThat(oursByCpu).isEqualTo(theirsByCpu);
         List<String> a = new ArrayList<>(ours);
