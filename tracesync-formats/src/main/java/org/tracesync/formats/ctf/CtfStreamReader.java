@@ -558,22 +558,30 @@ final class CtfStreamReader implements CtfEvent {
 
     @Override
     public byte[] bytes(CtfFieldRef field) {
-        CtfType el;
-        if (field.type() instanceof CtfType.ArrayType a) {
-            el = a.element();
-        } else if (field.type() instanceof CtfType.SequenceType s) {
-            el = s.element();
-        } else {
-            throw new IllegalArgumentException(field.path() + " is not an array or sequence");
-        }
-        int size = el instanceof IntegerType it ? it.size() : el instanceof EnumType et ? et.container().size() : 0;
+        long elementBits = fixedBits(field.type() instanceof CtfType.SequenceType s ? s.element()
+                : field.type() instanceof CtfType.ArrayType a ? a.element() : null);
         long startBit = slots[field.slot()];
         long n = slots[field.slot() + 1];
-        if (size % 8 != 0 || (startBit & 7) != 0) {
-            throw new IllegalArgumentException(field.path() + " elements are not whole bytes");
+        if (elementBits <= 0 || elementBits % 8 != 0 || (startBit & 7) != 0) {
+            throw new IllegalArgumentException(field.path() + " is not an array or sequence of whole bytes");
         }
-        byte[] b = new byte[(int) (n * size / 8)];
+        byte[] b = new byte[(int) (n * elementBits / 8)];
         le.get((int) (startBit >>> 3), b);
         return b;
+    }
+
+    /** Size in bits of a fixed-size, padding-free type (integers and arrays of them), else -1. */
+    private static long fixedBits(CtfType t) {
+        if (t instanceof IntegerType it) {
+            return it.size() % it.alignment() == 0 ? it.size() : -1;
+        }
+        if (t instanceof EnumType et) {
+            return fixedBits(et.container());
+        }
+        if (t instanceof CtfType.ArrayType a) {
+            long e = fixedBits(a.element());
+            return e < 0 ? -1 : e * a.length();
+        }
+        return -1;
     }
 }

@@ -34,6 +34,7 @@ final class DecoderCompiler {
     private int nextSlot;
     private final Map<Scope, Map<String, CtfFieldRef>> maps = new EnumMap<>(Scope.class);
     private Scope scope;
+    private int visits;
 
     DecoderCompiler(Path file, boolean traceBigEndian) {
         this.file = file;
@@ -89,13 +90,24 @@ final class DecoderCompiler {
         return o == ByteOrder.NATIVE ? traceBigEndian : o == ByteOrder.BIG;
     }
 
-    private int alloc(int n) {
+    /** Bound on decoded values per event: type aliases can make metadata expand exponentially. */
+    static final int MAX_SLOTS = 1 << 18;
+
+    private int alloc(int n) throws TraceFormatException {
+        if (nextSlot + n > MAX_SLOTS) {
+            throw TraceFormatException.atLine(file, 0, "metadata: a stream declares more than " + MAX_SLOTS
+                    + " fields per event");
+        }
         int s = nextSlot;
         nextSlot += n;
         return s;
     }
 
     private FieldDecoder compile(CtfType t, String path, String parent) throws TraceFormatException {
+        if (++visits > 4 * MAX_SLOTS) {
+            throw TraceFormatException.atLine(file, 0, "metadata: a stream declares more than " + MAX_SLOTS
+                    + " fields per event");
+        }
         FieldDecoder d;
         if (t instanceof IntegerType it) {
             int slot = alloc(1);
