@@ -25,6 +25,12 @@ public final class TracesyncCommand implements Runnable {
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TracesyncCommand());
         cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("tracesync: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            return EXIT_USAGE;
+        });
         return cl;
     }
 
