@@ -99,7 +99,7 @@ class CtfTraceWriterTest {
                     ip = v6 ? ipv6(src, dst, 17, th, payload) : ipv4(src, dst, 17, th, payload);
                     key = new TcpSegmentKey(src, dst, sp, dp, v6 ? -1 : 0x1234, check, -1, payload);
                 } else {
-                    ip = ipv4(src, dst, 1, new byte[8], payload);
+                    ip = ipv4(send ? a4 : b4, send ? b4 : a4, 1, new byte[8], payload);
                 }
                 w.networkPacket(cpu, t, send, "eth0", 0xffff8880_0000_0000L + i, ip);
                 if (key != null) {
