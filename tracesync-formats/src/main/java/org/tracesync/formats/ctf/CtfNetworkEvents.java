@@ -144,9 +144,29 @@ public final class CtfNetworkEvents implements CtfEventHandler {
         }
     }
 
-    /** Resolved fields of one IP version, with its transport header. */
-    private record Ip(CtfFieldRef saddr, CtfFieldRef daddr, CtfFieldRef length, CtfFieldRef ihl, CtfFieldRef ipId,
-                      CtfFieldRef thType, String thPrefix) {
+    /** Resolved fields of one transport header inside one IP version (null when absent). */
+    private record Transport(CtfFieldRef sport, CtfFieldRef dport, CtfFieldRef seq, CtfFieldRef ack,
+                             CtfFieldRef dataOffset, CtfFieldRef flags, CtfFieldRef udpLength, CtfFieldRef udpCheck) {
+
+        static Transport of(CtfEventClass ec, String t) {
+            CtfFieldRef sport = first(ec, t + "source_port", t + "source");
+            CtfFieldRef dport = first(ec, t + "dest_port", t + "dest");
+            if (sport == null || dport == null) {
+                return null;
+            }
+            return new Transport(sport, dport, ec.field(t + "seq"), ec.field(t + "ack_seq"), ec.field(t + "data_offset"),
+                    ec.field(t + "flags"), ec.field(t + "len"), first(ec, t + "check", t + "checksum"));
+        }
+
+        private static CtfFieldRef first(CtfEventClass ec, String a, String b) {
+            CtfFieldRef r = ec.field(a);
+            return r != null ? r : ec.field(b);
+        }
+    }
+
+    /** Resolved fields of one IP version, with its transport headers. */
+    private record Ip(boolean v4, CtfFieldRef saddr, CtfFieldRef daddr, CtfFieldRef length, CtfFieldRef ihl,
+                      CtfFieldRef ipId, CtfFieldRef thType, Transport tcp, Transport udp) {
     }
 
     private static final class Headers {
@@ -155,15 +175,13 @@ public final class CtfNetworkEvents implements CtfEventHandler {
         final CtfFieldRef nhType;
         final Ip v4;
         final Ip v6;
-        final CtfEventClass ec;
 
-        Headers(Direction dir, CtfNetworkEvents owner, CtfFieldRef nhType, Ip v4, Ip v6, CtfEventClass ec) {
+        Headers(Direction dir, CtfNetworkEvents owner, CtfFieldRef nhType, Ip v4, Ip v6) {
             this.dir = dir;
             this.owner = owner;
             this.nhType = nhType;
             this.v4 = v4;
             this.v6 = v6;
-            this.ec = ec;
         }
 
         static Headers of(CtfEventClass ec, Direction dir, CtfNetworkEvents owner) {
@@ -171,15 +189,15 @@ public final class CtfNetworkEvents implements CtfEventHandler {
             if (nh == null) {
                 return null;
             }
-            Ip v4 = ip(ec, "network_header.ipv4", "tot_len");
-            Ip v6 = ip(ec, "network_header.ipv6", "payload_len");
+            Ip v4 = ip(ec, true, "network_header.ipv4", "tot_len");
+            Ip v6 = ip(ec, false, "network_header.ipv6", "payload_len");
             if (v4 == null && v6 == null) {
                 return null;
             }
-            return new Headers(dir, owner, nh, v4, v6, ec);
+            return new Headers(dir, owner, nh, v4, v6);
         }
 
-        private static Ip ip(CtfEventClass ec, String p, String lengthName) {
+        private static Ip ip(CtfEventClass ec, boolean v4, String p, String lengthName) {
             CtfFieldRef s = ec.field(p + ".saddr");
             CtfFieldRef d = ec.field(p + ".daddr");
             CtfFieldRef len = ec.field(p + "." + lengthName);
@@ -192,7 +210,8 @@ public final class CtfNetworkEvents implements CtfEventHandler {
                 th = ec.field("transport_header_type");
                 prefix = "transport_header.";
             }
-            return new Ip(s, d, len, ec.field(p + ".ihl"), ec.field(p + ".id"), th, prefix);
+            return new Ip(v4, s, d, len, ec.field(p + ".ihl"), ec.field(p + ".id"), th,
+                    Transport.of(ec, prefix + "tcp."), Transport.of(ec, prefix + "udp."));
         }
 
         void emit(CtfEvent e) {
@@ -205,58 +224,31 @@ public final class CtfNetworkEvents implements CtfEventHandler {
             String th = e.enumLabel(ip.thType());
             boolean tcp = "_tcp".equals(th) || "tcp".equals(th);
             boolean udp = "_udp".equals(th) || "udp".equals(th);
-            if (!tcp && !udp) {
-                owner.unparsed++;
-                return;
-            }
-            String t = ip.thPrefix() + (tcp ? "tcp." : "udp.");
-            CtfFieldRef sport = first(t + "source_port", t + "source");
-            CtfFieldRef dport = first(t + "dest_port", t + "dest");
-            if (sport == null || dport == null) {
+            Transport t = tcp ? ip.tcp() : udp ? ip.udp() : null;
+            if (t == null || (tcp && (t.seq() == null || t.ack() == null || t.flags() == null))) {
                 owner.unparsed++;
                 return;
             }
             byte[] src = e.bytes(ip.saddr());
             byte[] dst = e.bytes(ip.daddr());
             long ipLen = e.longValue(ip.length());
-            long ipHeader = ip == v4 ? (ip.ihl() == null ? 5 : e.longValue(ip.ihl())) * 4 : 0;
+            long ipHeader = ip.v4() ? (ip.ihl() == null ? 5 : e.longValue(ip.ihl())) * 4 : 0;
             TcpSegmentKey key;
             if (tcp) {
-                CtfFieldRef seq = ec.field(t + "seq");
-                CtfFieldRef ack = ec.field(t + "ack_seq");
-                CtfFieldRef doff = ec.field(t + "data_offset");
-                CtfFieldRef flags = ec.field(t + "flags");
-                if (seq == null || ack == null || flags == null) {
-                    owner.unparsed++;
-                    return;
-                }
-                long f = e.longValue(flags);
-                long dataOffset;
-                if (doff != null) {
-                    dataOffset = e.longValue(doff);
-                } else {
-                    dataOffset = (f >>> 12) & 0xF;
-                }
-                int fl = (int) (f & 0x1FF);
+                long f = e.longValue(t.flags());
+                long dataOffset = t.dataOffset() != null ? e.longValue(t.dataOffset()) : (f >>> 12) & 0xF;
                 long payload = ipLen - ipHeader - dataOffset * 4;
-                key = new TcpSegmentKey(src, dst, (int) e.longValue(sport), (int) e.longValue(dport), e.longValue(seq),
-                        e.longValue(ack), fl, (int) payload);
+                key = new TcpSegmentKey(src, dst, (int) e.longValue(t.sport()), (int) e.longValue(t.dport()),
+                        e.longValue(t.seq()), e.longValue(t.ack()), (int) (f & 0x1FF), (int) payload);
             } else {
-                CtfFieldRef len = ec.field(t + "len");
-                CtfFieldRef check = first(t + "check", t + "checksum");
-                long ulen = len == null ? -1 : e.longValue(len) - 8;
-                key = new TcpSegmentKey(src, dst, (int) e.longValue(sport), (int) e.longValue(dport),
-                        ip == v4 && ip.ipId() != null ? e.longValue(ip.ipId()) : -1,
-                        check == null ? -1 : e.longValue(check), -1, (int) ulen);
+                long ulen = t.udpLength() == null ? -1 : e.longValue(t.udpLength()) - 8;
+                key = new TcpSegmentKey(src, dst, (int) e.longValue(t.sport()), (int) e.longValue(t.dport()),
+                        ip.v4() && ip.ipId() != null ? e.longValue(ip.ipId()) : -1,
+                        t.udpCheck() == null ? -1 : e.longValue(t.udpCheck()), -1, (int) ulen);
             }
             owner.layout = Layout.HEADERS;
             owner.count(dir);
             owner.sink.event(new NetEvent(dir, e.timestamp(), key));
-        }
-
-        private CtfFieldRef first(String a, String b) {
-            CtfFieldRef r = ec.field(a);
-            return r != null ? r : ec.field(b);
         }
     }
 

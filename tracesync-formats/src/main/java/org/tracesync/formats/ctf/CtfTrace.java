@@ -106,20 +106,24 @@ public final class CtfTrace implements NetEventSource {
                 }
                 readers.add(new CtfStreamReader(f, i, metadata, warnings));
             }
-            PriorityQueue<CtfStreamReader> queue = new PriorityQueue<>(Math.max(1, readers.size()), (a, b) -> {
-                int c = Long.compare(a.timestamp(), b.timestamp());
-                return c != 0 ? c : Integer.compare(a.streamIndex(), b.streamIndex());
-            });
-            for (CtfStreamReader r : readers) {
-                if (r.advance()) {
-                    queue.add(r);
+            if (readers.size() <= SCAN_LIMIT) {
+                mergeByScan(readers, handler);
+            } else {
+                PriorityQueue<CtfStreamReader> queue = new PriorityQueue<>(readers.size(), (a, b) -> {
+                    int c = Long.compare(a.timestamp(), b.timestamp());
+                    return c != 0 ? c : Integer.compare(a.streamIndex(), b.streamIndex());
+                });
+                for (CtfStreamReader r : readers) {
+                    if (r.advance()) {
+                        queue.add(r);
+                    }
                 }
-            }
-            while (!queue.isEmpty()) {
-                CtfStreamReader r = queue.poll();
-                handler.event(r);
-                if (r.advance()) {
-                    queue.add(r);
+                while (!queue.isEmpty()) {
+                    CtfStreamReader r = queue.poll();
+                    handler.event(r);
+                    if (r.advance()) {
+                        queue.add(r);
+                    }
                 }
             }
         } catch (NoSuchFileException e) {
@@ -141,6 +145,41 @@ public final class CtfTrace implements NetEventSource {
     /** Per-stream figures of the last {@link #read} (empty before the first). */
     public List<StreamStats> lastReadStats() {
         return lastStats;
+    }
+
+    /** Up to this many streams, the merge scans the streams' current timestamps instead of a heap. */
+    private static final int SCAN_LIMIT = 8;
+
+    /** Merge for few streams: a linear scan of current timestamps (s comparisons, no allocation). */
+    private static void mergeByScan(List<CtfStreamReader> readers, CtfEventHandler handler) throws IOException {
+        CtfStreamReader[] live = new CtfStreamReader[readers.size()];
+        long[] ts = new long[readers.size()];
+        int n = 0;
+        for (CtfStreamReader r : readers) {
+            if (r.advance()) {
+                live[n] = r;
+                ts[n] = r.timestamp();
+                n++;
+            }
+        }
+        while (n > 0) {
+            int best = 0;
+            for (int i = 1; i < n; i++) {
+                if (ts[i] < ts[best]) {
+                    best = i;
+                }
+            }
+            CtfStreamReader r = live[best];
+            handler.event(r);
+            if (r.advance()) {
+                ts[best] = r.timestamp();
+            } else {
+                // keep stream order among the remaining ones (ties go to the lower index)
+                System.arraycopy(live, best + 1, live, best, n - best - 1);
+                System.arraycopy(ts, best + 1, ts, best, n - best - 1);
+                n--;
+            }
+        }
     }
 
     /** Reads one stream file alone, in file order. */

@@ -193,6 +193,7 @@ abstract class FieldDecoder {
         final int align;
         final long stride;
         final FieldDecoder element;
+        final long elementMinBits;
         final String path;
 
         ArrayDecoder(int slot, long fixedLength, int lengthSlot, int align, long stride, FieldDecoder element,
@@ -203,6 +204,7 @@ abstract class FieldDecoder {
             this.align = align;
             this.stride = stride;
             this.element = element;
+            this.elementMinBits = element.minBits();
             this.path = path;
         }
 
@@ -211,8 +213,8 @@ abstract class FieldDecoder {
             long n = lengthSlot >= 0 ? slots[lengthSlot] : fixedLength;
             in.align(align);
             long start = in.bitPosition();
-            if (n < 0 || (n > 0 && Long.compareUnsigned(n, in.bitsLeft() / Math.max(1, element.minBits())) > 0)
-                    || (element.minBits() == 0 && n > (1 << 20))) {
+            if (n < 0 || (n > 0 && Long.compareUnsigned(n, in.bitsLeft() / Math.max(1, elementMinBits)) > 0)
+                    || (elementMinBits == 0 && n > (1 << 20))) {
                 throw in.error((lengthSlot >= 0 ? "sequence '" : "array '") + path + "' of length "
                         + Long.toUnsignedString(n) + " extends past the end of the packet content");
             }
@@ -229,7 +231,7 @@ abstract class FieldDecoder {
 
         @Override
         long minBits() {
-            return lengthSlot >= 0 ? 0 : fixedLength * element.minBits();
+            return lengthSlot >= 0 ? 0 : fixedLength * elementMinBits;
         }
     }
 }
