@@ -1,17 +1,33 @@
 package org.tracesync.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import org.tracesync.formats.TraceFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code tracesync} command: subcommands do the work. */
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "On errors, print the stack trace too.")
+    boolean debug;
+
+    @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT,
+            description = "No progress display on stderr.")
+    boolean quiet;
 
     @Override
     public void run() {
@@ -22,7 +38,76 @@ public final class TracesyncCommand implements Runnable {
         System.exit(newCommandLine().execute(args));
     }
 
+    /** True when {@code --quiet} was given to the command of {@code spec} (or before it). */
+    public static boolean quiet(CommandLine.Model.CommandSpec spec) {
+        return spec.root().userObject() instanceof TracesyncCommand t && t.quiet;
+    }
+
     public static CommandLine newCommandLine() {
-        return new CommandLine(new TracesyncCommand());
+        CommandLine cl = new CommandLine(new TracesyncCommand());
+        cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
+        cl.setParameterExceptionHandler(TracesyncCommand::handleParameterException);
+        return cl;
+    }
+
+    private static boolean debug(String[] args) {
+        return Arrays.asList(args).contains("--debug");
+    }
+
+    /**
+     * Bad command lines: one line on stderr naming the problem and where to find the usage, exit
+     * {@link ExitCode#USAGE}.
+     */
+    static int handleParameterException(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String name = cl.getCommandSpec().qualifiedName();
+        err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+        if (debug(args)) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return ExitCode.USAGE;
+    }
+
+    /**
+     * Failures while a command runs: user mistakes and bad inputs give one line on stderr and their
+     * documented exit code; anything else is a bug ({@link ExitCode#INTERNAL}). {@code --debug}
+     * adds the stack trace.
+     */
+    static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+        PrintWriter err = cl.getErr();
+        int code;
+        String message;
+        if (ex instanceof CommandFailure f) {
+            code = f.exitCode();
+            message = f.getMessage();
+        } else if (ex instanceof TraceFormatException) {
+            code = ExitCode.INPUT;
+            message = ex.getMessage();
+        } else if (ex instanceof NoSuchFileException e) {
+            code = ExitCode.INPUT;
+            message = e.getFile() + ": no such file or directory";
+        } else if (ex instanceof AccessDeniedException e) {
+            code = ExitCode.INPUT;
+            message = e.getFile() + ": permission denied";
+        } else if (ex instanceof FileSystemException e) {
+            code = ExitCode.INPUT;
+            message = e.getFile() + ": " + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason());
+        } else if (ex instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+            return handleExecutionException(u.getCause(), cl, parseResult);
+        } else if (ex instanceof java.io.IOException) {
+            code = ExitCode.INPUT;
+            message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        } else {
+            code = ExitCode.INTERNAL;
+            message = "internal error: " + ex + " (a bug; rerun with --debug for the stack trace and report it)";
+        }
+        err.println("tracesync: " + message);
+        if (debug(parseResult.originalArgs().toArray(new String[0]))) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return code;
     }
 }
