@@ -79,7 +79,10 @@ final class SvgPlot {
         int left = 78;
         int right = 16;
         int top = 30;
-        int bottom = 46;
+        long labelled = series.stream().filter(s -> s.label != null).count();
+        int perRow = Math.max(1, (width - left) / 200);
+        int legendRows = (int) ((labelled + perRow - 1) / perRow);
+        int bottom = 46 + 17 * legendRows;
         int pw = width - left - right;
         int ph = height - top - bottom;
         String clip = "clip" + (++ids);
@@ -113,7 +116,7 @@ final class SvgPlot {
                     left, py, left + pw, py));
         }
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                left + pw / 2, height - 8, Html.escape(xLabel)));
+                left + pw / 2, top + ph + 34, Html.escape(xLabel)));
         b.append(String.format(Locale.ROOT, "<text transform=\"translate(14,%d) rotate(-90)\" text-anchor=\"middle\">%s</text>%n",
                 top + ph / 2, Html.escape(yLabel)));
         b.append("<g clip-path=\"url(#").append(clip).append(")\">\n");
@@ -156,25 +159,24 @@ final class SvgPlot {
             }
         }
         b.append("</g>\n");
-        // legend
-        int ly = top + 8;
+        // legend: rows of entries under the x label, outside the data area
+        int entry = 0;
         for (Series s : series) {
             if (s.label == null) {
                 continue;
             }
-            int lx = left + pw - 210;
+            int lx = left + (entry % perRow) * 200;
+            int ly = top + ph + 54 + (entry / perRow) * 17;
+            entry++;
             String swatch = switch (s.kind) {
                 case "band" -> String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\"/>",
                         lx, ly - 9, s.color, s.color);
                 case "line" -> String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>",
                         lx, ly - 4, lx + 14, ly - 4, s.color, s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\"");
-                default -> String.format(Locale.ROOT, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\"/>", lx + 7, ly - 4, s.color);
+                default -> String.format(Locale.ROOT, "<circle cx=\"%d\" cy=\"%d\" r=\"3.5\" fill=\"%s\"/>", lx + 7, ly - 4, s.color);
             };
-            b.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"206\" height=\"15\" fill=\"#fff\" fill-opacity=\"0.85\"/>",
-                    lx - 3, ly - 12));
             b.append(swatch).append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", lx + 20, ly,
                     Html.escape(s.label)));
-            ly += 16;
         }
         b.append("</svg>\n");
         return b.toString();
