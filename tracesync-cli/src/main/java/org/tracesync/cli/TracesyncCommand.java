@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class})
+        subcommands = {SyncCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec
@@ -24,10 +24,6 @@ public final class TracesyncCommand implements Runnable {
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "On errors, print the stack trace too.")
     boolean debug;
-
-    @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT,
-            description = "No progress display on stderr.")
-    boolean quiet;
 
     @Override
     public void run() {
@@ -38,17 +34,17 @@ public final class TracesyncCommand implements Runnable {
         System.exit(newCommandLine().execute(args));
     }
 
-    /** True when {@code --quiet} was given to the command of {@code spec} (or before it). */
-    public static boolean quiet(CommandLine.Model.CommandSpec spec) {
-        return spec.root().userObject() instanceof TracesyncCommand t && t.quiet;
-    }
-
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TracesyncCommand());
         cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
         cl.setParameterExceptionHandler(TracesyncCommand::handleParameterException);
         return cl;
     }
+
+    /** Exit codes (see {@link ExitCode}): 1 partial/impossible synchronization, 2 usage, 3 input error. */
+    public static final int EXIT_PARTIAL = ExitCode.SYNC_INCOMPLETE;
+    public static final int EXIT_USAGE = ExitCode.USAGE;
+    public static final int EXIT_INPUT = ExitCode.INPUT;
 
     private static boolean debug(String[] args) {
         return Arrays.asList(args).contains("--debug");
@@ -99,6 +95,13 @@ public final class TracesyncCommand implements Runnable {
         } else if (ex instanceof java.io.IOException) {
             code = ExitCode.INPUT;
             message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        } else if (ex instanceof CommandLine.ParameterException) {
+            code = ExitCode.USAGE;
+            message = ex.getMessage();
+        } else if (ex instanceof IllegalArgumentException) {
+            // the library rejects impossible requests (e.g. an unknown reference node) this way
+            code = ExitCode.USAGE;
+            message = ex.getMessage();
         } else {
             code = ExitCode.INTERNAL;
             message = "internal error: " + ex + " (a bug; rerun with --debug for the stack trace and report it)";

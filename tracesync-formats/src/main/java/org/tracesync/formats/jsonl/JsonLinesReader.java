@@ -70,6 +70,9 @@ public final class JsonLinesReader implements NetEventSource {
             long lineNumber = 0;
             while ((line = in.readLine()) != null) {
                 lineNumber++;
+                if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+                    line = line.substring(1); // UTF-8 byte order mark
+                }
                 if (!line.isBlank()) {
                     name[0] = parse(line, lineNumber, null).node;
                     break;
@@ -125,6 +128,9 @@ public final class JsonLinesReader implements NetEventSource {
             long lineNumber = 0;
             while ((line = in.readLine()) != null) {
                 lineNumber++;
+                if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+                    line = line.substring(1);
+                }
                 if (line.isBlank()) {
                     continue;
                 }
