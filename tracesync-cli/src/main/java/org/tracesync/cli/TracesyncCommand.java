@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {SyncCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SyncCommand.class, ReportCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec

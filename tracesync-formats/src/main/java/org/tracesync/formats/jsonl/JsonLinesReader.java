@@ -42,7 +42,7 @@ import org.tracesync.formats.TraceFormatException;
  * <p>Streaming: one line in memory at a time; O(line length) per event. Events whose timestamp goes
  * backwards are kept (matching does not need order) and reported in {@link #warnings()}.
  */
-public final class JsonLinesReader implements NetEventSource {
+public final class JsonLinesReader implements NetEventSource, org.tracesync.formats.ReadProgress {
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -97,6 +97,7 @@ public final class JsonLinesReader implements NetEventSource {
     }
 
     /** Bytes consumed so far by the current {@link #stream} (for progress display). */
+    @Override
     public long bytesRead() {
         return bytesRead;
     }
