@@ -15,7 +15,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {SyncCommand.class, ReportCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SyncCommand.class, ReportCommand.class, SimulateCommand.class, DemoCommand.class,
+            CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec
@@ -37,7 +38,7 @@ public final class TracesyncCommand implements Runnable {
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TracesyncCommand());
         cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
-        cl.setParameterExceptionHandler(TracesyncCommand::handleParameterException);
+        cl.setParameterExceptionHandler((ex, args) -> handleParameterException(ex, args, cl.getErr()));
         return cl;
     }
 
@@ -54,10 +55,12 @@ public final class TracesyncCommand implements Runnable {
      * Bad command lines: one line on stderr naming the problem and where to find the usage, exit
      * {@link ExitCode#USAGE}.
      */
-    static int handleParameterException(CommandLine.ParameterException ex, String[] args) {
-        CommandLine cl = ex.getCommandLine();
-        PrintWriter err = cl.getErr();
-        String name = cl.getCommandSpec().qualifiedName();
+    static int handleParameterException(CommandLine.ParameterException ex, String[] args, PrintWriter err) {
+        // a command may raise this with a CommandLine of its own (not in our hierarchy): name it fully
+        String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+        if (!name.startsWith("tracesync")) {
+            name = "tracesync " + name;
+        }
         err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
         if (debug(args)) {
             ex.printStackTrace(err);
