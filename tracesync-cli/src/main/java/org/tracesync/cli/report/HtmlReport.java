@@ -107,13 +107,15 @@ public final class HtmlReport {
         List<String> all = new ArrayList<>(in.result().warnings());
         all.addAll(in.inputWarnings());
         for (NodeResult n : in.result().nodes()) {
-            if (n.quality() != Quality.REFERENCE && !n.synchronizedToOther()) {
+            boolean said = all.stream().anyMatch(w -> w.startsWith("node " + n.name() + " "));
+            if (!said && n.quality() != Quality.REFERENCE && !n.synchronizedToOther()) {
                 all.add("node " + n.name() + " is not synchronized (" + n.quality().label() + ")"
                         + (n.note().isEmpty() ? "" : ": " + n.note()));
             }
         }
         for (PairResult p : in.result().pairs()) {
-            if (p.quality() == Quality.FALLBACK) {
+            boolean said = all.stream().anyMatch(w -> w.startsWith("pair " + p.a() + "/" + p.b() + " "));
+            if (!said && p.quality() == Quality.FALLBACK) {
                 all.add("pair " + p.a() + "–" + p.b() + " uses the fallback estimate: its hulls cross ("
                         + p.violations() + " violating hull points, up to " + ns(p.maxViolation()) + ")");
             }
