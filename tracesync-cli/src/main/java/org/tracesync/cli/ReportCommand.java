@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
         description = {"Writes a self-contained HTML report of a result file: per node its reference, quality, "
                 + "correction and accuracy band; with the traces, the message points, hulls, estimate and bounds "
                 + "of every pair and the corrected latencies.",
-            "Exit codes: 0 written, 3 result or traces unreadable (the report is still written without the traces)."})
+            "Exit codes: 0 written; 3 the result file is unreadable (nothing written) or the traces are (the report "
+                    + "is written without their plots)."})
 public final class ReportCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync -o'.")
