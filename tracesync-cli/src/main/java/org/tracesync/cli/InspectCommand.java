@@ -33,33 +33,18 @@ public final class InspectCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the report as JSON.")
     boolean json;
 
-    @Option(names = "--debug", description = "Show stack traces of errors.")
-    boolean debug;
-
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        CtfInspection r;
-        try {
-            if (!CtfTrace.isCtfTrace(trace)) {
-                err.println("tracesync inspect: " + trace + ": not a CTF trace directory (no metadata file);"
-                        + " inspect reads CTF traces");
-                err.flush();
-                return 3;
-            }
-            r = CtfInspection.of(CtfTrace.open(trace));
-        } catch (TraceFormatException e) {
-            if (debug) {
-                e.printStackTrace(err);
-            }
-            err.println("tracesync inspect: " + e.getMessage());
-            err.flush();
-            return 3;
+        if (!CtfTrace.isCtfTrace(trace)) {
+            // reported by TracesyncCommand as one line, exit code 3
+            throw new TraceFormatException(trace, "", "not a CTF trace directory (no metadata file); inspect reads"
+                    + " CTF traces");
         }
+        CtfInspection r = CtfInspection.of(CtfTrace.open(trace));
         if (json) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             out.println(mapper.writeValueAsString(toJson(r)));

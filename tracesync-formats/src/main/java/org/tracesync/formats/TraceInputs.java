@@ -51,6 +51,7 @@ public final class TraceInputs {
     private static void registerBuiltins() {
         // event formats register here, e.g. register(new CtfFormat());
         register(new org.tracesync.formats.ctf.CtfFormat());
+        register(new org.tracesync.formats.jsonl.JsonLinesFormat());
     }
 
     public static MessageInput open(List<Path> paths) throws IOException {
