@@ -84,6 +84,7 @@ public final class InspectCommand implements Callable<Integer> {
             sm.put("stream_class", s.streamClassId());
             sm.put("events", s.events());
             sm.put("backward_steps", s.backwardSteps());
+            sm.put("discarded", s.discarded());
             streams.add(sm);
         }
         m.put("streams", streams);
@@ -117,7 +118,8 @@ public final class InspectCommand implements Callable<Integer> {
         out.println("events:     " + r.events() + " in " + r.streams().size() + " stream(s)");
         for (CtfTrace.StreamStats s : r.streams()) {
             out.println("  " + s.file().getFileName() + ": " + s.events() + " events"
-                    + (s.backwardSteps() > 0 ? ", " + s.backwardSteps() + " backward timestamp step(s)" : ""));
+                    + (s.backwardSteps() > 0 ? ", " + s.backwardSteps() + " backward timestamp step(s)" : "")
+                    + (s.discarded() > 0 ? ", " + s.discarded() + " discarded by the tracer" : ""));
         }
         out.println("by name:");
         r.byName().entrySet().stream()

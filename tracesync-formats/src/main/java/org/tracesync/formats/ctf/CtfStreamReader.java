@@ -72,6 +72,9 @@ final class CtfStreamReader implements CtfEvent {
     private final CtfFieldRef packetSizeRef;
     private final CtfFieldRef uuidRef;
     private final CtfFieldRef beginRef;
+    private final CtfFieldRef discardedRef;
+    private long discarded;
+    private int discardWarnings;
     private final CtfFieldRef endRef;
     private long previousPacketEnd = Long.MIN_VALUE;
     private long overlaps;
@@ -133,6 +136,7 @@ final class CtfStreamReader implements CtfEvent {
         contentSizeRef = ctx.get("content_size");
         packetSizeRef = ctx.get("packet_size");
         beginRef = ctx.get("timestamp_begin");
+        discardedRef = ctx.get("events_discarded");
         endRef = ctx.get("timestamp_end");
         eventHeader = c.compileScope(sc.eventHeader(), Scope.EVENT_HEADER);
         hasEventId = c.fields(Scope.EVENT_HEADER).keySet().stream().anyMatch(p -> p.equals("id") || p.endsWith(".id"));
@@ -203,6 +207,11 @@ final class CtfStreamReader implements CtfEvent {
 
     long eventCount() {
         return events;
+    }
+
+    /** Events the tracer reported as discarded (the last packet's running count). */
+    long discardedEvents() {
+        return discarded;
     }
 
     /** Events whose timestamp is before the previous event's, plus packets beginning before the previous one ended. */
@@ -277,6 +286,17 @@ final class CtfStreamReader implements CtfEvent {
         }
         if (packetContext != null) {
             packetContext.decode(this, slots);
+            if (discardedRef != null) {
+                // a running count in LTTng: it grows when the ring buffer was full (lost events = lost messages)
+                long d = slots[discardedRef.slot()];
+                if (Long.compareUnsigned(d, discarded) > 0) {
+                    if (discardWarnings++ < MAX_WARNINGS_PER_KIND) {
+                        warn(offset, "the tracer discarded " + Long.toUnsignedString(d - discarded)
+                                + " events before this packet (buffers full)");
+                    }
+                    discarded = d;
+                }
+            }
             if (beginRef != null && endRef != null) {
                 long begin = clockConversion.toNanos(slots[beginRef.slot()]);
                 if (begin < previousPacketEnd && overlaps++ < MAX_WARNINGS_PER_KIND) {

@@ -68,6 +68,11 @@ public final class CtfTrace implements NetEventSource {
         return new CtfTrace(dir, meta, files);
     }
 
+    /** A trace whose metadata is already parsed (tests and fuzzing reuse one parse). */
+    static CtfTrace of(Path dir, CtfMetadata metadata, List<Path> streamFiles) {
+        return new CtfTrace(dir, metadata, List.copyOf(streamFiles));
+    }
+
     public Path directory() {
         return dir;
     }
@@ -131,15 +136,16 @@ public final class CtfTrace implements NetEventSource {
         } finally {
             List<StreamStats> stats = new ArrayList<>();
             for (CtfStreamReader r : readers) {
-                stats.add(new StreamStats(r.file(), r.streamClassId(), r.eventCount(), r.backwardsCount()));
+                stats.add(new StreamStats(r.file(), r.streamClassId(), r.eventCount(), r.backwardsCount(),
+                        r.discardedEvents()));
                 r.close();
             }
             lastStats = List.copyOf(stats);
         }
     }
 
-    /** Per-stream figures of a read: events decoded, backward timestamp steps. */
-    public record StreamStats(Path file, long streamClassId, long events, long backwardSteps) {
+    /** Per-stream figures of a read: events decoded, backward timestamp steps, events the tracer discarded. */
+    public record StreamStats(Path file, long streamClassId, long events, long backwardSteps, long discarded) {
     }
 
     /** Per-stream figures of the last {@link #read} (empty before the first). */

@@ -95,7 +95,7 @@ final class DecoderCompiler {
 
     private int alloc(int n) throws TraceFormatException {
         if (nextSlot + n > MAX_SLOTS) {
-            throw TraceFormatException.atLine(file, 0, "metadata: a stream declares more than " + MAX_SLOTS
+            throw new TraceFormatException(file, "", "metadata: a stream declares more than " + MAX_SLOTS
                     + " fields per event");
         }
         int s = nextSlot;
@@ -105,7 +105,7 @@ final class DecoderCompiler {
 
     private FieldDecoder compile(CtfType t, String path, String parent) throws TraceFormatException {
         if (++visits > 4 * MAX_SLOTS) {
-            throw TraceFormatException.atLine(file, 0, "metadata: a stream declares more than " + MAX_SLOTS
+            throw new TraceFormatException(file, "", "metadata: a stream declares more than " + MAX_SLOTS
                     + " fields per event");
         }
         FieldDecoder d;
@@ -141,7 +141,7 @@ final class DecoderCompiler {
         } else if (t instanceof VariantType vt) {
             CtfFieldRef tag = resolve(vt.tag(), parent == null ? "" : parent);
             if (tag == null || !(tag.type() instanceof EnumType tagType)) {
-                throw TraceFormatException.atLine(file, 0, "metadata: variant '" + path + "' tag '" + vt.tag()
+                throw new TraceFormatException(file, "", "metadata: variant '" + path + "' tag '" + vt.tag()
                         + "' is not an enum field declared before it");
             }
             int slot = alloc(1);
@@ -176,7 +176,7 @@ final class DecoderCompiler {
         } else if (t instanceof SequenceType sq) {
             CtfFieldRef len = resolve(sq.lengthRef(), parent == null ? "" : parent);
             if (len == null || !(len.type() instanceof IntegerType || len.type() instanceof EnumType)) {
-                throw TraceFormatException.atLine(file, 0, "metadata: sequence '" + path + "' length '" + sq.lengthRef()
+                throw new TraceFormatException(file, "", "metadata: sequence '" + path + "' length '" + sq.lengthRef()
                         + "' is not an integer field declared before it");
             }
             int slot = alloc(2);

@@ -18,6 +18,7 @@ import org.tracesync.formats.TraceFormatException;
 class CtfPacketDecoderFuzzTest {
 
     private static Path dir;
+    private static CtfMetadata metadata;
 
     private static synchronized Path traceDir() {
         if (dir == null) {
@@ -27,6 +28,7 @@ class CtfPacketDecoderFuzzTest {
                 try (CtfTraceWriter w = new CtfTraceWriter(d, "fuzz", 0)) {
                     w.networkInterface(0, 1, "eth0", new byte[] {10, 0, 0, 1});
                 }
+                metadata = CtfMetadataFile.read(d.resolve("metadata"));
                 dir = d;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -42,7 +44,7 @@ class CtfPacketDecoderFuzzTest {
         Files.write(stream, data);
         stream.toFile().deleteOnExit();
         try {
-            CtfTrace t = CtfTrace.open(d);
+            CtfTrace t = CtfTrace.of(d, metadata, java.util.List.of(stream));
             CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
             t.read(e -> {
                 net.event(e);

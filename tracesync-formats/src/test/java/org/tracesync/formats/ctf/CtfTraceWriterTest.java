@@ -140,6 +140,27 @@ class CtfTraceWriterTest {
         }
     }
 
+    @Test
+    void discardedEventsInPacketContextsAreReported() throws Exception {
+        Path dir = tmp.resolve("trace");
+        writeTrace(dir, 5, 300);
+        Path stream = dir.resolve("channel0_0");
+        byte[] b = java.nio.file.Files.readAllBytes(stream);
+        assertThat(b.length).isGreaterThan(2 * 4096);
+        // events_discarded (uint64 at byte 64 of the packet context) is a running count
+        ByteBuffer bb = ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int p = 4096; p < b.length; p += 4096) {
+            bb.putLong(p + 64, 17);
+        }
+        java.nio.file.Files.write(stream, b);
+        CtfTrace t = CtfTrace.open(dir);
+        t.read(e -> { });
+        assertThat(t.warnings()).containsExactly(stream + ":offset 4096: the tracer discarded 17 events before this packet"
+                + " (buffers full)");
+        assertThat(t.lastReadStats().get(0).discarded()).isEqualTo(17);
+        assertThat(t.lastReadStats().get(1).discarded()).isZero();
+    }
+
     private static final Pattern TCP = Pattern.compile("source_port = (\\d+), dest_port = (\\d+), seq = (\\d+), "
             + "ack_seq = (\\d+), data_offset = (\\d+), reserved = \\d+, flags = (0x[0-9A-Fa-f]+|\\d+)");
 
