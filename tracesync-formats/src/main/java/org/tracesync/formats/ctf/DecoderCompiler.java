@@ -91,7 +91,7 @@ final class DecoderCompiler {
     }
 
     /** Bound on decoded values per event: type aliases can make metadata expand exponentially. */
-    static final int MAX_SLOTS = 1 << 18;
+    static final int MAX_SLOTS = 1 << 16;
 
     private int alloc(int n) throws TraceFormatException {
         if (nextSlot + n > MAX_SLOTS) {
