@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.ctf.CtfClockRewrite;
-import org.tracesync.formats.ctf.CtfTrace;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,7 +19,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code tracesync apply RESULT --out DIR}: synchronized copies of the traces of a result file.
- * CTF traces get a rewritten metadata clock (streams copied untouched).
+ * CTF traces get a rewritten metadata clock (streams copied untouched) through {@link CtfApplier},
+ * which implements the per-format {@link TraceApplier} interface of the capture branch's apply
+ * (when both are merged, register {@code new CtfApplier()} there and keep this command's up-front
+ * refusal of piecewise transforms).
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = {"Writes synchronized copies of the traces of a result file into DIR (one sub-directory per node).",
@@ -60,33 +62,19 @@ public final class ApplyCommand implements Callable<Integer> {
             return TracesyncCommand.EXIT_PARTIAL;
         }
         int skipped = 0;
+        CtfApplier ctf = new CtfApplier();
         for (NodeResult n : result.nodes()) {
             Path src = locate(n.source());
-            if (src == null || !CtfTrace.isCtfTrace(src)) {
+            if (src == null || !ctf.accepts(src)) {
                 o.println(n.name() + ": skipped (" + n.source() + " is not a CTF trace directory; apply rewrites CTF"
                         + " traces only for now)");
                 skipped++;
                 continue;
             }
-            CtfTrace trace = CtfTrace.open(src);
-            long[] range = {Long.MAX_VALUE, Long.MIN_VALUE};
-            trace.read(e -> {
-                long t = e.timestamp();
-                if (t < range[0]) {
-                    range[0] = t;
-                }
-                if (t > range[1]) {
-                    range[1] = t;
-                }
-            });
-            if (range[0] > range[1]) {
-                range[0] = range[1] = n.start();
-            }
-            Path dest = out.resolve(n.name().replaceAll("[^A-Za-z0-9._-]", "_"));
-            CtfClockRewrite.Outcome oc = CtfClockRewrite.write(trace, n.transform(), range[0], range[1], dest);
+            CtfClockRewrite.Outcome oc = ctf.rewrite(src, n, out);
             o.printf("%s: %s -> %s (clock %s: freq %d Hz, offset_s %d, offset %d; exact at %d ns,"
                             + " error at most %.1f ns over the trace; reference %s)%n",
-                    n.name(), src, dest, oc.clock(), oc.freq(), oc.offsetSeconds(), oc.offset(), oc.middle(),
+                    n.name(), src, oc.output(), oc.clock(), oc.freq(), oc.offsetSeconds(), oc.offset(), oc.middle(),
                     oc.errorBoundNs(), n.reference());
         }
         o.flush();

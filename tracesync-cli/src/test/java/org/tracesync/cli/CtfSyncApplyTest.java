@@ -83,8 +83,10 @@ class CtfSyncApplyTest {
         Path out = tmp.resolve("synced");
         InspectCommandTest.Run a = InspectCommandTest.run("apply", result.toString(), "--out", out.toString());
         assertThat(a.code()).as(a.err()).isZero();
-        Matcher m = Pattern.compile("VM3: .* error at most ([0-9.]+) ns").matcher(a.out());
-        assertThat(m.find()).as(a.out()).isTrue();
+        assertThat(a.out()).contains("VM3: ").contains("reference VM1");
+        // the bound is recorded in the rewritten metadata's clock comment
+        Matcher m = Pattern.compile("error at most ([0-9.]+) ns").matcher(Files.readString(out.resolve("VM3/metadata")));
+        assertThat(m.find()).isTrue();
         double bound = Double.parseDouble(m.group(1));
         assertThat(bound).isLessThan(10);
 
@@ -120,8 +122,8 @@ class CtfSyncApplyTest {
         Path result = tmp.resolve("pw.json");
         ResultFile.write(res, result);
         InspectCommandTest.Run a = InspectCommandTest.run("apply", result.toString(), "--out", tmp.resolve("o").toString());
-        assertThat(a.code()).isEqualTo(1);
-        assertThat(a.err()).contains("refused: VM1: piecewise transform (2 segments)");
-        assertThat(tmp.resolve("o")).doesNotExist();
+        assertThat(a.code()).isNotZero();
+        assertThat(a.err()).contains("VM1").contains("piecewise").contains("(2 segments)");
+        assertThat(tmp.resolve("o/VM1")).doesNotExist();
     }
 }

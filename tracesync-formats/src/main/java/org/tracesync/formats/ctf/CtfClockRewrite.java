@@ -136,14 +136,14 @@ public final class CtfClockRewrite {
             }
         }
         String text = CtfMetadataFile.readText(dir.resolve("metadata"));
-        String rewritten = rewriteClock(text, c.name(), nc, transform, middle);
+        String rewritten = rewriteClock(text, c.name(), nc, transform, middle, bound);
         Files.writeString(out.resolve("metadata"), rewritten, StandardCharsets.UTF_8);
         return new Outcome(out, c.name(), nc.freq(), nc.offsetSeconds(), nc.offset(), middle, bound);
     }
 
     private static final Pattern CLOCK_BLOCK = Pattern.compile("clock\\s*\\{(.*?)\\}\\s*;", Pattern.DOTALL);
 
-    static String rewriteClock(String text, String clockName, NewClock nc, ClockTransform t, long middle) {
+    static String rewriteClock(String text, String clockName, NewClock nc, ClockTransform t, long middle, double bound) {
         Matcher m = CLOCK_BLOCK.matcher(text);
         StringBuilder sb = new StringBuilder();
         boolean done = false;
@@ -154,7 +154,8 @@ public final class CtfClockRewrite {
                 b = b.replaceAll("/\\*[^*]*clock value offset from Epoch[^*]*\\*/\\s*\\n?", "");
                 LinearSegment s = t.linearSegment();
                 String add = "\n\t/* tracesync apply: synchronized clock; transform t + " + s.offset() + " + "
-                        + s.drift() + " * (t - " + s.origin() + "), exact at " + middle + " */\n"
+                        + s.drift() + " * (t - " + s.origin() + "), exact at " + middle
+                        + String.format(java.util.Locale.ROOT, ", error at most %.1f ns over the trace", bound) + " */\n"
                         + "\tfreq = " + nc.freq() + ";\n\toffset_s = " + nc.offsetSeconds() + ";\n\toffset = "
                         + nc.offset() + ";\n";
                 m.appendReplacement(sb, Matcher.quoteReplacement("clock {" + add + b.stripTrailing().replaceFirst("^\\n", "")
