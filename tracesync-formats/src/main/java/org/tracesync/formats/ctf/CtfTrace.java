@@ -42,13 +42,33 @@ public final class CtfTrace implements NetEventSource {
         this.streamFiles = streamFiles;
     }
 
-    /** True when {@code path} looks like a CTF trace directory (has a metadata file). */
+    /**
+     * True when {@code path} is a CTF trace directory (has a metadata file), or an LTTng session
+     * directory holding exactly one kernel trace ({@code kernel/metadata}).
+     */
     public static boolean isCtfTrace(Path path) {
-        return Files.isDirectory(path) && Files.isRegularFile(path.resolve("metadata"));
+        return traceDirectory(path) != null;
     }
 
-    /** Opens a trace directory: reads and parses the metadata, lists the stream files. */
-    public static CtfTrace open(Path dir) throws IOException {
+    /** The CTF trace directory {@code path} names: itself, or its {@code kernel} sub-directory; else null. */
+    static Path traceDirectory(Path path) {
+        if (Files.isDirectory(path) && Files.isRegularFile(path.resolve("metadata"))) {
+            return path;
+        }
+        Path kernel = path.resolve("kernel");
+        if (Files.isDirectory(path) && Files.isRegularFile(kernel.resolve("metadata"))) {
+            return kernel;
+        }
+        return null;
+    }
+
+    /**
+     * Opens a trace directory (or an LTTng session directory, whose {@code kernel} trace is read):
+     * reads and parses the metadata, lists the stream files.
+     */
+    public static CtfTrace open(Path path) throws IOException {
+        Path found = traceDirectory(path);
+        Path dir = found != null ? found : path;
         if (!Files.isDirectory(dir)) {
             throw new TraceFormatException(dir, "", Files.exists(dir) ? "not a directory (a CTF trace is a directory)"
                     : "no such trace directory");
@@ -91,7 +111,11 @@ public final class CtfTrace implements NetEventSource {
         if (h != null && !h.isBlank()) {
             return h;
         }
-        Path name = dir.toAbsolutePath().normalize().getFileName();
+        Path d = dir.toAbsolutePath().normalize();
+        if (d.getFileName() != null && d.getFileName().toString().equals("kernel") && d.getParent() != null) {
+            d = d.getParent();   // an LTTng session: name the node after the session directory
+        }
+        Path name = d.getFileName();
         return name == null ? dir.toString() : name.toString();
     }
 

@@ -141,6 +141,20 @@ class CtfTraceWriterTest {
     }
 
     @Test
+    void anLttngSessionDirectoryOpensItsKernelTrace() throws Exception {
+        Path session = tmp.resolve("session-host1");
+        writeTrace(session.resolve("kernel"), 9, 20);
+        assertThat(CtfTrace.isCtfTrace(session)).isTrue();
+        assertThat(CtfTrace.isCtfTrace(tmp)).isFalse();
+        CtfTrace t = CtfTrace.open(session);
+        assertThat(t.directory()).isEqualTo(session.resolve("kernel"));
+        assertThat(t.node().name()).isEqualTo("hostA");
+        long[] n = {0};
+        t.read(e -> n[0]++);
+        assertThat(n[0]).isGreaterThan(20);
+    }
+
+    @Test
     void discardedEventsInPacketContextsAreReported() throws Exception {
         Path dir = tmp.resolve("trace");
         writeTrace(dir, 5, 300);
