@@ -45,7 +45,8 @@ public final class CtfClockConversion {
             return offsetNs + cycles;
         }
         long c = offsetCycles + cycles;
-        if ((offsetCycles >= 0 && c < 0 && cycles < 0) || c < 0 || freq > Long.MAX_VALUE / NS_PER_S) {
+        // negative: a huge unsigned cycle count, a negative offset, or an overflow — exact slow path
+        if (c < 0 || cycles < 0 || freq > Long.MAX_VALUE / NS_PER_S) {
             return slow(cycles);
         }
         long q = c / freq;
