@@ -94,6 +94,7 @@ public final class InspectCommand implements Callable<Integer> {
         net.put("sends", r.network().sends());
         net.put("receives", r.network().receives());
         net.put("unparsed", r.network().unparsed());
+        net.put("headerless", r.network().headerless());
         m.put("network", net);
         m.put("addresses", r.network().addresses());
         m.put("warnings", r.warnings());
@@ -128,6 +129,10 @@ public final class InspectCommand implements Callable<Integer> {
         out.println("network:    " + r.network().sends() + " send, " + r.network().receives() + " receive events; layout: "
                 + r.network().layoutDescription()
                 + (r.network().unparsed() > 0 ? "; " + r.network().unparsed() + " without usable headers" : ""));
+        String none = r.network().noEventsWarning();
+        if (none != null) {
+            out.println("            " + none);
+        }
         out.println("addresses:  " + (r.network().addresses().isEmpty() ? "(none in the statedump)"
                 : String.join(", ", r.network().addresses())));
         if (r.warnings().isEmpty()) {

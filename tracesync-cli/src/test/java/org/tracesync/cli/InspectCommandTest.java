@@ -80,7 +80,8 @@ class InspectCommandTest {
         assertThat(r.out()).contains("node:       lager (from env hostname)")
                 .contains("clock:      monotonic, 1000000000 Hz")
                 .contains("in 4 stream(s)")
-                .contains("layout: none");
+                .contains("layout: none")
+                .contains("net_dev_queue/netif_receive_skb events carry no IP headers (lttng-modules before 2.9)");
     }
 
     @Test

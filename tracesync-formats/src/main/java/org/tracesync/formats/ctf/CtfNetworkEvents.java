@@ -38,10 +38,30 @@ public final class CtfNetworkEvents implements CtfEventHandler {
     /** Network layout of a trace. */
     public enum Layout { NONE, HEADERS, ADDON }
 
-    /** What was found. */
-    public record Summary(long sends, long receives, long unparsed, Layout layout, List<String> addresses) {
+    /**
+     * What was found.
+     *
+     * @param unparsed   network events with headers this reader could not use (not IP, not TCP/UDP)
+     * @param headerless {@code net_dev_queue}/{@code netif_receive_skb} events without IP headers
+     *                   (lttng-modules before 2.9): not matchable
+     */
+    public record Summary(long sends, long receives, long unparsed, long headerless, Layout layout,
+                          List<String> addresses) {
         public Summary {
             addresses = List.copyOf(addresses);
+        }
+
+        /** A warning when the trace has no usable network event, else null. */
+        public String noEventsWarning() {
+            if (sends + receives > 0) {
+                return null;
+            }
+            if (headerless > 0) {
+                return headerless + " net_dev_queue/netif_receive_skb events carry no IP headers (lttng-modules"
+                        + " before 2.9): nothing to match; record with lttng-modules >= 2.9";
+            }
+            return "no network send/receive events (enable net_dev_queue, net_if_receive_skb and"
+                    + " netif_receive_skb in the kernel session)";
         }
 
         public String layoutDescription() {
@@ -54,12 +74,14 @@ public final class CtfNetworkEvents implements CtfEventHandler {
     }
 
     private static final Object NOT_NETWORK = new Object();
+    private static final Object HEADERLESS = new Object();
 
     private final NetEventSink sink;
     private final Set<String> addresses = new LinkedHashSet<>();
     private long sends;
     private long receives;
     private long unparsed;
+    private long headerless;
     private Layout layout = Layout.NONE;
 
     public CtfNetworkEvents(NetEventSink sink) {
@@ -67,7 +89,7 @@ public final class CtfNetworkEvents implements CtfEventHandler {
     }
 
     public Summary summary() {
-        return new Summary(sends, receives, unparsed, layout, new ArrayList<>(addresses));
+        return new Summary(sends, receives, unparsed, headerless, layout, new ArrayList<>(addresses));
     }
 
     @Override
@@ -79,6 +101,10 @@ public final class CtfNetworkEvents implements CtfEventHandler {
             ec.networkLayout = l;
         }
         if (l == NOT_NETWORK) {
+            return;
+        }
+        if (l == HEADERLESS) {
+            headerless++;
             return;
         }
         if (l instanceof Headers h) {
@@ -95,7 +121,7 @@ public final class CtfNetworkEvents implements CtfEventHandler {
         switch (n) {
             case "net_dev_queue", "net_if_receive_skb", "netif_receive_skb" -> {
                 Headers h = Headers.of(ec, n.equals("net_dev_queue") ? Direction.SEND : Direction.RECEIVE, this);
-                return h == null ? NOT_NETWORK : h;
+                return h == null ? HEADERLESS : h;
             }
             case "inet_sock_local_out", "inet_sock_local_in" -> {
                 CtfFieldRef seq = ec.field("seq");

@@ -260,6 +260,10 @@ public final class CtfTrace implements NetEventSource {
         CtfNetworkEvents net = new CtfNetworkEvents(sink);
         read(net);
         netSummary = net.summary();
+        String w = netSummary.noEventsWarning();
+        if (w != null) {
+            warnings.add(dir + ": " + w);
+        }
         if (node == null) {
             node = new NodeInfo(nodeName(), dir.toString(), netSummary.addresses());
         }

@@ -55,6 +55,27 @@ class CtfNetworkEventsTest {
     }
 
     @Test
+    void headerlessNetworkEventsAreCountedAndExplained() throws Exception {
+        CtfTrace t = CtfTrace.open(SharedCtfData.trace("bug446190"));
+        List<NetEvent> got = new ArrayList<>();
+        t.stream(got::add);
+        assertThat(got).isEmpty();
+        CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
+        t.read(net);
+        assertThat(net.summary().headerless()).isPositive();
+        long[] expected = {0};
+        t.read(e -> {
+            String n = e.eventClass().name();
+            if (n.equals("net_dev_queue") || n.equals("netif_receive_skb") || n.equals("net_if_receive_skb")) {
+                expected[0]++;
+            }
+        });
+        assertThat(net.summary().headerless()).isEqualTo(expected[0]);
+        t.stream(e -> { });
+        assertThat(t.warnings()).anyMatch(w -> w.contains("carry no IP headers"));
+    }
+
+    @Test
     void scpSourceAddressesComeFromTheStatedump() throws Exception {
         CtfTrace src = CtfTrace.open(SharedCtfData.trace("scp_src"));
         CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
