@@ -13,8 +13,9 @@ import org.tracesync.core.model.MessageSink;
  * <p><b>Rule.</b> A key seen exactly once as a send and once as a receive, on two different
  * nodes, within its window, is a message. Seen twice or more on either side (retransmission,
  * duplicate capture) it is ambiguous: dropped and counted, never guessed. So is a key that either
- * capture sees as a retransmission of earlier data on its connection (a data segment starting
- * before the highest sequence number already seen in that direction, see {@code FlowTable}):
+ * sender's capture sees as a retransmission of earlier data on its connection (a data segment
+ * starting before the highest sequence number already sent in that direction, see
+ * {@code FlowTable}; receive-side reordering is not a retransmission and is kept):
  * with segmentation offload the sender captures large segments and may retransmit a part of one
  * under a key never seen before. Same node on both
  * sides (loopback): discarded and counted.
@@ -88,7 +89,7 @@ public final class TcpMatcher {
                 | (dstPort & 0xffff);
         long b = seq << 32 | (ack & 0xffffffffL);
         long c = (long) flags << 32 | (payloadLength & 0xffffffffL);
-        boolean retrans = flows.retransmission(node, a, seq, payloadLength, flags, time, window);
+        boolean retrans = send && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
         long id = keys.find(a, b, c);
         if (id < 0) {
             id = keys.insert(a, b, c, time);
