@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {SyncCommand.class, CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec
@@ -23,6 +23,37 @@ public final class TracesyncCommand implements Runnable {
     }
 
     public static CommandLine newCommandLine() {
-        return new CommandLine(new TracesyncCommand());
+        CommandLine cl = new CommandLine(new TracesyncCommand());
+        cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("tracesync: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            return EXIT_USAGE;
+        });
+        return cl;
+    }
+
+    /** Exit codes: 0 success, 1 partial/impossible synchronization, 2 usage, 3 input error. */
+    public static final int EXIT_PARTIAL = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_INPUT = 3;
+
+    private static int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        if (e instanceof CommandLine.ParameterException pe) {
+            cl.getErr().println("tracesync: " + pe.getMessage());
+            return EXIT_USAGE;
+        }
+        if (e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException) {
+            cl.getErr().println("tracesync: " + e.getMessage());
+            return EXIT_INPUT;
+        }
+        if (e instanceof IllegalArgumentException) {
+            cl.getErr().println("tracesync: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        cl.getErr().println("tracesync: internal error: " + e);
+        e.printStackTrace(cl.getErr());
+        return 4;
     }
 }

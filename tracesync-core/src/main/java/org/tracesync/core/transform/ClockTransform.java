@@ -60,4 +60,30 @@ public record ClockTransform(List<LinearSegment> segments) {
     public long apply(long t) {
         return t + Math.round(correction(t));
     }
+
+    /**
+     * The inverse of a linear transform: maps the reference clock back to this node's clock.
+     * For {@code ref(t) = t + K + d·(t − g)}: origin {@code g' = g + round(K)},
+     * drift {@code −d / (1 + d)}, offset {@code −round(K) + (round(K) − K) / (1 + d)}.
+     */
+    public ClockTransform inverse() {
+        LinearSegment s = linearSegment();
+        double k = s.offset();
+        long rounded = Math.round(k);
+        double d = s.drift();
+        return linear(Math.addExact(s.origin(), rounded), -rounded + (rounded - k) / (1 + d), -d / (1 + d));
+    }
+
+    /**
+     * {@code outer ∘ this} for linear transforms: first this (local → intermediate clock), then
+     * {@code outer} (intermediate → its reference). Origin stays this transform's origin.
+     */
+    public ClockTransform then(ClockTransform outer) {
+        LinearSegment in = linearSegment();
+        LinearSegment out = outer.linearSegment();
+        double d1 = out.drift();
+        double d2 = in.drift();
+        double offset = in.offset() + out.offset() + d1 * ((double) (in.origin() - out.origin()) + in.offset());
+        return linear(in.origin(), offset, d1 + d2 + d1 * d2);
+    }
 }

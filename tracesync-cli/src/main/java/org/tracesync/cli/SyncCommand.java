@@ -1,0 +1,81 @@
+package org.tracesync.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.reduce.Synchronizer;
+import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.result.ResultFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tracesync sync TRACE... -o result.json}: the main job. */
+@Command(name = "sync", mixinStandardHelpOptions = true,
+        description = {"Synchronizes traces: fits, for every node, a transform onto a reference clock with strict accuracy bounds.",
+            "Exit codes: 0 all nodes synchronized, 1 some nodes could not be synchronized, 2 usage error, 3 input error."})
+public final class SyncCommand implements Callable<Integer> {
+
+    enum EstimatorChoice { bisector, regression }
+
+    @Parameters(arity = "1..*", paramLabel = "TRACE",
+            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines).")
+    List<Path> inputs;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result file (JSON) here.")
+    Path output;
+
+    @Option(names = "--reference", paramLabel = "NODE", description = "Use this node as the reference (default: the most central node of each group).")
+    String reference;
+
+    @Option(names = "--estimator", paramLabel = "NAME", defaultValue = "bisector",
+            description = "Pair estimate: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    EstimatorChoice estimator;
+
+    @Option(names = "--confidence", defaultValue = "0.95", paramLabel = "P",
+            description = "Regression outlier rejection level (default: ${DEFAULT-VALUE}).")
+    double confidence;
+
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
+    boolean quiet;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        MessageInput input = TraceInputs.open(inputs);
+        Synchronizer.Options options = new Synchronizer.Options(
+                estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
+                confidence, reference);
+        if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--reference " + reference + ": no such node (nodes: "
+                            + input.nodes().stream().map(n -> n.name()).toList() + ")");
+        }
+        Synchronizer.Synchronization sync = Synchronizer.synchronize(input, options);
+        SyncResult result = sync.result();
+        if (output != null) {
+            ResultFile.write(result, output);
+        }
+        if (!quiet) {
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            out.print(SyncSummary.format(result, input.warnings()));
+            if (output != null) {
+                out.println("result written to " + output);
+            }
+            out.flush();
+        }
+        boolean partial = result.nodes().size() > 1
+                && result.nodes().stream().anyMatch(n -> !n.synchronizedToOther() && !isGroupReference(result, n));
+        return partial ? 1 : 0;
+    }
+
+    /** A node that is the reference of a group of at least two nodes. */
+    private static boolean isGroupReference(SyncResult r, NodeResult n) {
+        return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
+    }
+}

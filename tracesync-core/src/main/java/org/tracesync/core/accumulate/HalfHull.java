@@ -1,0 +1,238 @@
+package org.tracesync.core.accumulate;
+
+import java.util.Arrays;
+import org.tracesync.core.geometry.ExactArithmetic;
+
+/**
+ * One half of a convex hull of integer points (u, v), kept incrementally: the lower half hull of
+ * the points that lie above the true clock line (messages a → b), or the upper half hull of the
+ * points below it (messages b → a). DESIGN §3.
+ *
+ * <h2>Invariants</h2>
+ * <ul>
+ *   <li>Vertices are sorted by strictly increasing u. At equal u only the extreme point counts
+ *       (lowest v for a lower hull, highest for an upper one).</li>
+ *   <li>Consecutive vertices make strict turns: left turns for a lower hull, right turns for an
+ *       upper hull. Collinear middle points are removed (they never constrain the feasible region
+ *       more than the two ends do).</li>
+ *   <li>The hull of the vertices equals the half hull of every point ever added
+ *       ({@link #add}) or merged in ({@link #addAll}).</li>
+ * </ul>
+ *
+ * <h2>Any arrival order, O(hull) memory</h2>
+ * A point at or to the right of the last vertex is pushed with Andrew's monotone chain step
+ * (amortized O(1)): the common case, since traces are read in time order. A point further left
+ * is not dropped (the original implementation silently dropped such points): it waits in a
+ * pending buffer; when the buffer holds max(1024, h) points, or before any read of the vertices,
+ * hull and buffer are sorted, merged and re-chained in O((h + b) log(h + b)). Memory stays
+ * O(h) and the cost amortizes to O(log h) per out-of-order point.
+ *
+ * <h2>Exactness</h2>
+ * Every turn test is {@link ExactArithmetic#orientation}: 128-bit cross products, no rounding.
+ * Coordinates are rebased (u = x − X0, v = y − x − V0) by the caller so differences fit in a long.
+ */
+public final class HalfHull {
+
+    /** Which half is kept. */
+    public enum Side {
+        /** Lower half hull: constrains lines from above (points above the line). */
+        LOWER,
+        /** Upper half hull: constrains lines from below (points below the line). */
+        UPPER
+    }
+
+    private static final int MIN_PENDING = 1024;
+
+    private final Side side;
+    private long[] us = new long[16];
+    private long[] vs = new long[16];
+    private int size;
+    private long[] pendingU = new long[0];
+    private long[] pendingV = new long[0];
+    private int pending;
+
+    public HalfHull(Side side) {
+        this.side = side;
+    }
+
+    public Side side() {
+        return side;
+    }
+
+    /** Adds one point, in any order. Amortized O(1) in order, O(log h) out of order. */
+    public void add(long u, long v) {
+        if (size == 0 || u >= us[size - 1]) {
+            push(u, v);
+        } else {
+            addPending(u, v);
+        }
+    }
+
+    /** Adds every point of {@code other} (same side): the hull of the union. */
+    public void addAll(HalfHull other) {
+        if (other.side != side) {
+            throw new IllegalArgumentException("cannot merge a " + other.side + " hull into a " + side + " hull");
+        }
+        other.compact();
+        for (int i = 0; i < other.size; i++) {
+            add(other.us[i], other.vs[i]);
+        }
+    }
+
+    /** Adds every point of {@code other} shifted by (du, dv): for merging hulls of another origin. */
+    public void addAllShifted(HalfHull other, long du, long dv) {
+        if (other.side != side) {
+            throw new IllegalArgumentException("cannot merge a " + other.side + " hull into a " + side + " hull");
+        }
+        other.compact();
+        for (int i = 0; i < other.size; i++) {
+            add(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dv));
+        }
+    }
+
+    /** Number of hull vertices. */
+    public int size() {
+        compact();
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return size == 0 && pending == 0;
+    }
+
+    public long u(int i) {
+        compact();
+        return us[i];
+    }
+
+    public long v(int i) {
+        compact();
+        return vs[i];
+    }
+
+    /** A copy of the vertices' u coordinates, increasing. */
+    public long[] us() {
+        compact();
+        return Arrays.copyOf(us, size);
+    }
+
+    /** A copy of the vertices' v coordinates. */
+    public long[] vs() {
+        compact();
+        return Arrays.copyOf(vs, size);
+    }
+
+    /** Monotone chain step: append (u, v) with u ≥ last u, popping vertices that stop being convex. */
+    private void push(long u, long v) {
+        boolean lower = side == Side.LOWER;
+        while (size > 0 && us[size - 1] == u) {
+            long lastV = vs[size - 1];
+            if (lower ? v >= lastV : v <= lastV) {
+                return; // dominated by the vertex already at this abscissa
+            }
+            size--;
+        }
+        while (size >= 2) {
+            int turn = ExactArithmetic.orientation(us[size - 2], vs[size - 2], us[size - 1], vs[size - 1], u, v);
+            if (lower ? turn > 0 : turn < 0) {
+                break;
+            }
+            size--;
+        }
+        if (size == us.length) {
+            us = Arrays.copyOf(us, size * 2);
+            vs = Arrays.copyOf(vs, size * 2);
+        }
+        us[size] = u;
+        vs[size] = v;
+        size++;
+    }
+
+    private void addPending(long u, long v) {
+        if (pending == pendingU.length) {
+            int cap = Math.max(MIN_PENDING, Math.max(size, pending * 2));
+            pendingU = Arrays.copyOf(pendingU, cap);
+            pendingV = Arrays.copyOf(pendingV, cap);
+        }
+        pendingU[pending] = u;
+        pendingV[pending] = v;
+        pending++;
+        if (pending >= Math.max(MIN_PENDING, size)) {
+            compact();
+        }
+    }
+
+    /** Folds pending points into the hull: sort, merge with the vertices, re-chain. */
+    private void compact() {
+        if (pending == 0) {
+            return;
+        }
+        sortByU(pendingU, pendingV, pending);
+        int n1 = size;
+        int n2 = pending;
+        long[] oldU = us;
+        long[] oldV = vs;
+        long[] pu = pendingU;
+        long[] pv = pendingV;
+        us = new long[Math.max(16, n1 + n2)];
+        vs = new long[us.length];
+        size = 0;
+        pending = 0;
+        int i = 0;
+        int j = 0;
+        while (i < n1 || j < n2) {
+            if (j >= n2 || (i < n1 && oldU[i] <= pu[j])) {
+                push(oldU[i], oldV[i]);
+                i++;
+            } else {
+                push(pu[j], pv[j]);
+                j++;
+            }
+        }
+        if (us.length > 4 * Math.max(16, size)) {
+            us = Arrays.copyOf(us, Math.max(16, size * 2));
+            vs = Arrays.copyOf(vs, us.length);
+        }
+        if (pendingU.length > 4 * Math.max(MIN_PENDING, size)) {
+            pendingU = new long[0];
+            pendingV = new long[0];
+        }
+    }
+
+    /** Stable merge sort of the first n entries of (u, v) by u. */
+    static void sortByU(long[] u, long[] v, int n) {
+        if (n < 2) {
+            return;
+        }
+        long[] tu = new long[n];
+        long[] tv = new long[n];
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int a = lo;
+                int b = mid;
+                int k = lo;
+                while (a < mid && b < hi) {
+                    if (u[b] < u[a]) {
+                        tu[k] = u[b];
+                        tv[k++] = v[b++];
+                    } else {
+                        tu[k] = u[a];
+                        tv[k++] = v[a++];
+                    }
+                }
+                while (a < mid) {
+                    tu[k] = u[a];
+                    tv[k++] = v[a++];
+                }
+                while (b < hi) {
+                    tu[k] = u[b];
+                    tv[k++] = v[b++];
+                }
+            }
+            System.arraycopy(tu, 0, u, 0, n);
+            System.arraycopy(tv, 0, v, 0, n);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package org.tracesync.core.accumulate;
+
+/**
+ * What estimation needs of the messages between two nodes a &lt; b (DESIGN §1 stage 3, §3): the
+ * lower half hull of the a → b points, the upper half hull of the b → a points, counts and the
+ * time span. Memory O(h), independent of the number of messages.
+ *
+ * <p>Coordinates: for a message with a-time x and b-time y, {@code u = x − X0} and
+ * {@code v = y − x − V0}, where (X0, V0) come from the first message seen, so that every
+ * coordinate is a small exact long. An a → b message (sent at x, received at y) lies above the
+ * true line; a b → a message (sent at y, received at x) below it.
+ *
+ * <p>Mergeable: {@link #merge} gives the same hulls, counts and span as accumulating all messages
+ * of both accumulators in one (chunks, threads or partitions can each build one).
+ */
+public final class PairAccumulator {
+
+    private final int a;
+    private final int b;
+    private boolean hasOrigin;
+    private long x0;
+    private long v0;
+    private final HalfHull aToB = new HalfHull(HalfHull.Side.LOWER);
+    private final HalfHull bToA = new HalfHull(HalfHull.Side.UPPER);
+    private long countAToB;
+    private long countBToA;
+    private long minX = Long.MAX_VALUE;
+    private long maxX = Long.MIN_VALUE;
+
+    public PairAccumulator(int a, int b) {
+        if (a >= b) {
+            throw new IllegalArgumentException("pair nodes must satisfy a < b, got " + a + ", " + b);
+        }
+        this.a = a;
+        this.b = b;
+    }
+
+    public int a() {
+        return a;
+    }
+
+    public int b() {
+        return b;
+    }
+
+    /** Adds a message a → b: sent at a-time {@code x}, received at b-time {@code y}. */
+    public void addAToB(long x, long y) {
+        origin(x, y);
+        aToB.add(Math.subtractExact(x, x0), Math.subtractExact(Math.subtractExact(y, x), v0));
+        countAToB++;
+        span(x);
+    }
+
+    /** Adds a message b → a: sent at b-time {@code y}, received at a-time {@code x}. */
+    public void addBToA(long y, long x) {
+        origin(x, y);
+        bToA.add(Math.subtractExact(x, x0), Math.subtractExact(Math.subtractExact(y, x), v0));
+        countBToA++;
+        span(x);
+    }
+
+    private void origin(long x, long y) {
+        if (!hasOrigin) {
+            hasOrigin = true;
+            x0 = x;
+            v0 = Math.subtractExact(y, x);
+        }
+    }
+
+    private void span(long x) {
+        if (x < minX) {
+            minX = x;
+        }
+        if (x > maxX) {
+            maxX = x;
+        }
+    }
+
+    /** Folds {@code other} (same pair) into this accumulator. */
+    public void merge(PairAccumulator other) {
+        if (other.a != a || other.b != b) {
+            throw new IllegalArgumentException("cannot merge pair (" + other.a + "," + other.b
+                    + ") into (" + a + "," + b + ")");
+        }
+        if (!other.hasOrigin) {
+            return;
+        }
+        if (!hasOrigin) {
+            hasOrigin = true;
+            x0 = other.x0;
+            v0 = other.v0;
+        }
+        long du = Math.subtractExact(other.x0, x0);
+        long dv = Math.subtractExact(other.v0, v0);
+        aToB.addAllShifted(other.aToB, du, dv);
+        bToA.addAllShifted(other.bToA, du, dv);
+        countAToB += other.countAToB;
+        countBToA += other.countBToA;
+        minX = Math.min(minX, other.minX);
+        maxX = Math.max(maxX, other.maxX);
+    }
+
+    public boolean isEmpty() {
+        return !hasOrigin;
+    }
+
+    /** Origin of u on a's clock (ns); 0 when empty. */
+    public long x0() {
+        return x0;
+    }
+
+    /** Offset subtracted from y − x (ns); 0 when empty. */
+    public long v0() {
+        return v0;
+    }
+
+    /** Lower half hull of the a → b points. */
+    public HalfHull aToB() {
+        return aToB;
+    }
+
+    /** Upper half hull of the b → a points. */
+    public HalfHull bToA() {
+        return bToA;
+    }
+
+    public long countAToB() {
+        return countAToB;
+    }
+
+    public long countBToA() {
+        return countBToA;
+    }
+
+    /** First a-time of any message of the pair. */
+    public long minX() {
+        return minX;
+    }
+
+    /** Last a-time of any message of the pair. */
+    public long maxX() {
+        return maxX;
+    }
+}

@@ -1,0 +1,59 @@
+package org.tracesync.core.estimate;
+
+import org.tracesync.core.geometry.Slope;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MonotoneBound;
+
+/**
+ * Everything estimation found for one pair a &lt; b (DESIGN §1 stage 4).
+ *
+ * <p>Geometry is in the pair's rebased coordinates (u = x − x0, v = y − x − v0, x on a's clock,
+ * y on b's). The estimate is the line {@code v = c + d·u}, i.e. {@code y = x + v0 + c + d·(x − x0)}.
+ *
+ * @param quality       quality class; {@link #note} says why
+ * @param dMin, dMax    feasible drift range (exact; ±∞ when unbounded; null when F is undefined or empty)
+ * @param c, d          the estimate (NaN when there is none: one-way, absent, invalid)
+ * @param lowerAToB     lower bound of b-time given a-time (null when F is not bounded)
+ * @param upperAToB     upper bound of b-time given a-time (null when F is not bounded)
+ * @param meanAccuracy  mean bound width over the pair's a-time span, ns (NaN without bounds)
+ * @param violations    fallback: hull points the minimum-violation line violates
+ * @param maxViolation  fallback: the largest violation, ns
+ * @param pu, pv, qu, qv hull vertices (lower hull of a → b points, upper hull of b → a points)
+ */
+public record PairEstimate(int a, int b, Quality quality, String note,
+                           long countAToB, long countBToA, long x0, long v0, long minX, long maxX,
+                           Slope dMin, Slope dMax, double c, double d,
+                           MonotoneBound lowerAToB, MonotoneBound upperAToB, double meanAccuracy,
+                           int violations, double maxViolation,
+                           long[] pu, long[] pv, long[] qu, long[] qv) {
+
+    public boolean hasEstimate() {
+        return !Double.isNaN(d);
+    }
+
+    public boolean hasBounds() {
+        return lowerAToB != null && upperAToB != null;
+    }
+
+    /** a-time → b-time. */
+    public ClockTransform transformAToB() {
+        return ClockTransform.linear(x0, (double) v0 + c, d);
+    }
+
+    /** Returns a copy with the estimate line replaced (other estimators, same geometry). */
+    public PairEstimate withLine(double newC, double newD, String newNote) {
+        return new PairEstimate(a, b, quality, newNote, countAToB, countBToA, x0, v0, minX, maxX,
+                dMin, dMax, newC, newD, lowerAToB, upperAToB, meanAccuracy, violations, maxViolation,
+                pu, pv, qu, qv);
+    }
+
+    /** Feasible drift range as doubles for output: NaN where unknown. */
+    public double driftMin() {
+        return dMin == null ? Double.NaN : dMin.toDouble();
+    }
+
+    public double driftMax() {
+        return dMax == null ? Double.NaN : dMax.toDouble();
+    }
+}

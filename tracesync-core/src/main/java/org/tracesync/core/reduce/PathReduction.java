@@ -1,0 +1,345 @@
+package org.tracesync.core.reduce;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeSet;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MonotoneBound;
+
+/**
+ * Reduction to one reference per connected group by path composition (DESIGN §4).
+ *
+ * <p>Graph: nodes = traces; an edge for every pair with a two-sided estimate (accurate,
+ * incomplete, fallback). Edge weight = the pair's uncertainty: the mean bound width over the
+ * pair's span (ns) for accurate pairs; {@value #INCOMPLETE_WEIGHT} ns for incomplete ones (no
+ * finite width); {@value #FALLBACK_WEIGHT} ns plus the largest violation for fallback ones, so
+ * that a path avoids them when it can. Per group the reference is the node with the smallest sum
+ * of shortest-path distances (Clément/Dagenais), ties to the first in input order, unless the
+ * user names one. Transforms compose along the shortest paths; bounds compose as monotone bound
+ * functions (t_C ∈ [L2(L1(t_A)), U2(U1(t_A))]). Nodes with no usable pair are reported
+ * unsynchronized (reference = itself), never guessed.
+ *
+ * <p>Cost: O(N · (N + E) log N) for the reference choice (one Dijkstra per node), plus the
+ * composition, O(total bound samples along each path).
+ */
+public final class PathReduction {
+
+    static final double INCOMPLETE_WEIGHT = 1e12;
+    static final double FALLBACK_WEIGHT = 1e13;
+
+    private PathReduction() {
+    }
+
+    /** One oriented tree edge: how to go from {@code child}'s clock to {@code parent}'s. */
+    record Edge(int from, int to, PairEstimate pair, double weight) {
+    }
+
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference) {
+        int n = nodes.size();
+        List<List<Edge>> adj = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            adj.add(new ArrayList<>());
+        }
+        for (PairEstimate p : pairs) {
+            if (!p.hasEstimate() || p.quality() == Quality.INVALID) {
+                continue;
+            }
+            double w = weight(p);
+            adj.get(p.a()).add(new Edge(p.a(), p.b(), p, w));
+            adj.get(p.b()).add(new Edge(p.b(), p.a(), p, w));
+        }
+        int requested = -1;
+        if (requestedReference != null) {
+            for (int i = 0; i < n; i++) {
+                if (nodes.get(i).name().equals(requestedReference)) {
+                    requested = i;
+                }
+            }
+            if (requested < 0) {
+                throw new IllegalArgumentException("--reference " + requestedReference + ": no such node (nodes: "
+                        + nodes.stream().map(NodeInfo::name).toList() + ")");
+            }
+        }
+        int[] group = components(n, adj);
+        NodeResult[] results = new NodeResult[n];
+        List<String> warnings = new ArrayList<>();
+        int groups = Arrays.stream(group).max().orElse(-1) + 1;
+        int mainReference = -1;
+        int mainSize = -1;
+        int synced = 0;
+        for (int g = 0; g < groups; g++) {
+            List<Integer> members = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                if (group[i] == g) {
+                    members.add(i);
+                }
+            }
+            if (members.size() == 1) {
+                int i = members.get(0);
+                results[i] = unsynchronized(nodes, acc, pairs, i);
+                if (n > 1) {
+                    warnings.add("node " + nodes.get(i).name() + " is not synchronized: " + results[i].note());
+                }
+                if (mainSize < 1) {
+                    mainSize = 1;
+                    mainReference = i;
+                }
+                continue;
+            }
+            int ref = requested >= 0 && group[requested] == g ? requested : chooseReference(members, adj, n);
+            if (members.size() > mainSize) {
+                mainSize = members.size();
+                mainReference = ref;
+            }
+            Edge[] parent = new Edge[n];
+            double[] dist = dijkstra(ref, adj, n, parent);
+            // compose in order of distance so parents come first
+            List<Integer> order = new ArrayList<>(members);
+            order.sort((x, y) -> Double.compare(dist[x], dist[y]));
+            ClockTransform[] transform = new ClockTransform[n];
+            MonotoneBound[] lower = new MonotoneBound[n];
+            MonotoneBound[] upper = new MonotoneBound[n];
+            Quality[] quality = new Quality[n];
+            boolean[] bounded = new boolean[n];
+            for (int i : order) {
+                if (i == ref) {
+                    results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(i).name(),
+                            Quality.REFERENCE, ClockTransform.identity(origin(acc, i)), List.of(),
+                            List.of(nodes.get(i).name()), start(acc, i), end(acc, i),
+                            "reference of a group of " + members.size() + " nodes");
+                    quality[i] = Quality.ACCURATE;
+                    bounded[i] = true;
+                    continue;
+                }
+                Edge e = parent[i]; // e.from = parent, e.to = i
+                PairEstimate p = e.pair();
+                ClockTransform step;
+                MonotoneBound lo;
+                MonotoneBound hi;
+                if (i == p.a()) {
+                    step = p.transformAToB();
+                    lo = p.lowerAToB();
+                    hi = p.upperAToB();
+                } else {
+                    step = p.transformAToB().inverse();
+                    lo = p.hasBounds() ? p.upperAToB().inverse() : null;
+                    hi = p.hasBounds() ? p.lowerAToB().inverse() : null;
+                }
+                int par = e.from();
+                boolean parentIsRef = par == ref;
+                transform[i] = parentIsRef ? step : step.then(transform[par]);
+                quality[i] = worse(parentIsRef ? Quality.ACCURATE : quality[par], p.quality());
+                bounded[i] = (parentIsRef || bounded[par]) && lo != null && hi != null;
+                if (bounded[i]) {
+                    lower[i] = parentIsRef ? lo : MonotoneBound.compose(lower[par], lo);
+                    upper[i] = parentIsRef ? hi : MonotoneBound.compose(upper[par], hi);
+                }
+                List<String> path = new ArrayList<>();
+                for (int k = i; k != ref; k = parent[k].from()) {
+                    path.add(nodes.get(k).name());
+                }
+                path.add(nodes.get(ref).name());
+                List<BoundRow> rows = bounded[i] ? rows(transform[i], lower[i], upper[i]) : List.of();
+                String note = "via " + String.join(" -> ", path)
+                        + (bounded[i] ? "" : "; no strict bounds (" + boundlessReason(path, parent, i, ref) + ")");
+                results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(ref).name(),
+                        quality[i], transform[i], rows, path, start(acc, i), end(acc, i), note);
+                synced++;
+            }
+        }
+        List<PairResult> pairResults = new ArrayList<>();
+        for (PairEstimate p : pairs) {
+            pairResults.add(pairResult(nodes, p));
+            if (p.quality() == Quality.FALLBACK) {
+                warnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + " is fallback: " + p.note());
+            } else if (p.quality() == Quality.INVALID) {
+                warnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + " is invalid: " + p.note());
+            }
+        }
+        if (groups > 1 && n > 1) {
+            long multi = Arrays.stream(results).filter(r -> r.synchronizedToOther()).map(NodeResult::reference).distinct().count();
+            if (multi > 1) {
+                warnings.add(multi + " groups of nodes are not connected to each other; each has its own reference");
+            }
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("nodes", n);
+        stats.put("synchronized", synced);
+        stats.put("groups", groups);
+        stats.put("messages", acc.messages());
+        stats.put("self_messages_dropped", acc.selfMessages());
+        stats.put("pairs", pairs.size());
+        stats.put("reduction", "path");
+        return new SyncResult(n == 0 ? "" : nodes.get(Math.max(0, mainReference)).name(),
+                Arrays.asList(results), pairResults, stats, warnings);
+    }
+
+    private static String boundlessReason(List<String> path, Edge[] parent, int i, int ref) {
+        for (int k = i; k != ref; k = parent[k].from()) {
+            PairEstimate p = parent[k].pair();
+            if (!p.hasBounds()) {
+                return "pair quality " + p.quality().label() + " on the path";
+            }
+        }
+        return "bounds unknown";
+    }
+
+    static double weight(PairEstimate p) {
+        return switch (p.quality()) {
+            case ACCURATE, PIECEWISE -> Double.isNaN(p.meanAccuracy()) ? INCOMPLETE_WEIGHT : Math.max(p.meanAccuracy(), 1e-3);
+            case INCOMPLETE -> INCOMPLETE_WEIGHT;
+            case FALLBACK -> FALLBACK_WEIGHT + p.maxViolation();
+            default -> Double.POSITIVE_INFINITY;
+        };
+    }
+
+    private static Quality worse(Quality x, Quality y) {
+        return rank(x) >= rank(y) ? x : y;
+    }
+
+    private static int rank(Quality q) {
+        return switch (q) {
+            case ACCURATE -> 0;
+            case PIECEWISE -> 1;
+            case INCOMPLETE -> 2;
+            case FALLBACK -> 3;
+            default -> 4;
+        };
+    }
+
+    /** Rows at every breakpoint of the two bound functions: exact under linear interpolation. */
+    static List<BoundRow> rows(ClockTransform transform, MonotoneBound lower, MonotoneBound upper) {
+        TreeSet<Long> ts = new TreeSet<>();
+        for (int k = 0; k < lower.size(); k++) {
+            ts.add(lower.t(k));
+        }
+        for (int k = 0; k < upper.size(); k++) {
+            ts.add(upper.t(k));
+        }
+        List<BoundRow> rows = new ArrayList<>(ts.size());
+        for (long t : ts) {
+            double corr = transform.correction(t);
+            rows.add(new BoundRow(t, corr - lower.deltaAt(t), upper.deltaAt(t) - corr));
+        }
+        return rows;
+    }
+
+    private static NodeResult unsynchronized(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs, int i) {
+        Quality best = Quality.ABSENT;
+        String why = "no messages with any other node";
+        for (PairEstimate p : pairs) {
+            if (p.a() != i && p.b() != i) {
+                continue;
+            }
+            String other = nodes.get(p.a() == i ? p.b() : p.a()).name();
+            if (p.quality() == Quality.ONE_WAY) {
+                best = Quality.ONE_WAY;
+                why = "messages with " + other + " in one direction only";
+            } else if (p.quality() == Quality.INVALID && best != Quality.ONE_WAY) {
+                best = Quality.INVALID;
+                why = "the pair with " + other + " is invalid (" + p.note() + ")";
+            }
+        }
+        NodeInfo node = nodes.get(i);
+        return new NodeResult(node.name(), node.source(), node.name(), best,
+                ClockTransform.identity(origin(acc, i)), List.of(), List.of(), start(acc, i), end(acc, i), why);
+    }
+
+    private static long origin(PairAccumulators acc, int i) {
+        return acc.first(i) == Long.MAX_VALUE ? 0 : acc.first(i);
+    }
+
+    private static long start(PairAccumulators acc, int i) {
+        return acc.first(i) == Long.MAX_VALUE ? 0 : acc.first(i);
+    }
+
+    private static long end(PairAccumulators acc, int i) {
+        return acc.last(i) == Long.MIN_VALUE ? 0 : acc.last(i);
+    }
+
+    private static PairResult pairResult(List<NodeInfo> nodes, PairEstimate p) {
+        return new PairResult(nodes.get(p.a()).name(), nodes.get(p.b()).name(), p.quality(),
+                p.countAToB(), p.countBToA(), p.pu().length, p.qu().length, p.driftMin(), p.driftMax(),
+                p.hasEstimate() ? p.v0() + p.c() : Double.NaN, p.d(), p.x0(), p.meanAccuracy(),
+                p.violations(), p.maxViolation(), p.note());
+    }
+
+    private static int[] components(int n, List<List<Edge>> adj) {
+        int[] group = new int[n];
+        Arrays.fill(group, -1);
+        int g = 0;
+        for (int s = 0; s < n; s++) {
+            if (group[s] >= 0) {
+                continue;
+            }
+            ArrayDeque<Integer> queue = new ArrayDeque<>();
+            queue.add(s);
+            group[s] = g;
+            while (!queue.isEmpty()) {
+                int x = queue.poll();
+                for (Edge e : adj.get(x)) {
+                    if (group[e.to()] < 0) {
+                        group[e.to()] = g;
+                        queue.add(e.to());
+                    }
+                }
+            }
+            g++;
+        }
+        return group;
+    }
+
+    private static int chooseReference(List<Integer> members, List<List<Edge>> adj, int n) {
+        int best = -1;
+        double bestSum = Double.POSITIVE_INFINITY;
+        for (int m : members) {
+            double[] d = dijkstra(m, adj, n, new Edge[n]);
+            double sum = 0;
+            for (int k : members) {
+                sum += d[k];
+            }
+            if (sum < bestSum) {
+                bestSum = sum;
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    /** Shortest paths from {@code source}; {@code parent[v]} is the edge (parent → v). */
+    static double[] dijkstra(int source, List<List<Edge>> adj, int n, Edge[] parent) {
+        double[] dist = new double[n];
+        Arrays.fill(dist, Double.POSITIVE_INFINITY);
+        dist[source] = 0;
+        PriorityQueue<double[]> pq = new PriorityQueue<>((x, y) -> x[0] != y[0] ? Double.compare(x[0], y[0])
+                : Double.compare(x[1], y[1]));
+        pq.add(new double[] {0, source});
+        while (!pq.isEmpty()) {
+            double[] top = pq.poll();
+            int x = (int) top[1];
+            if (top[0] > dist[x]) {
+                continue;
+            }
+            for (Edge e : adj.get(x)) {
+                double nd = dist[x] + e.weight();
+                if (nd < dist[e.to()]) {
+                    dist[e.to()] = nd;
+                    parent[e.to()] = e;
+                    pq.add(new double[] {nd, e.to()});
+                }
+            }
+        }
+        return dist;
+    }
+}

@@ -1,0 +1,89 @@
+package org.tracesync.core.reduce;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.accumulate.PairMessageLog;
+import org.tracesync.core.estimate.ConvexHullEstimator;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.estimate.RegressionEstimator;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.NodeInfo;
+
+/**
+ * The library entry point: messages in, {@link SyncResult} out (DESIGN §1 stages 3–5).
+ * <pre>
+ *   Synchronization s = Synchronizer.synchronize(input, Synchronizer.Options.defaults());
+ *   SyncResult r = s.result();
+ * </pre>
+ */
+public final class Synchronizer {
+
+    /** Which line each pair's estimate is. */
+    public enum Estimator { BISECTOR, REGRESSION }
+
+    /**
+     * @param estimator  bisector (default) or regression
+     * @param confidence regression outlier rejection level
+     * @param reference  node to use as reference, or null to choose
+     */
+    public record Options(Estimator estimator, double confidence, String reference) {
+        public static Options defaults() {
+            return new Options(Estimator.BISECTOR, 0.95, null);
+        }
+
+        public Options withReference(String ref) {
+            return new Options(estimator, confidence, ref);
+        }
+
+        public Options withEstimator(Estimator e) {
+            return new Options(e, confidence, reference);
+        }
+    }
+
+    /** The result plus what it was computed from (pair geometry for reports and evaluation). */
+    public record Synchronization(SyncResult result, List<NodeInfo> nodes, PairAccumulators accumulators,
+                                  List<PairEstimate> pairs) {
+    }
+
+    private Synchronizer() {
+    }
+
+    public static Synchronization synchronize(MessageInput input, Options options) throws IOException {
+        List<NodeInfo> nodes = input.nodes();
+        PairAccumulators acc = new PairAccumulators(nodes.size());
+        input.readMessages(acc);
+        return synchronize(nodes, acc, input, options);
+    }
+
+    /**
+     * Estimation and reduction from accumulated pairs. {@code input} is read a second time only
+     * for the regression estimator.
+     */
+    public static Synchronization synchronize(List<NodeInfo> nodes, PairAccumulators acc, MessageInput input,
+                                              Options options) throws IOException {
+        List<PairEstimate> estimates = new ArrayList<>();
+        for (PairAccumulator p : acc.nonEmptyPairs()) {
+            estimates.add(ConvexHullEstimator.estimate(p));
+        }
+        if (options.estimator() == Estimator.REGRESSION) {
+            PairMessageLog log = new PairMessageLog(nodes.size());
+            input.readMessages(log);
+            for (int k = 0; k < estimates.size(); k++) {
+                PairEstimate e = estimates.get(k);
+                long[][] m = log.messages(e.a(), e.b());
+                double[][] samples = RegressionEstimator.exchangeSamples(m[0], m[1], m[2], m[3], e.x0(), e.v0());
+                if (samples[0].length >= 2 && e.hasEstimate()) {
+                    RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], options.confidence());
+                    estimates.set(k, e.withLine(fit.c(), fit.d(), e.note() + String.format(java.util.Locale.ROOT,
+                            "; regression on %d exchanges (%d rejected at %.3f), residual standard error %.1f ns",
+                            fit.samples(), fit.rejected(), options.confidence(), fit.residualStandardError())));
+                }
+            }
+        }
+        SyncResult result = PathReduction.reduce(nodes, acc, estimates, options.reference());
+        return new Synchronization(result, nodes, acc, estimates);
+    }
+}

@@ -1,0 +1,186 @@
+package org.tracesync.core.transform;
+
+import java.util.Arrays;
+
+/**
+ * A strictly increasing piecewise-linear bound function between two clocks: through the sample
+ * points (t[k], r[k]) (longs, t strictly increasing, r increasing), extended linearly with
+ * {@code slopeLeft} before the first point and {@code slopeRight} after the last (both &gt; 0).
+ *
+ * <p>Lower bounds are concave and upper bounds convex (DESIGN §3: U convex, L concave, and
+ * inverses and compositions of increasing concave functions stay concave). That makes the
+ * representation conservative under the only rounding it does: a lower bound sampled at integer
+ * times with values rounded down, and extended with its true end slopes, never rises above the
+ * true bound (a chord of a concave function lies below it); symmetrically for upper bounds.
+ *
+ * <p>Values are returned as {@code f(t) − t} (a small double) so that no absolute epoch value
+ * ever goes through a double.
+ */
+public final class MonotoneBound {
+
+    /** Which side of the truth this function bounds; decides the rounding direction. */
+    public enum Kind { LOWER, UPPER }
+
+    private final Kind kind;
+    private final long[] t;
+    private final long[] r;
+    private final double slopeLeft;
+    private final double slopeRight;
+
+    public MonotoneBound(Kind kind, long[] t, long[] r, double slopeLeft, double slopeRight) {
+        if (t.length == 0 || t.length != r.length) {
+            throw new IllegalArgumentException("need matching, non-empty sample arrays");
+        }
+        if (!(slopeLeft > 0) || !(slopeRight > 0) || Double.isInfinite(slopeLeft) || Double.isInfinite(slopeRight)) {
+            throw new IllegalArgumentException("end slopes must be finite and positive: " + slopeLeft + ", " + slopeRight);
+        }
+        for (int k = 1; k < t.length; k++) {
+            if (t[k] <= t[k - 1] || r[k] < r[k - 1]) {
+                throw new IllegalArgumentException("samples must increase: (" + t[k - 1] + "," + r[k - 1]
+                        + ") then (" + t[k] + "," + r[k] + ")");
+            }
+        }
+        this.kind = kind;
+        this.t = t.clone();
+        this.r = r.clone();
+        this.slopeLeft = slopeLeft;
+        this.slopeRight = slopeRight;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public int size() {
+        return t.length;
+    }
+
+    public long t(int k) {
+        return t[k];
+    }
+
+    public long r(int k) {
+        return r[k];
+    }
+
+    public double slopeLeft() {
+        return slopeLeft;
+    }
+
+    public double slopeRight() {
+        return slopeRight;
+    }
+
+    /** {@code f(x) − x} at the long time x. */
+    public double deltaAt(long x) {
+        return deltaAt(x, 0.0);
+    }
+
+    /** {@code f(x + frac) − (x + frac)} for a long x and a small fractional/double offset. */
+    public double deltaAt(long x, double frac) {
+        int n = t.length;
+        // position relative to the first and last sample
+        double fromFirst = (double) (x - t[0]) + frac;
+        if (fromFirst <= 0) {
+            return (double) (r[0] - t[0]) + fromFirst * (slopeLeft - 1.0);
+        }
+        double fromLast = (double) (x - t[n - 1]) + frac;
+        if (fromLast >= 0) {
+            return (double) (r[n - 1] - t[n - 1]) + fromLast * (slopeRight - 1.0);
+        }
+        int k = Arrays.binarySearch(t, x);
+        if (k < 0) {
+            k = -k - 2; // segment start: t[k] < x
+        } else if (frac < 0) {
+            k--;
+        }
+        k = Math.max(0, Math.min(k, n - 2));
+        long dt = t[k + 1] - t[k];
+        long drMinusDt = (r[k + 1] - r[k]) - dt;
+        double along = (double) (x - t[k]) + frac;
+        return (double) (r[k] - t[k]) + along * ((double) drMinusDt / (double) dt);
+    }
+
+    /** The inverse function (swap the axes): exact, no rounding. The kind flips. */
+    public MonotoneBound inverse() {
+        // r may repeat only if a segment is flat, which a strictly increasing bound never has
+        return new MonotoneBound(kind == Kind.LOWER ? Kind.UPPER : Kind.LOWER, r, t,
+                1.0 / slopeLeft, 1.0 / slopeRight);
+    }
+
+    /**
+     * Time x at which {@code f(x) = y}, rounded to the nearest long (for choosing sample points;
+     * the value there is then computed exactly, so the rounding only moves a sample).
+     */
+    long preimage(long y) {
+        int n = r.length;
+        if (y <= r[0]) {
+            return t[0] - Math.round((double) (r[0] - y) / slopeLeft);
+        }
+        if (y >= r[n - 1]) {
+            return t[n - 1] + Math.round((double) (y - r[n - 1]) / slopeRight);
+        }
+        int k = Arrays.binarySearch(r, y);
+        if (k >= 0) {
+            return t[k];
+        }
+        k = -k - 2;
+        double frac = (double) (y - r[k]) / (double) (r[k + 1] - r[k]);
+        return t[k] + Math.round(frac * (double) (t[k + 1] - t[k]));
+    }
+
+    /**
+     * {@code outer ∘ inner}: for a node C whose time maps into B by {@code inner} and B into A by
+     * {@code outer}. Both must be of the same kind. Samples at inner's points and at the
+     * preimages of outer's points; values rounded outward (down for a lower bound, up for an upper
+     * one) so the result stays a strict bound. O(n + m).
+     */
+    public static MonotoneBound compose(MonotoneBound outer, MonotoneBound inner) {
+        if (outer.kind != inner.kind) {
+            throw new IllegalArgumentException("cannot compose a " + outer.kind + " with an " + inner.kind + " bound");
+        }
+        long[] xs = new long[inner.t.length + outer.t.length];
+        int n = 0;
+        for (long x : inner.t) {
+            xs[n++] = x;
+        }
+        for (long y : outer.t) {
+            xs[n++] = inner.preimage(y);
+        }
+        Arrays.sort(xs, 0, n);
+        long[] ts = new long[n];
+        long[] rs = new long[n];
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            long x = xs[k];
+            if (m > 0 && ts[m - 1] == x) {
+                continue;
+            }
+            double d1 = inner.deltaAt(x);
+            double d2 = outer.deltaAt(x, d1);
+            double total = d1 + d2;
+            long rounded = (long) (inner.kind == Kind.LOWER ? Math.floor(total) : Math.ceil(total));
+            long value = x + rounded;
+            // Rounding can make neighbouring samples step backwards by a nanosecond. Dropping a
+            // lower-bound sample (a chord lies below a concave function) or raising an
+            // upper-bound sample both keep the function a strict bound.
+            if (inner.kind == Kind.LOWER) {
+                while (m > 0 && rs[m - 1] > value) {
+                    m--;
+                }
+            } else if (m > 0 && value < rs[m - 1]) {
+                value = rs[m - 1];
+            }
+            ts[m] = x;
+            rs[m] = value;
+            m++;
+        }
+        return new MonotoneBound(inner.kind, Arrays.copyOf(ts, m), Arrays.copyOf(rs, m),
+                outer.slopeLeft * inner.slopeLeft, outer.slopeRight * inner.slopeRight);
+    }
+
+    @Override
+    public String toString() {
+        return kind + "Bound" + Arrays.toString(t) + "->" + Arrays.toString(r);
+    }
+}

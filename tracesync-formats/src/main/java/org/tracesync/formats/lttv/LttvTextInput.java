@@ -1,0 +1,370 @@
+package org.tracesync.formats.lttv;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.MessageSink;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.TraceFormatException;
+
+/**
+ * The LTTV text format (DESIGN §8), the original implementation's test input: the first
+ * significant line is the number of traces N; every other significant line is
+ * {@code sender receiver send_seconds recv_seconds}, each time on its own node's clock.
+ *
+ * <ul>
+ *   <li>Trace k is node "k". As an extension, senders and receivers may be names instead of
+ *       numbers (as in ../shared/data/pcap/three-hosts/messages.txt); nodes are then named in
+ *       order of first appearance, at most N of them.</li>
+ *   <li>Times are decimal seconds parsed digit by digit into int64 nanoseconds, never through a
+ *       double. More than 9 decimals are rounded to the nearest nanosecond (half away from 0).</li>
+ *   <li>{@code #} comments (whole lines or after the fields), blank lines, spaces, tabs and CRLF
+ *       are accepted; a last line without a newline is read (the original ignored it).</li>
+ *   <li>Every error names the file, the line and what was expected.</li>
+ * </ul>
+ *
+ * <p>Streaming: a 1 MiB buffer, no object per line (numeric mode), so memory does not grow with
+ * the file and a 184 MB file parses in about a second (docs/PERFORMANCE.md).
+ */
+public final class LttvTextInput implements MessageInput {
+
+    private static final int BUFFER = 1 << 20;
+
+    private final Path file;
+    private final int declaredTraces;
+    private final boolean namedNodes;
+    private final List<NodeInfo> nodes;
+    private final Map<String, Integer> nameIndex = new LinkedHashMap<>();
+
+    private LttvTextInput(Path file, int declaredTraces, boolean namedNodes, List<String> names) {
+        this.file = file;
+        this.declaredTraces = declaredTraces;
+        this.namedNodes = namedNodes;
+        List<NodeInfo> list = new ArrayList<>();
+        for (int k = 0; k < names.size(); k++) {
+            list.add(new NodeInfo(names.get(k), file.toString()));
+            nameIndex.put(names.get(k), k);
+        }
+        this.nodes = List.copyOf(list);
+    }
+
+    /** Opens {@code file}: reads its header (and, for named nodes, the node names). */
+    public static LttvTextInput open(Path file) throws IOException {
+        Header h = new Header();
+        try {
+            scan(file, h);
+        } catch (StopScan stop) {
+            // header (and first data line) seen
+        }
+        if (h.traces < 0) {
+            throw new TraceFormatException(file, "line " + Math.max(1, h.lastLine),
+                    "expected the number of traces on the first significant line, found end of file");
+        }
+        if (!h.named) {
+            List<String> names = new ArrayList<>();
+            for (int k = 0; k < h.traces; k++) {
+                names.add(Integer.toString(k));
+            }
+            return new LttvTextInput(file, h.traces, false, names);
+        }
+        NameCollector names = new NameCollector(h.traces, file);
+        scan(file, names);
+        List<String> list = new ArrayList<>(names.names.keySet());
+        while (list.size() < h.traces) {
+            list.add(Integer.toString(list.size())); // declared traces that never appear
+        }
+        return new LttvTextInput(file, h.traces, true, list);
+    }
+
+    /** True when {@code file} looks like LTTV text: its first significant line is a lone integer. */
+    public static boolean looksLikeLttvText(Path file) {
+        Header h = new Header();
+        try {
+            scan(file, h);
+        } catch (StopScan stop) {
+            return h.traces >= 0;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return h.traces >= 0;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public int declaredTraces() {
+        return declaredTraces;
+    }
+
+    @Override
+    public List<NodeInfo> nodes() {
+        return nodes;
+    }
+
+    @Override
+    public void readMessages(MessageSink sink) throws IOException {
+        scan(file, new Emitter(sink));
+    }
+
+    // ------------------------------------------------------------------ scanning machinery
+
+    /** Receives parsed lines. */
+    private interface LineHandler {
+        /** The header line: N. */
+        void header(int traces, long line) throws IOException;
+
+        /** A message line with raw tokens. */
+        void message(byte[] buf, int[] tokens, long line) throws IOException;
+    }
+
+    private static final class StopScan extends RuntimeException {
+        StopScan() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final class Header implements LineHandler {
+        int traces = -1;
+        boolean named;
+        long lastLine;
+
+        @Override
+        public void header(int n, long line) {
+            traces = n;
+            lastLine = line;
+        }
+
+        @Override
+        public void message(byte[] buf, int[] tok, long line) {
+            named = !isInteger(buf, tok[0], tok[1]);
+            throw new StopScan();
+        }
+    }
+
+    private static final class NameCollector implements LineHandler {
+        final Map<String, Integer> names = new LinkedHashMap<>();
+        final int limit;
+        final Path file;
+
+        NameCollector(int limit, Path file) {
+            this.limit = limit;
+            this.file = file;
+        }
+
+        @Override
+        public void header(int traces, long line) {
+        }
+
+        @Override
+        public void message(byte[] buf, int[] tok, long line) throws IOException {
+            add(new String(buf, tok[0], tok[1] - tok[0], java.nio.charset.StandardCharsets.UTF_8), line);
+            add(new String(buf, tok[2], tok[3] - tok[2], java.nio.charset.StandardCharsets.UTF_8), line);
+        }
+
+        private void add(String name, long line) throws IOException {
+            if (!names.containsKey(name)) {
+                if (names.size() == limit) {
+                    throw TraceFormatException.atLine(file, line, "node '" + name
+                            + "' is one more than the " + limit + " traces the first line declares");
+                }
+                names.put(name, names.size());
+            }
+        }
+    }
+
+    private final class Emitter implements LineHandler {
+        final MessageSink sink;
+
+        Emitter(MessageSink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void header(int traces, long line) {
+        }
+
+        @Override
+        public void message(byte[] buf, int[] tok, long line) throws IOException {
+            int s = node(buf, tok[0], tok[1], line, "sender");
+            int r = node(buf, tok[2], tok[3], line, "receiver");
+            long ts = seconds(buf, tok[4], tok[5], line, "send time");
+            long tr = seconds(buf, tok[6], tok[7], line, "receive time");
+            sink.message(s, r, ts, tr);
+        }
+
+        private int node(byte[] buf, int from, int to, long line, String what) throws IOException {
+            if (namedNodes) {
+                String name = new String(buf, from, to - from, java.nio.charset.StandardCharsets.UTF_8);
+                Integer k = nameIndex.get(name);
+                if (k == null) {
+                    throw TraceFormatException.atLine(file, line, "unknown " + what + " '" + name + "'");
+                }
+                return k;
+            }
+            if (!isInteger(buf, from, to) || to - from > 9) {
+                throw TraceFormatException.atLine(file, line, "expected a trace number for the " + what
+                        + ", found '" + text(buf, from, to) + "'");
+            }
+            int v = 0;
+            for (int i = from; i < to; i++) {
+                v = v * 10 + (buf[i] - '0');
+            }
+            if (v >= declaredTraces) {
+                throw TraceFormatException.atLine(file, line, what + " " + v + " is not a trace number: the file declares "
+                        + declaredTraces + " traces (0.." + (declaredTraces - 1) + ")");
+            }
+            return v;
+        }
+
+        private long seconds(byte[] buf, int from, int to, long line, String what) throws IOException {
+            long ns = DecimalSeconds.parse(buf, from, to);
+            if (ns == DecimalSeconds.INVALID) {
+                throw TraceFormatException.atLine(file, line, "expected the " + what
+                        + " in decimal seconds (e.g. 12.000000345), found '" + text(buf, from, to) + "'");
+            }
+            if (ns == DecimalSeconds.OUT_OF_RANGE) {
+                throw TraceFormatException.atLine(file, line, "the " + what + " '" + text(buf, from, to)
+                        + "' is out of range: int64 nanoseconds hold at most 9223372036.854775807 s");
+            }
+            return ns;
+        }
+    }
+
+    static String text(byte[] buf, int from, int to) {
+        int end = Math.min(to, from + 60);
+        return new String(buf, from, end - from, java.nio.charset.StandardCharsets.UTF_8) + (end < to ? "..." : "");
+    }
+
+    static boolean isInteger(byte[] buf, int from, int to) {
+        if (from >= to) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            if (buf[i] < '0' || buf[i] > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Reads {@code file} line by line into {@code handler}. Tokens are split on spaces and tabs;
+     * {@code #} starts a comment; CR before LF is ignored.
+     */
+    private static void scan(Path file, LineHandler handler) throws IOException {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new TraceFormatException(file, "", "no such file");
+        }
+        try (ch) {
+            byte[] buf = new byte[BUFFER];
+            ByteBuffer bb = ByteBuffer.wrap(buf);
+            int[] tok = new int[8];
+            int filled = 0;
+            long line = 0;
+            boolean headerSeen = false;
+            boolean eof = false;
+            while (!eof) {
+                bb.limit(buf.length).position(filled);
+                int n = ch.read(bb);
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    filled += n;
+                }
+                int start = 0;
+                while (true) {
+                    int nl = -1;
+                    for (int i = start; i < filled; i++) {
+                        if (buf[i] == '\n') {
+                            nl = i;
+                            break;
+                        }
+                    }
+                    int end;
+                    if (nl >= 0) {
+                        end = nl;
+                    } else if (eof && start < filled) {
+                        end = filled; // last line without newline
+                    } else {
+                        break;
+                    }
+                    line++;
+                    int count = tokenize(buf, start, end, tok, file, line);
+                    if (count > 0) {
+                        if (!headerSeen) {
+                            if (count != 1 || !isInteger(buf, tok[0], tok[1]) || tok[1] - tok[0] > 6) {
+                                throw TraceFormatException.atLine(file, line,
+                                        "expected the number of traces (a lone integer) on the first significant line, found '"
+                                                + text(buf, start, end).trim() + "'");
+                            }
+                            int traces = Integer.parseInt(new String(buf, tok[0], tok[1] - tok[0],
+                                    java.nio.charset.StandardCharsets.US_ASCII));
+                            if (traces < 1) {
+                                throw TraceFormatException.atLine(file, line, "the number of traces must be at least 1, found " + traces);
+                            }
+                            headerSeen = true;
+                            handler.header(traces, line);
+                        } else {
+                            if (count != 4) {
+                                throw TraceFormatException.atLine(file, line,
+                                        "expected 4 fields 'sender receiver send_seconds recv_seconds', found "
+                                                + count + ": '" + text(buf, start, end).trim() + "'");
+                            }
+                            handler.message(buf, tok, line);
+                        }
+                    }
+                    start = end + 1;
+                    if (nl < 0) {
+                        break;
+                    }
+                }
+                if (start > 0) {
+                    int rest = Math.max(0, filled - start);
+                    System.arraycopy(buf, Math.min(start, filled), buf, 0, rest);
+                    filled = rest;
+                } else if (filled == buf.length) {
+                    throw TraceFormatException.atLine(file, line + 1, "line longer than " + buf.length + " bytes");
+                }
+            }
+        }
+    }
+
+    /** Splits [from, to) into at most 4 tokens; returns how many (5 = too many). */
+    private static int tokenize(byte[] buf, int from, int to, int[] tok, Path file, long line) throws IOException {
+        int count = 0;
+        int i = from;
+        while (i < to) {
+            byte c = buf[i];
+            if (c == ' ' || c == '\t' || c == '\r') {
+                i++;
+                continue;
+            }
+            if (c == '#') {
+                break;
+            }
+            int s = i;
+            while (i < to && buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\r' && buf[i] != '#') {
+                i++;
+            }
+            if (count == 4) {
+                return 5;
+            }
+            tok[2 * count] = s;
+            tok[2 * count + 1] = i;
+            count++;
+        }
+        return count;
+    }
+}

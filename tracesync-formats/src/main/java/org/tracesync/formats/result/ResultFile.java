@@ -1,0 +1,334 @@
+package org.tracesync.formats.result;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.PairResult;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.LinearSegment;
+import org.tracesync.formats.TraceFormatException;
+
+/**
+ * The result file (DESIGN §7, format "tracesync/1"): the contract other tools read.
+ * Integers (ns timestamps, origins, counts) are written as JSON integers, never floats; doubles
+ * that are unknown (NaN, ±∞) are written as null. Written atomically: a temporary file in the
+ * same directory, then a rename, so a reader never sees a half-written result.
+ */
+public final class ResultFile {
+
+    public static final String FORMAT = "tracesync/1";
+
+    private ResultFile() {
+    }
+
+    /** Writes {@code result} to {@code file} atomically. */
+    public static void write(SyncResult result, Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null) {
+            Files.createDirectories(dir);
+        }
+        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+        try {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                write(result, out);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Writes {@code result} as JSON to {@code out} (not closed). */
+    public static void write(SyncResult result, OutputStream out) throws IOException {
+        try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
+            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeStringField("format", FORMAT);
+            g.writeStringField("reference", result.reference());
+            g.writeArrayFieldStart("nodes");
+            for (NodeResult n : result.nodes()) {
+                writeNode(g, n);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("pairs");
+            for (PairResult p : result.pairs()) {
+                writePair(g, p);
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("stats");
+            for (Map.Entry<String, Object> e : result.stats().entrySet()) {
+                g.writeFieldName(e.getKey());
+                writeValue(g, e.getValue());
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("warnings");
+            for (String w : result.warnings()) {
+                g.writeString(w);
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+    }
+
+    private static void writeValue(JsonGenerator g, Object v) throws IOException {
+        if (v instanceof Integer || v instanceof Long || v instanceof Short) {
+            g.writeNumber(((Number) v).longValue());
+        } else if (v instanceof Number num) {
+            number(g, num.doubleValue());
+        } else if (v instanceof Boolean b) {
+            g.writeBoolean(b);
+        } else if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeString(v.toString());
+        }
+    }
+
+    private static void writeNode(JsonGenerator g, NodeResult n) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", n.name());
+        g.writeStringField("source", n.source());
+        g.writeStringField("reference", n.reference());
+        g.writeStringField("quality", n.quality().label());
+        g.writeObjectFieldStart("transform");
+        g.writeArrayFieldStart("segments");
+        for (LinearSegment s : n.transform().segments()) {
+            g.writeStartObject();
+            nullableLong(g, "from", s.from());
+            nullableLong(g, "to", s.to());
+            g.writeNumberField("origin", s.origin());
+            g.writeFieldName("offset");
+            number(g, s.offset());
+            g.writeFieldName("drift");
+            number(g, s.drift());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeArrayFieldStart("bounds");
+        for (BoundRow r : n.bounds()) {
+            g.writeStartArray();
+            g.writeNumber(r.t());
+            number(g, r.minus());
+            number(g, r.plus());
+            g.writeEndArray();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("path");
+        for (String p : n.path()) {
+            g.writeString(p);
+        }
+        g.writeEndArray();
+        g.writeNumberField("start", n.start());
+        g.writeNumberField("end", n.end());
+        g.writeStringField("note", n.note());
+        g.writeEndObject();
+    }
+
+    private static void writePair(JsonGenerator g, PairResult p) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("a", p.a());
+        g.writeStringField("b", p.b());
+        g.writeStringField("quality", p.quality().label());
+        g.writeObjectFieldStart("messages");
+        g.writeNumberField("a_to_b", p.messagesAToB());
+        g.writeNumberField("b_to_a", p.messagesBToA());
+        g.writeEndObject();
+        g.writeObjectFieldStart("hull_points");
+        g.writeNumberField("a_to_b", p.hullAToB());
+        g.writeNumberField("b_to_a", p.hullBToA());
+        g.writeEndObject();
+        g.writeObjectFieldStart("drift");
+        g.writeFieldName("min");
+        number(g, p.driftMin());
+        g.writeFieldName("max");
+        number(g, p.driftMax());
+        g.writeEndObject();
+        g.writeObjectFieldStart("estimate");
+        g.writeNumberField("origin", p.origin());
+        g.writeFieldName("offset");
+        number(g, p.offset());
+        g.writeFieldName("drift");
+        number(g, p.drift());
+        g.writeEndObject();
+        g.writeFieldName("mean_accuracy");
+        number(g, p.meanAccuracy());
+        g.writeNumberField("violations", p.violations());
+        g.writeFieldName("max_violation");
+        number(g, p.maxViolation());
+        g.writeStringField("note", p.note());
+        g.writeEndObject();
+    }
+
+    private static void nullableLong(JsonGenerator g, String field, Long v) throws IOException {
+        if (v == null) {
+            g.writeNullField(field);
+        } else {
+            g.writeNumberField(field, v);
+        }
+    }
+
+    private static void number(JsonGenerator g, double v) throws IOException {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            g.writeNull();
+        } else {
+            g.writeNumber(v);
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /** Reads a result file; every problem names the file and the offending field. */
+    public static SyncResult read(Path file) throws IOException {
+        JsonNode root;
+        try {
+            ObjectMapper mapper = new ObjectMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
+            root = mapper.readTree(file.toFile());
+        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            throw new TraceFormatException(file, "", "no such result file");
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : "line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr();
+            throw new TraceFormatException(file, where, "not valid JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject()) {
+            throw new TraceFormatException(file, "", "expected a JSON object (a tracesync result file)");
+        }
+        String format = text(file, root, "format", "");
+        if (!FORMAT.equals(format)) {
+            throw new TraceFormatException(file, "format", "expected \"" + FORMAT + "\", found \"" + format + "\"");
+        }
+        List<NodeResult> nodes = new ArrayList<>();
+        JsonNode ns = array(file, root, "nodes", "");
+        for (int i = 0; i < ns.size(); i++) {
+            nodes.add(readNode(file, ns.get(i), "nodes[" + i + "]"));
+        }
+        List<PairResult> pairs = new ArrayList<>();
+        JsonNode ps = root.path("pairs");
+        for (int i = 0; i < ps.size(); i++) {
+            pairs.add(readPair(file, ps.get(i), "pairs[" + i + "]"));
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        root.path("stats").fields().forEachRemaining(e -> stats.put(e.getKey(),
+                e.getValue().isIntegralNumber() ? (Object) e.getValue().asLong()
+                        : e.getValue().isNumber() ? (Object) e.getValue().asDouble() : e.getValue().asText()));
+        List<String> warnings = new ArrayList<>();
+        root.path("warnings").forEach(w -> warnings.add(w.asText()));
+        return new SyncResult(text(file, root, "reference", ""), nodes, pairs, stats, warnings);
+    }
+
+    private static NodeResult readNode(Path file, JsonNode n, String where) throws IOException {
+        String name = text(file, n, "name", where);
+        List<LinearSegment> segments = new ArrayList<>();
+        JsonNode segs = array(file, n.path("transform"), "segments", where + ".transform");
+        for (int k = 0; k < segs.size(); k++) {
+            JsonNode s = segs.get(k);
+            String w = where + ".transform.segments[" + k + "]";
+            segments.add(new LinearSegment(optLong(file, s, "from", w), optLong(file, s, "to", w),
+                    integer(file, s, "origin", w), dbl(s, "offset"), dbl(s, "drift")));
+        }
+        if (segments.isEmpty()) {
+            throw new TraceFormatException(file, where + ".transform.segments", "expected at least one segment");
+        }
+        List<BoundRow> rows = new ArrayList<>();
+        JsonNode bs = n.path("bounds");
+        for (int k = 0; k < bs.size(); k++) {
+            JsonNode r = bs.get(k);
+            if (!r.isArray() || r.size() != 3 || !r.get(0).isIntegralNumber()) {
+                throw new TraceFormatException(file, where + ".bounds[" + k + "]", "expected [t (integer ns), minus, plus]");
+            }
+            rows.add(new BoundRow(r.get(0).asLong(), r.get(1).asDouble(Double.NaN), r.get(2).asDouble(Double.NaN)));
+        }
+        List<String> path = new ArrayList<>();
+        n.path("path").forEach(p -> path.add(p.asText()));
+        Quality q;
+        try {
+            q = Quality.fromLabel(text(file, n, "quality", where));
+        } catch (IllegalArgumentException e) {
+            throw new TraceFormatException(file, where + ".quality", e.getMessage());
+        }
+        return new NodeResult(name, n.path("source").asText(""), text(file, n, "reference", where), q,
+                new ClockTransform(segments), rows, path, n.path("start").asLong(0), n.path("end").asLong(0),
+                n.path("note").asText(""));
+    }
+
+    private static PairResult readPair(Path file, JsonNode p, String where) throws IOException {
+        Quality q;
+        try {
+            q = Quality.fromLabel(text(file, p, "quality", where));
+        } catch (IllegalArgumentException e) {
+            throw new TraceFormatException(file, where + ".quality", e.getMessage());
+        }
+        return new PairResult(text(file, p, "a", where), text(file, p, "b", where), q,
+                p.path("messages").path("a_to_b").asLong(), p.path("messages").path("b_to_a").asLong(),
+                p.path("hull_points").path("a_to_b").asInt(), p.path("hull_points").path("b_to_a").asInt(),
+                dbl(p.path("drift"), "min"), dbl(p.path("drift"), "max"),
+                dbl(p.path("estimate"), "offset"), dbl(p.path("estimate"), "drift"),
+                p.path("estimate").path("origin").asLong(), dbl(p, "mean_accuracy"),
+                p.path("violations").asInt(), dbl(p, "max_violation"), p.path("note").asText(""));
+    }
+
+    private static String text(Path file, JsonNode n, String field, String where) throws IOException {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isTextual()) {
+            throw new TraceFormatException(file, where.isEmpty() ? field : where + "." + field, "expected a string");
+        }
+        return v.asText();
+    }
+
+    private static JsonNode array(Path file, JsonNode n, String field, String where) throws IOException {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isArray()) {
+            throw new TraceFormatException(file, where.isEmpty() ? field : where + "." + field, "expected an array");
+        }
+        return v;
+    }
+
+    private static long integer(Path file, JsonNode n, String field, String where) throws IOException {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isIntegralNumber()) {
+            throw new TraceFormatException(file, where + "." + field, "expected an integer (ns)");
+        }
+        return v.asLong();
+    }
+
+    private static Long optLong(Path file, JsonNode n, String field, String where) throws IOException {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber()) {
+            throw new TraceFormatException(file, where + "." + field, "expected an integer (ns) or null");
+        }
+        return v.asLong();
+    }
+
+    private static double dbl(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() || !v.isNumber() ? Double.NaN : v.asDouble();
+    }
+}
