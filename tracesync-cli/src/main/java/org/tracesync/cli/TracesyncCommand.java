@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {SyncCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SyncCommand.class, EvalCommand.class, ApplyCommand.class, SkewCommand.class,
+            CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec

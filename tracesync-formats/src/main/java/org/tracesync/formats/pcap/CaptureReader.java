@@ -25,6 +25,7 @@ public abstract class CaptureReader implements Closeable {
     final BlockInput in;
     long timestamp;
     int interfaceId;
+    int interfaceIndex;
     int linkType;
     int dataOffset;
     int capturedLength;
@@ -95,6 +96,11 @@ public abstract class CaptureReader implements Closeable {
 
     public int interfaceId() {
         return interfaceId;
+    }
+
+    /** Index of the current packet's interface in {@link #interfaces()} (all sections). */
+    public int interfaceIndex() {
+        return interfaceIndex;
     }
 
     public int linkType() {

@@ -37,6 +37,7 @@ final class PcapngReader extends CaptureReader {
     private long simplePackets;
     private long skippedBlocks;
     private int sections;
+    private int sectionBase;
 
     PcapngReader(BlockInput in) throws IOException {
         super(in);
@@ -66,6 +67,7 @@ final class PcapngReader extends CaptureReader {
             throw error(start + 12, "unsupported pcapng major version " + major);
         }
         section.clear();
+        sectionBase = all.size();
         sections++;
         in.skip(len);
     }
@@ -169,6 +171,7 @@ final class PcapngReader extends CaptureReader {
     private void setPacket(long start, int id, long ticks, int data, int cap, long orig) throws IOException {
         recordOffset = start;
         interfaceId = id;
+        interfaceIndex = sectionBase + id;
         linkType = links[id];
         try {
             timestamp = Math.addExact(resolution[id].toNanos(ticks), offsetNs[id]);

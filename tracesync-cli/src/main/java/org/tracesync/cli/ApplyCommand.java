@@ -1,0 +1,127 @@
+package org.tracesync.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.pcap.CaptureNodes;
+import org.tracesync.formats.result.ResultFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code tracesync apply RESULT [TRACE...] --out DIR [--merge FILE]}: writes synchronized copies
+ * of the traces (timestamps in each node's reference time). Dispatches per input format to a
+ * {@link TraceApplier}; the traces default to the sources recorded in the result.
+ */
+@Command(name = "apply", mixinStandardHelpOptions = true,
+        description = {"Writes copies of the traces with timestamps converted to reference time.",
+            "Exit codes: 0 success, 2 usage error, 3 input error."})
+public final class ApplyCommand implements Callable<Integer> {
+
+    /** Registered appliers, tried in order (one per format). */
+    static final List<TraceApplier> APPLIERS = List.of(new CaptureApplier());
+
+    @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync'.")
+    Path result;
+
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "TRACE",
+            description = "The traces (default: each node's source as recorded in the result).")
+    List<Path> traces = new ArrayList<>();
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write one synchronized copy per trace here.")
+    Path outDir;
+
+    @Option(names = "--merge", paramLabel = "FILE",
+            description = "Write all traces into this one file, ordered by reference time (captures: pcapng).")
+    Path merge;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (outDir == null && merge == null) {
+            throw new IllegalArgumentException("give --out DIR and/or --merge FILE");
+        }
+        SyncResult res = ResultFile.read(result);
+        List<Path> paths = new ArrayList<>();
+        List<NodeResult> nodes = new ArrayList<>();
+        for (NodeResult n : res.nodes()) {
+            Path p = traceOf(n);
+            if (p == null) {
+                continue;
+            }
+            paths.add(p);
+            nodes.add(n);
+        }
+        if (paths.isEmpty()) {
+            throw new TraceFormatException(result, "", "none of its nodes' traces was found (give the TRACE paths)");
+        }
+        List<TraceApplier> appliers = new ArrayList<>();
+        for (Path p : paths) {
+            appliers.add(applierFor(p));
+        }
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        if (outDir != null) {
+            Files.createDirectories(outDir);
+            for (int i = 0; i < paths.size(); i++) {
+                Path written = appliers.get(i).apply(paths.get(i), nodes.get(i), outDir);
+                out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written
+                        + (nodes.get(i).synchronizedToOther() ? " (reference " + nodes.get(i).reference() + ")"
+                                : " (unchanged: a reference or unsynchronized node)"));
+            }
+        }
+        if (merge != null) {
+            TraceApplier first = appliers.get(0);
+            if (!first.canMerge() || appliers.stream().anyMatch(a -> a != first)) {
+                throw new IllegalArgumentException("--merge needs traces of one mergeable format (pcap/pcapng)");
+            }
+            String ref = nodes.get(0).reference();
+            if (nodes.stream().anyMatch(n -> !n.reference().equals(ref))) {
+                out.println("warning: the traces map to different references; merged order across groups is meaningless");
+            }
+            long n = first.merge(paths, nodes, merge);
+            out.println("merged " + n + " records into " + merge);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Path traceOf(NodeResult n) throws IOException {
+        if (traces.isEmpty()) {
+            Path p = Path.of(n.source());
+            if (!Files.exists(p)) {
+                throw new TraceFormatException(p, "", "trace of node '" + n.name()
+                        + "' not found (give the TRACE paths after RESULT)");
+            }
+            return p;
+        }
+        for (Path p : traces) {
+            if (p.toString().equals(n.source()) || CaptureNodes.stem(p).equals(n.name())
+                    || p.getFileName().toString().equals(n.name())) {
+                if (!Files.exists(p)) {
+                    throw new TraceFormatException(p, "", "no such file or directory");
+                }
+                return p;
+            }
+        }
+        return null;
+    }
+
+    static TraceApplier applierFor(Path p) throws IOException {
+        for (TraceApplier a : APPLIERS) {
+            if (a.accepts(p)) {
+                return a;
+            }
+        }
+        throw new TraceFormatException(p, "", "apply does not support this trace format (supported: "
+                + APPLIERS.stream().map(TraceApplier::name).toList() + ")");
+    }
+}
