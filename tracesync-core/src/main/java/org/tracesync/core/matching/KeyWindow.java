@@ -2,27 +2,35 @@ package org.tracesync.core.matching;
 
 /**
  * A hash table of three-long keys whose entries live in insertion (= time) order, for matchers
- * that evict by age: entries sit in a growable ring indexed by a monotonically increasing id
- * (FIFO = oldest first), and an open-addressing, linear-probing table maps a key to its id.
- * Removal only happens at the head of the ring (the oldest entry); deletion from the probe table
- * uses backward shifting, so no tombstones accumulate.
+ * that evict by age.
  *
- * <p>Costs: insert, find and head removal O(1) expected; memory proportional to the number of
- * live entries (the arrays double when full and never shrink); no object per entry.
+ * <p>Layout, chosen for memory traffic: entries sit in one growable ring of 64-byte records
+ * (eight longs: the key, the insertion time, two payload times, one packed payload word), indexed
+ * by a monotonically increasing id — insertion and eviction walk the ring sequentially. An
+ * open-addressing, linear-probing table maps a key to its id; each slot packs a 31-bit hash tag
+ * with the low 32 bits of the id (the full id is recovered from the ring's head, as live ids span
+ * less than 2^31), so probing and deletion touch the ring only on a tag match. Removal happens
+ * only at the head (the oldest entry); deletion from the probe table shifts backward, so no
+ * tombstones accumulate.
+ *
+ * <p>Costs: insert, find and head removal O(1) expected, about one cache miss in the probe table
+ * plus one in the ring per operation; memory 64 bytes per live entry plus 16–32 bytes of probe
+ * table (arrays double when full and never shrink); no object per entry.
  */
 final class KeyWindow {
 
-    long[] k0;
-    long[] k1;
-    long[] k2;
-    long[] inserted;
-    long[] sendTime;
-    long[] recvTime;
-    int[] sendNode;
-    int[] recvNode;
-    /** Low 16 bits: sends seen; high 16 bits: receives seen (saturating). */
-    int[] counts;
-    int arenaMask;
+    static final int K0 = 0;
+    static final int K1 = 1;
+    static final int K2 = 2;
+    static final int INSERTED = 3;
+    static final int SEND_TIME = 4;
+    static final int RECV_TIME = 5;
+    /** Packed payload word, free for the user (zeroed on insert). */
+    static final int META = 6;
+
+    /** The ring: entry id lives at {@code at(id) .. at(id) + 7}. */
+    long[] ring;
+    private int ringMask;
     long head;
     long tail;
 
@@ -30,22 +38,10 @@ final class KeyWindow {
     private int slotMask;
 
     KeyWindow() {
-        allocateArena(1 << 10);
+        ring = new long[(1 << 10) * 8];
+        ringMask = (1 << 10) - 1;
         slots = new long[1 << 11];
         slotMask = slots.length - 1;
-    }
-
-    private void allocateArena(int n) {
-        k0 = new long[n];
-        k1 = new long[n];
-        k2 = new long[n];
-        inserted = new long[n];
-        sendTime = new long[n];
-        recvTime = new long[n];
-        sendNode = new int[n];
-        recvNode = new int[n];
-        counts = new int[n];
-        arenaMask = n - 1;
     }
 
     int size() {
@@ -56,9 +52,9 @@ final class KeyWindow {
         return tail == head;
     }
 
-    /** Arena index of entry {@code id}. */
+    /** Index in {@link #ring} of entry {@code id}'s first long. */
     int at(long id) {
-        return (int) id & arenaMask;
+        return ((int) id & ringMask) << 3;
     }
 
     private static int hash(long a, long b, long c) {
@@ -66,61 +62,90 @@ final class KeyWindow {
         h ^= h >>> 29;
         h *= 0xBF58476D1CE4E5B9L;
         h ^= h >>> 32;
-        return (int) h;
+        return (int) h | 0x8000_0000;
+    }
+
+    private long idOf(long slot) {
+        return head + (((int) slot - (int) head) & 0xffff_ffffL);
     }
 
     /** The id of the entry with this key, or -1. */
     long find(long a, long b, long c) {
-        int i = hash(a, b, c) & slotMask;
+        int h = hash(a, b, c);
+        int i = h & slotMask;
         while (true) {
             long s = slots[i];
             if (s == 0) {
                 return -1;
             }
-            int e = (int) (s - 1) & arenaMask;
-            if (k0[e] == a && k1[e] == b && k2[e] == c) {
-                return s - 1;
+            if ((int) (s >>> 32) == h) {
+                long id = idOf(s);
+                int e = at(id);
+                if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
+                    return id;
+                }
             }
             i = (i + 1) & slotMask;
         }
     }
 
-    /** Appends an entry (key must be absent); returns its id. Payload fields are zeroed. */
-    long insert(long a, long b, long c, long time) {
-        if (tail - head > arenaMask) {
-            growArena();
+    /**
+     * The id of the entry with this key, inserting it (inserted time {@code time}, payload zeroed)
+     * when absent; {@link #inserted} tells which happened.
+     */
+    long findOrInsert(long a, long b, long c, long time) {
+        if (tail - head > ringMask) {
+            growRing();
         }
         if ((tail - head + 1) * 2 > slots.length) {
             rehash(slots.length * 2);
         }
-        long id = tail++;
-        int e = (int) id & arenaMask;
-        k0[e] = a;
-        k1[e] = b;
-        k2[e] = c;
-        inserted[e] = time;
-        sendTime[e] = 0;
-        recvTime[e] = 0;
-        sendNode[e] = -1;
-        recvNode[e] = -1;
-        counts[e] = 0;
-        int i = hash(a, b, c) & slotMask;
-        while (slots[i] != 0) {
+        int h = hash(a, b, c);
+        int i = h & slotMask;
+        while (true) {
+            long s = slots[i];
+            if (s == 0) {
+                break;
+            }
+            if ((int) (s >>> 32) == h) {
+                long id = idOf(s);
+                int e = at(id);
+                if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
+                    inserted = false;
+                    return id;
+                }
+            }
             i = (i + 1) & slotMask;
         }
-        slots[i] = id + 1;
+        long id = tail++;
+        int e = at(id);
+        ring[e] = a;
+        ring[e + 1] = b;
+        ring[e + 2] = c;
+        ring[e + INSERTED] = time;
+        ring[e + SEND_TIME] = 0;
+        ring[e + RECV_TIME] = 0;
+        ring[e + META] = 0;
+        slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
+        inserted = true;
         return id;
     }
 
-    /** Removes the oldest entry (its arena fields stay readable until the next insert). */
+    /** Whether the last {@link #findOrInsert} inserted. */
+    boolean inserted;
+
+    /** Removes the oldest entry (its ring record stays readable until the next insert). */
     void removeHead() {
         long id = head;
-        int e = (int) id & arenaMask;
-        int i = hash(k0[e], k1[e], k2[e]) & slotMask;
-        while (slots[i] != id + 1) {
+        int e = at(id);
+        int h = hash(ring[e], ring[e + 1], ring[e + 2]);
+        long want = (long) h << 32 | (id & 0xffff_ffffL);
+        int i = h & slotMask;
+        while (slots[i] != want) {
             i = (i + 1) & slotMask;
         }
-        // backward-shift deletion
+        // backward-shift deletion: move later entries of the probe run into the hole when their
+        // home position does not lie cyclically in (hole, their position]
         int j = i;
         while (true) {
             j = (j + 1) & slotMask;
@@ -128,8 +153,7 @@ final class KeyWindow {
             if (s == 0) {
                 break;
             }
-            int f = (int) (s - 1) & arenaMask;
-            int home = hash(k0[f], k1[f], k2[f]) & slotMask;
+            int home = (int) (s >>> 32) & slotMask;
             boolean movable = j > i ? (home <= i || home > j) : (home <= i && home > j);
             if (movable) {
                 slots[i] = s;
@@ -140,43 +164,28 @@ final class KeyWindow {
         head++;
     }
 
-    private void growArena() {
-        long[] o0 = k0;
-        long[] o1 = k1;
-        long[] o2 = k2;
-        long[] oi = inserted;
-        long[] os = sendTime;
-        long[] or = recvTime;
-        int[] osn = sendNode;
-        int[] orn = recvNode;
-        int[] oc = counts;
-        int oldMask = arenaMask;
-        allocateArena((oldMask + 1) * 2);
+    private void growRing() {
+        long[] old = ring;
+        int oldMask = ringMask;
+        ringMask = (oldMask + 1) * 2 - 1;
+        ring = new long[(ringMask + 1) * 8];
         for (long id = head; id < tail; id++) {
-            int a = (int) id & oldMask;
-            int b = (int) id & arenaMask;
-            k0[b] = o0[a];
-            k1[b] = o1[a];
-            k2[b] = o2[a];
-            inserted[b] = oi[a];
-            sendTime[b] = os[a];
-            recvTime[b] = or[a];
-            sendNode[b] = osn[a];
-            recvNode[b] = orn[a];
-            counts[b] = oc[a];
+            System.arraycopy(old, ((int) id & oldMask) << 3, ring, at(id), 8);
         }
     }
 
     private void rehash(int n) {
+        long[] old = slots;
         slots = new long[n];
         slotMask = n - 1;
-        for (long id = head; id < tail; id++) {
-            int e = (int) id & arenaMask;
-            int i = hash(k0[e], k1[e], k2[e]) & slotMask;
-            while (slots[i] != 0) {
-                i = (i + 1) & slotMask;
+        for (long s : old) {
+            if (s != 0) {
+                int i = (int) (s >>> 32) & slotMask;
+                while (slots[i] != 0) {
+                    i = (i + 1) & slotMask;
+                }
+                slots[i] = s;
             }
-            slots[i] = id + 1;
         }
     }
 }

@@ -30,9 +30,12 @@ import org.tracesync.core.model.MessageSink;
  * is decided, i.e. up to W late, in first-event order.
  *
  * <p><b>Exchanges.</b> When a data message a → b (payload length L &gt; 0, sequence s) is decided,
- * it waits (again at most W) for the unique message b → a with ACK set and ack = s + L on the
- * reversed connection; the pair gives one round trip {@code (t4 − t1) − (t3 − t2)} into
- * {@link #roundTrips()}.
+ * it waits (for W of first-event time) for the unique message b → a with ACK set and ack = s + L
+ * on the reversed connection; the pair gives one round trip {@code (t4 − t1) − (t3 − t2)} into
+ * {@link #roundTrips()}. Keys are decided in first-event order of the merged local clocks, so
+ * when b's clock is behind a's by more than the round trip, the acknowledgement is decided before
+ * its data and that exchange is not seen: a pair's minima then come from data in the other
+ * direction (request/response traffic has both); a one-way bulk flow may give none.
  *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown.
  */
@@ -53,6 +56,8 @@ public final class TcpMatcher {
     private long retransmissions;
     private final RoundTripMinima roundTrips;
     private long now = Long.MIN_VALUE;
+    /** First-event time of the key being decided: the clock of the exchange table. */
+    private long decisionTime;
 
     private long events;
     private long matched;
@@ -90,47 +95,58 @@ public final class TcpMatcher {
         long b = seq << 32 | (ack & 0xffffffffL);
         long c = (long) flags << 32 | (payloadLength & 0xffffffffL);
         boolean retrans = send && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
-        long id = keys.find(a, b, c);
-        if (id < 0) {
-            id = keys.insert(a, b, c, time);
-            if (keys.size() > peakKeys) {
-                peakKeys = keys.size();
-            }
+        long id = keys.findOrInsert(a, b, c, time);
+        if (keys.inserted && keys.size() > peakKeys) {
+            peakKeys = keys.size();
         }
+        long[] ring = keys.ring;
         int e = keys.at(id);
-        int cnt = keys.counts[e];
+        long meta = ring[e + KeyWindow.META];
+        int cnt = (int) meta;
         if (retrans) {
             retransmissions++;
             cnt |= RETRANSMITTED;
         }
         if (send) {
-            if ((cnt & 0xffff) < SIDE_MAX) {
+            if ((cnt & SIDE_MAX) < SIDE_MAX) {
                 cnt++;
             }
-            keys.sendNode[e] = node;
-            keys.sendTime[e] = time;
+            meta = (meta & ~(0xffffL << 32)) | (long) ((node + 1) & 0xffff) << 32;
+            ring[e + KeyWindow.SEND_TIME] = time;
         } else {
             if ((cnt >>> 16 & SIDE_MAX) < SIDE_MAX) {
                 cnt += 0x10000;
             }
-            keys.recvNode[e] = node;
-            keys.recvTime[e] = time;
+            meta = (meta & ~(0xffffL << 48)) | (long) ((node + 1) & 0xffff) << 48;
+            ring[e + KeyWindow.RECV_TIME] = time;
         }
-        keys.counts[e] = cnt;
+        ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
+    }
+
+    private static int sendNode(long meta) {
+        return (int) (meta >>> 32 & 0xffff) - 1;
+    }
+
+    private static int recvNode(long meta) {
+        return (int) (meta >>> 48 & 0xffff) - 1;
     }
 
     private void evictOlderThan(long limit) {
-        while (!keys.isEmpty() && keys.inserted[keys.at(keys.head)] < limit) {
+        while (!keys.isEmpty() && keys.ring[keys.at(keys.head) + KeyWindow.INSERTED] < limit) {
             decideHead();
-        }
-        while (!pendingData.isEmpty() && pendingData.inserted[pendingData.at(pendingData.head)] < limit) {
-            pendingData.removeHead();
         }
     }
 
     private void decideHead() {
+        long[] ring = keys.ring;
         int e = keys.at(keys.head);
-        int cnt = keys.counts[e];
+        decisionTime = ring[e + KeyWindow.INSERTED];
+        while (!pendingData.isEmpty()
+                && pendingData.ring[pendingData.at(pendingData.head) + KeyWindow.INSERTED] < decisionTime - window) {
+            pendingData.removeHead();
+        }
+        long meta = ring[e + KeyWindow.META];
+        int cnt = (int) meta;
         int sends = cnt & SIDE_MAX;
         int recvs = cnt >>> 16 & SIDE_MAX;
         if ((cnt & RETRANSMITTED) != 0 && sends > 0 && recvs > 0) {
@@ -148,17 +164,17 @@ public final class TcpMatcher {
         } else if (sends > 1 || recvs > 1) {
             ambiguous++;
             duplicateEvents += sends + recvs - 2;
-        } else if (keys.sendNode[e] == keys.recvNode[e]) {
+        } else if (sendNode(meta) == recvNode(meta)) {
             sameNode++;
         } else {
             matched++;
-            int from = keys.sendNode[e];
-            int to = keys.recvNode[e];
-            long t1 = keys.sendTime[e];
-            long t2 = keys.recvTime[e];
-            long k0 = keys.k0[e];
-            long k1 = keys.k1[e];
-            long k2 = keys.k2[e];
+            int from = sendNode(meta);
+            int to = recvNode(meta);
+            long t1 = ring[e + KeyWindow.SEND_TIME];
+            long t2 = ring[e + KeyWindow.RECV_TIME];
+            long k0 = ring[e];
+            long k1 = ring[e + 1];
+            long k2 = ring[e + 2];
             out.message(from, to, t1, t2);
             exchange(from, to, t1, t2, k0, k1, k2);
         }
@@ -169,17 +185,19 @@ public final class TcpMatcher {
         int flags = (int) (k2 >>> 32);
         int len = (int) k2;
         long seq = k1 >>> 32;
+        long[] pd;
         if ((flags & ACK) != 0) {
             long ackNo = k1 & 0xffffffffL;
             long id = pendingData.find(k0, ackNo, 0);
             if (id >= 0) {
+                pd = pendingData.ring;
                 int d = pendingData.at(id);
-                if (pendingData.counts[d] == 1 && pendingData.sendNode[d] == to
-                        && pendingData.recvNode[d] == from) {
-                    long rtt = (t2 - pendingData.sendTime[d]) - (t1 - pendingData.recvTime[d]);
+                long meta = pd[d + KeyWindow.META];
+                if ((int) meta == 1 && sendNode(meta) == to && recvNode(meta) == from) {
+                    long rtt = (t2 - pd[d + KeyWindow.SEND_TIME]) - (t1 - pd[d + KeyWindow.RECV_TIME]);
                     roundTrips.add(to, from, rtt);
                     exchanges++;
-                    pendingData.counts[d] = 2; // used: a later duplicate ack must not count again
+                    pd[d + KeyWindow.META] = (meta & ~0xffff_ffffL) | 2; // used: a later duplicate ack must not count again
                 }
             }
         }
@@ -187,17 +205,15 @@ public final class TcpMatcher {
             long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
                     | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
             long expected = (seq + len) & 0xffffffffL;
-            long id = pendingData.find(reversed, expected, 0);
-            if (id >= 0) {
-                pendingData.counts[pendingData.at(id)] = 3; // two data segments, same expected ack
+            long id = pendingData.findOrInsert(reversed, expected, 0, decisionTime);
+            pd = pendingData.ring;
+            int d = pendingData.at(id);
+            if (!pendingData.inserted) {
+                pd[d + KeyWindow.META] = (pd[d + KeyWindow.META] & ~0xffff_ffffL) | 3; // two data segments, same expected ack
             } else {
-                id = pendingData.insert(reversed, expected, 0, now);
-                int d = pendingData.at(id);
-                pendingData.counts[d] = 1;
-                pendingData.sendNode[d] = from;
-                pendingData.recvNode[d] = to;
-                pendingData.sendTime[d] = t1;
-                pendingData.recvTime[d] = t2;
+                pd[d + KeyWindow.META] = (long) ((to + 1) & 0xffff) << 48 | (long) ((from + 1) & 0xffff) << 32 | 1;
+                pd[d + KeyWindow.SEND_TIME] = t1;
+                pd[d + KeyWindow.RECV_TIME] = t2;
             }
         }
     }

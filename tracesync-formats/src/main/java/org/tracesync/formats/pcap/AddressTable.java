@@ -12,6 +12,7 @@ final class AddressTable {
     private int[] id = new int[64];
     private int[] owner = new int[64];
     private int size;
+    private int[] ownerById = new int[16];
 
     int size() {
         return size;
@@ -43,6 +44,10 @@ final class AddressTable {
                 }
             }
         }
+        if (size == ownerById.length) {
+            ownerById = Arrays.copyOf(ownerById, size * 2);
+        }
+        ownerById[size] = node;
         put(h, l, size++, node);
         return true;
     }
@@ -81,6 +86,11 @@ final class AddressTable {
     int find(long h, long l) {
         int s = slot(h, l);
         return s < 0 ? -1 : id[s];
+    }
+
+    /** The node owning address {@code id} (from {@link #find}). */
+    int ownerOf(int id) {
+        return ownerById[id];
     }
 
     /** The node owning the address, or -1. */

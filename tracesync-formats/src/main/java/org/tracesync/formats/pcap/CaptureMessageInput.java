@@ -131,8 +131,8 @@ public final class CaptureMessageInput implements MessageInput {
                     int src = traced.find(p.srcHi, p.srcLo);
                     int dst = traced.find(p.dstHi, p.dstLo);
                     if (src >= 0 && dst >= 0) {
-                        boolean fromMe = traced.owner(p.srcHi, p.srcLo) == node;
-                        boolean toMe = traced.owner(p.dstHi, p.dstLo) == node;
+                        boolean fromMe = traced.ownerOf(src) == node;
+                        boolean toMe = traced.ownerOf(dst) == node;
                         if (fromMe != toMe) {
                             tcpTraced++;
                             tcp.segment(node, fromMe, ts, src, dst, p.srcPort, p.dstPort, p.seq, p.ack,
