@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Capture read+match benchmark, side by side with tshark in one run (docs/PERFORMANCE.md,
+# "Packet captures"). Generates the simulated set if DIR has none (6 M segments, about 1.1 GB).
+#
+#   scripts/benchmark/captures.sh DIR [SEGMENTS]
+#
+# Needs the built benchmarks jar (mvn -q -pl tracesync-benchmarks -am package -DskipTests).
+set -euo pipefail
+DIR=${1:?usage: captures.sh DIR [SEGMENTS]}
+HERE=$(cd "$(dirname "$0")" && pwd)
+JAR=$HERE/../../tracesync-benchmarks/target/benchmarks.jar
+[ -f "$JAR" ] || { echo "build the benchmarks jar first" >&2; exit 2; }
+if [ ! -f "$DIR/n3.pcap" ]; then
+  java -Xmx1g -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR" "${2:-6000000}"
+fi
+FILES=("$DIR"/n1.pcap "$DIR"/n2.pcap "$DIR"/n3.pcap)
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM, load $(cut -d' ' -f1-3 /proc/loadavg)"
+du -ch "${FILES[@]}" | tail -1
+cat "${FILES[@]}" > /dev/null   # page cache warm for both tools
+echo "== tracesync read + match (3 runs, -Xmx256m)"
+/usr/bin/time -f "max RSS %M KB, %e s wall" java -Xmx256m -cp "$JAR" org.tracesync.benchmarks.CaptureReadMatchRun 3 "${FILES[@]}"
+echo "== tshark -T fields -e frame.time_epoch (read only, no matching)"
+total=0
+start=$(date +%s.%N)
+for f in "${FILES[@]}"; do
+  n=$(/usr/bin/time -f "tshark $(basename "$f"): max RSS %M KB, %e s" tshark -n -r "$f" -T fields -e frame.time_epoch 2>/tmp/tshark.time | wc -l)
+  grep tshark /tmp/tshark.time
+  total=$((total + n))
+done
+end=$(date +%s.%N)
+echo "tshark: $total packets in $(echo "$end - $start" | bc) s = $(echo "scale=3; $total / ($end - $start) / 1000000" | bc) M packets/s"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
