@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.evaluate.Evaluation;
 import org.tracesync.core.evaluate.EvaluationReport;
-import org.tracesync.core.evaluate.TruthModel;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NodeInfo;
@@ -13,7 +12,7 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.TraceInputs;
 import org.tracesync.formats.evaluate.RttFile;
-import org.tracesync.formats.evaluate.TruthFile;
+import org.tracesync.formats.truth.TruthFile;
 import org.tracesync.formats.pcap.CaptureMessageInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
@@ -73,7 +72,13 @@ public final class EvalCommand implements Callable<Integer> {
             minima = captures.roundTrips();
             tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
         }
-        TruthModel model = truth == null ? null : TruthFile.read(truth);
+        java.util.Map<String, org.tracesync.core.simulate.ClockModel> model = null;
+        if (truth != null) {
+            model = new java.util.HashMap<>();
+            for (var c : TruthFile.read(truth).clocks()) {
+                model.put(c.name(), c);
+            }
+        }
         Evaluation ev = new Evaluation(res, names, minima, model);
         if (captures != null) {
             captures.read(ev.messages(), ev.broadcasts());

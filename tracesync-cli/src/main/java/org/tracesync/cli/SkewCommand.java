@@ -7,9 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.tracesync.core.evaluate.TrueClock;
-import org.tracesync.core.evaluate.TruthModel;
-import org.tracesync.formats.evaluate.TruthFile;
+import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.formats.truth.TruthFile;
 import org.tracesync.formats.pcap.CaptureNodes;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.CaptureRewriter;
@@ -51,7 +50,7 @@ public final class SkewCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long origin = t0 == null ? firstTimestamp() : t0;
-        List<TrueClock> models = new ArrayList<>();
+        List<ClockModel> models = new ArrayList<>();
         for (Path p : captures) {
             String name = CaptureNodes.stem(p);
             String spec1 = clocks.getOrDefault(name, "0");
@@ -60,8 +59,8 @@ public final class SkewCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--clock " + name + "=" + spec1 + ": expected ALPHA[,BETA[,DELTA]]");
             }
             try {
-                models.add(new TrueClock(name, Double.parseDouble(f[0]), f.length > 1 ? Double.parseDouble(f[1]) : 0,
-                        f.length > 2 ? Double.parseDouble(f[2]) : 0));
+                models.add(new ClockModel(name, origin, Math.round(Double.parseDouble(f[0])),
+                        f.length > 1 ? Double.parseDouble(f[1]) : 0, f.length > 2 ? Double.parseDouble(f[2]) : 0));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--clock " + name + "=" + spec1 + ": not numbers");
             }
@@ -74,13 +73,15 @@ public final class SkewCommand implements Callable<Integer> {
         Files.createDirectories(outDir);
         java.io.PrintWriter out = spec.commandLine().getOut();
         for (int i = 0; i < captures.size(); i++) {
-            TrueClock c = models.get(i);
+            ClockModel c = models.get(i);
             Path dest = outDir.resolve(captures.get(i).getFileName());
-            long n = CaptureRewriter.rewrite(captures.get(i), dest,
-                    t -> t + Math.round(c.localRelative((double) (t - origin)) - (double) (t - origin)));
+            if (!c.increasingOver(origin, origin + 86_400_000_000_000L)) {
+                throw new IllegalArgumentException("--clock " + c.name() + ": not an increasing clock");
+            }
+            long n = CaptureRewriter.rewrite(captures.get(i), dest, c::local);
             out.println(c.name() + ": " + n + " packets -> " + dest);
         }
-        TruthFile.write(truthFile, new TruthModel(origin, models), -1);
+        new TruthFile(origin, models, -1).write(truthFile); // messages: unknown here (-1)
         out.println("truth written to " + truthFile);
         out.flush();
         return 0;

@@ -3,12 +3,14 @@ package org.tracesync.core.evaluate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.tracesync.core.matching.BroadcastSink;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.transform.ClockTransform;
 
 /**
@@ -27,8 +29,9 @@ import org.tracesync.core.transform.ClockTransform;
  *     over its receivers.</li>
  * <li><b>Truth</b> (simulations, testbeds): at every event on a non-reference node, the error
  *     {@code ref(x) − (reference clock at the true instant of x)}; max, p50, p99 of |error|, and
- *     the share of instants whose bounds [ref − Δ−, ref + Δ+] contain the truth (1 ns slack for
- *     rounding).</li>
+ *     the share of instants whose bounds [ref − Δ−, ref + Δ+] contain the truth (2 ns slack for
+ *     the true clocks' rounding). {@code org.tracesync.core.simulate.TruthScore} checks the same
+ *     containment as a pass/fail property; this class reports the distribution.</li>
  * </ul>
  * Nodes are matched to the result by name. Messages between nodes of different groups are
  * skipped and counted. Cost O(1) per message plus O(log rows) per bound lookup; memory O(nodes²)
@@ -38,6 +41,8 @@ import org.tracesync.core.transform.ClockTransform;
 public final class Evaluation {
 
     static final int SAMPLE_CAP = 1 << 21;
+    /** Slack for the true clocks' 1 ns rounding (forward and inverse). */
+    static final double TOLERANCE = 2.0;
 
     private final int n;
     private final String[] names;
@@ -46,9 +51,9 @@ public final class Evaluation {
     private final Bounds[] bounds;
     private final boolean[] isReference;
     private final RoundTripMinima tau;
-    private final TruthModel truth;
-    private final TrueClock[] trueClock;
-    private final TrueClock[] trueRefClock;
+    private final Map<String, ClockModel> truth;
+    private final ClockModel[] trueClock;
+    private final ClockModel[] trueRefClock;
 
     private final long[] count;
     private final long[] inv;
@@ -97,17 +102,18 @@ public final class Evaluation {
      * @param result     the synchronization to evaluate
      * @param nodeNames  the message input's node names, in its index order
      * @param minimumRtt per pair minimum round trips (null: no "too fast" check)
-     * @param truth      true clocks (null: no error figures)
+     * @param truth      true clocks by node name (null: no error figures)
      */
-    public Evaluation(SyncResult result, List<String> nodeNames, RoundTripMinima minimumRtt, TruthModel truth) {
+    public Evaluation(SyncResult result, List<String> nodeNames, RoundTripMinima minimumRtt,
+                      Map<String, ClockModel> truth) {
         this.n = nodeNames.size();
         this.names = nodeNames.toArray(String[]::new);
         this.refs = new String[n];
         this.transforms = new ClockTransform[n];
         this.bounds = new Bounds[n];
         this.isReference = new boolean[n];
-        this.trueClock = new TrueClock[n];
-        this.trueRefClock = new TrueClock[n];
+        this.trueClock = new ClockModel[n];
+        this.trueRefClock = new ClockModel[n];
         for (int i = 0; i < n; i++) {
             NodeResult r = result.node(names[i]);
             refs[i] = r.reference();
@@ -115,8 +121,8 @@ public final class Evaluation {
             bounds[i] = new Bounds(r.bounds());
             isReference[i] = !r.synchronizedToOther();
             if (truth != null) {
-                trueClock[i] = truth.clock(names[i]);
-                trueRefClock[i] = truth.clock(r.reference());
+                trueClock[i] = truth.get(names[i]);
+                trueRefClock[i] = truth.get(r.reference());
             }
         }
         this.tau = minimumRtt;
@@ -183,9 +189,10 @@ public final class Evaluation {
         if (isReference[node] || trueClock[node] == null || trueRefClock[node] == null) {
             return;
         }
-        double trueRef = truth.translate(trueClock[node], trueRefClock[node], x);
-        double est = (double) (x - truth.t0()) + transforms[node].correction(x);
-        double err = est - trueRef;
+        // true reference reading at the true instant of x; error as a small long difference plus
+        // the transform's (small, double) correction: never a double on an epoch value
+        long trueRef = trueRefClock[node].local(trueClock[node].trueTime(x));
+        double err = (double) (x - trueRef) + transforms[node].correction(x);
         instants++;
         double a = Math.abs(err);
         maxError = Math.max(maxError, a);
@@ -193,7 +200,7 @@ public final class Evaluation {
         Bounds b = bounds[node];
         if (b.known()) {
             withBounds++;
-            if (est - b.minus(x) - 1 <= trueRef && trueRef <= est + b.plus(x) + 1) {
+            if (-b.plus(x) - TOLERANCE <= err && err <= b.minus(x) + TOLERANCE) {
                 contained++;
             }
         }

@@ -51,7 +51,7 @@ public record EvaluationReport(List<Direction> directions, long messages, long s
      * @param p50Error      median |error|
      * @param p99Error      99th percentile of |error|
      * @param withBounds    instants at which bounds are known
-     * @param containedShare share of those whose bounds contain the truth (1 ns rounding slack)
+     * @param containedShare share of those whose bounds contain the truth (2 ns slack for the true clocks' rounding)
      */
     public record Truth(long instants, double maxError, double p50Error, double p99Error, long withBounds,
                         double containedShare) {

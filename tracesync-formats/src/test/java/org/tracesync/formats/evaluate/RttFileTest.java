@@ -8,38 +8,14 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tracesync.core.evaluate.TrueClock;
-import org.tracesync.core.evaluate.TruthModel;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.formats.TraceFormatException;
 
-class TruthAndRttFileTest {
+class RttFileTest {
 
     @TempDir
     Path dir;
-
-    @Test
-    void readsTheSharedTruthFileExactly() throws Exception {
-        Path p = Path.of(System.getProperty("tracesync.shared.data", "../../shared/data"), "pcap", "three-hosts",
-                "truth.json");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(p)
-                || "1".equals(System.getenv("TRACESYNC_REQUIRE_SHARED_DATA")), "shared data absent: skipping");
-        TruthModel t = TruthFile.read(p);
-        assertThat(t.t0()).isEqualTo(1795276271412493002L);
-        assertThat(t.clock("h2")).isEqualTo(new TrueClock("h2", 675342405, -2.9346598021578506e-05, 0.0));
-        assertThat(t.clocks()).extracting(TrueClock::name).containsExactly("h1", "h2", "h3");
-    }
-
-    @Test
-    void writesWhatItReads() throws Exception {
-        TruthModel t = new TruthModel(1_700_000_000_123_456_789L, List.of(new TrueClock("a", 0, 0, 0),
-                new TrueClock("b", -5_000_000, 1.5e-5, 3e-18)));
-        Path f = dir.resolve("truth.json");
-        TruthFile.write(f, t, 42);
-        assertThat(TruthFile.read(f)).isEqualTo(t);
-        assertThat(Files.readString(f)).contains("\"T0\" : 1700000000123456789").contains("\"alpha\" : -5000000");
-    }
 
     @Test
     void rttFileMapsAddressesAndNamesToNodes() throws Exception {
