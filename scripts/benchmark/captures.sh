@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Capture read+match benchmark, side by side with tshark in one run (docs/PERFORMANCE.md,
-# "Packet captures"). Generates the simulated set if DIR has none (6 M segments, about 1.1 GB).
+# "Packet captures"), on every *.pcap of DIR. Generates the simulated set if DIR has none
+# (6 M segments, about 1.1 GB); CaptureReplicatedSet builds one from real captures instead.
 #
 #   scripts/benchmark/captures.sh DIR [SEGMENTS]
 #
@@ -13,10 +14,10 @@ DIR=${1:?usage: captures.sh DIR [SEGMENTS]}
 HERE=$(cd "$(dirname "$0")" && pwd)
 JAR=$HERE/../../tracesync-benchmarks/target/benchmarks.jar
 [ -f "$JAR" ] || { echo "build the benchmarks jar first" >&2; exit 2; }
-if [ ! -f "$DIR/n3.pcap" ]; then
+if ! ls "$DIR"/*.pcap >/dev/null 2>&1; then
   java -Xmx1g -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR" "${2:-6000000}"
 fi
-FILES=("$DIR"/n1.pcap "$DIR"/n2.pcap "$DIR"/n3.pcap)
+FILES=("$DIR"/*.pcap)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM, load $(cut -d' ' -f1-3 /proc/loadavg)"
 du -ch "${FILES[@]}" | tail -1
 cat "${FILES[@]}" > /dev/null   # page cache warm for both tools
@@ -34,5 +35,5 @@ for f in "${FILES[@]}"; do
   total=$((total + n))
   secs=$(echo "$secs + $el" | bc)
 done
-echo "tshark: $total packets in $secs s = $(echo "scale=3; $total / $secs / 1000000" | bc) M packets/s"
+echo "tshark: $total packets in $secs s = $(echo "scale=4; $total / $secs / 1000000" | bc) M packets/s"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
