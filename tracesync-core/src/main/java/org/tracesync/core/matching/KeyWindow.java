@@ -57,11 +57,21 @@ final class KeyWindow {
         return ((int) id & ringMask) << 3;
     }
 
-    private static int hash(long a, long b, long c) {
-        long h = a * 0x9E3779B97F4A7C15L ^ b * 0xC2B2AE3D27D4EB4FL ^ c * 0x165667B19E3779F9L;
-        h ^= h >>> 29;
-        h *= 0xBF58476D1CE4E5B9L;
-        h ^= h >>> 32;
+    /**
+     * Mixes all 192 key bits into the 31 tag bits. Keys of one connection differ by small steps in
+     * the high half of a word (sequence numbers): the rotations carry those bits down before each
+     * multiplication, and MurmurHash3's finalizer spreads them over the low bits used as index
+     * (a plain multiply-xor left arithmetic progressions, hence long probe runs).
+     */
+    static int hash(long a, long b, long c) {
+        long h = c * 0x9E3779B97F4A7C15L;
+        h = (Long.rotateLeft(h, 31) ^ b) * 0xC2B2AE3D27D4EB4FL;
+        h = (Long.rotateLeft(h, 29) ^ a) * 0x165667B19E3779F9L;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
         return (int) h | 0x8000_0000;
     }
 

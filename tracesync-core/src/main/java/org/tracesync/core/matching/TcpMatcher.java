@@ -30,8 +30,8 @@ import org.tracesync.core.model.MessageSink;
  * is decided, i.e. up to W late, in first-event order.
  *
  * <p><b>Exchanges.</b> When a data message a → b (payload length L &gt; 0, sequence s) is decided,
- * it waits (for W of first-event time) for the unique message b → a with ACK set and ack = s + L
- * on the reversed connection; the pair gives one round trip {@code (t4 − t1) − (t3 − t2)} into
+ * it waits (for W of first-event time, in a fixed-size cache that may drop it for a newer one) for
+ * the unique message b → a with ACK set and ack = s + L on the reversed connection; the pair gives one round trip {@code (t4 − t1) − (t3 − t2)} into
  * {@link #roundTrips()}. Keys are decided in first-event order of the merged local clocks, so
  * when b's clock is behind a's by more than the round trip, the acknowledgement is decided before
  * its data and that exchange is not seen: a pair's minima then come from data in the other
@@ -49,7 +49,20 @@ public final class TcpMatcher {
     private final MessageSink out;
     private final long window;
     private final KeyWindow keys = new KeyWindow();
-    private final KeyWindow pendingData = new KeyWindow();
+    /**
+     * Decided data messages awaiting their acknowledgement: a direct-mapped cache of
+     * {@value #EXCHANGE_SLOTS} entries indexed by (reversed connection, expected ack). Fixed size,
+     * one memory access per lookup; a newer data message may overwrite an older one that is still
+     * waiting, losing that exchange — round-trip minima are a sample, which is all they need.
+     */
+    private static final int EXCHANGE_SLOTS = 1 << 16;
+    private static final int EXCHANGE_MASK = EXCHANGE_SLOTS - 1;
+    /** Entry d at {@code ex[8d ..]}: flow, expected ack, t1, t2, decision time, state|from|to (one cache line). */
+    private final long[] ex = new long[EXCHANGE_SLOTS * 8];
+
+    private static long exMeta(int state, int from, int to) {
+        return (long) state << 40 | (long) (from & 0xfffff) << 20 | (to & 0xfffff);
+    }
     private final FlowTable flows = new FlowTable();
     private static final int RETRANSMITTED = 0x8000_0000;
     private static final int SIDE_MAX = 0x7fff;
@@ -141,10 +154,6 @@ public final class TcpMatcher {
         long[] ring = keys.ring;
         int e = keys.at(keys.head);
         decisionTime = ring[e + KeyWindow.INSERTED];
-        while (!pendingData.isEmpty()
-                && pendingData.ring[pendingData.at(pendingData.head) + KeyWindow.INSERTED] < decisionTime - window) {
-            pendingData.removeHead();
-        }
         long meta = ring[e + KeyWindow.META];
         int cnt = (int) meta;
         int sends = cnt & SIDE_MAX;
@@ -185,36 +194,30 @@ public final class TcpMatcher {
         int flags = (int) (k2 >>> 32);
         int len = (int) k2;
         long seq = k1 >>> 32;
-        long[] pd;
         if ((flags & ACK) != 0) {
             long ackNo = k1 & 0xffffffffL;
-            long id = pendingData.find(k0, ackNo, 0);
-            if (id >= 0) {
-                pd = pendingData.ring;
-                int d = pendingData.at(id);
-                long meta = pd[d + KeyWindow.META];
-                if ((int) meta == 1 && sendNode(meta) == to && recvNode(meta) == from) {
-                    long rtt = (t2 - pd[d + KeyWindow.SEND_TIME]) - (t1 - pd[d + KeyWindow.RECV_TIME]);
-                    roundTrips.add(to, from, rtt);
-                    exchanges++;
-                    pd[d + KeyWindow.META] = (meta & ~0xffff_ffffL) | 2; // used: a later duplicate ack must not count again
-                }
+            int d = (KeyWindow.hash(k0, ackNo, 0) & EXCHANGE_MASK) << 3;
+            if (ex[d + 5] == exMeta(1, to, from) && ex[d] == k0 && ex[d + 1] == ackNo
+                    && decisionTime - ex[d + 4] <= window) {
+                long rtt = (t2 - ex[d + 2]) - (t1 - ex[d + 3]);
+                roundTrips.add(to, from, rtt);
+                exchanges++;
+                ex[d + 5] = exMeta(2, to, from); // used: a later duplicate ack must not count again
             }
         }
         if (len > 0) {
             long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
                     | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
             long expected = (seq + len) & 0xffffffffL;
-            long id = pendingData.findOrInsert(reversed, expected, 0, decisionTime);
-            pd = pendingData.ring;
-            int d = pendingData.at(id);
-            if (!pendingData.inserted) {
-                pd[d + KeyWindow.META] = (pd[d + KeyWindow.META] & ~0xffff_ffffL) | 3; // two data segments, same expected ack
-            } else {
-                pd[d + KeyWindow.META] = (long) ((to + 1) & 0xffff) << 48 | (long) ((from + 1) & 0xffff) << 32 | 1;
-                pd[d + KeyWindow.SEND_TIME] = t1;
-                pd[d + KeyWindow.RECV_TIME] = t2;
-            }
+            int d = (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 3;
+            boolean same = ex[d + 5] != 0 && ex[d] == reversed && ex[d + 1] == expected
+                    && decisionTime - ex[d + 4] <= window;
+            ex[d] = reversed;
+            ex[d + 1] = expected;
+            ex[d + 2] = t1;
+            ex[d + 3] = t2;
+            ex[d + 4] = decisionTime;
+            ex[d + 5] = exMeta(same ? 3 : 1, from, to); // 3: two data segments expect the same ack
         }
     }
 
@@ -223,9 +226,6 @@ public final class TcpMatcher {
         finishing = true;
         while (!keys.isEmpty()) {
             decideHead();
-        }
-        while (!pendingData.isEmpty()) {
-            pendingData.removeHead();
         }
         finishing = false;
     }
