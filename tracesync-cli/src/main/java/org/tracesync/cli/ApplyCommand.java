@@ -1,98 +1,147 @@
 package org.tracesync.cli;
 
-import java.io.PrintWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.formats.ctf.CtfClockRewrite;
+import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.pcap.CaptureNodes;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code tracesync apply RESULT --out DIR}: synchronized copies of the traces of a result file.
- * CTF traces get a rewritten metadata clock (streams copied untouched) through {@link CtfApplier},
- * which implements the per-format {@link TraceApplier} interface of the capture branch's apply
- * (when both are merged, register {@code new CtfApplier()} there and keep this command's up-front
- * refusal of piecewise transforms).
+ * {@code tracesync apply RESULT [TRACE...] --out DIR [--merge FILE]}: writes synchronized copies
+ * of the traces (timestamps in each node's reference time). Dispatches per input format to a
+ * {@link TraceApplier}; the traces default to the sources recorded in the result.
  */
 @Command(name = "apply", mixinStandardHelpOptions = true,
-        description = {"Writes synchronized copies of the traces of a result file into DIR (one sub-directory per node).",
-            "CTF: the metadata clock (freq, offset_s, offset) is rewritten, streams are copied untouched;"
-                + " the time is exact at mid-trace and the remaining error bound is printed.",
-            "Exit codes: 0 all traces written, 1 some traces not rewritten (not CTF, or piecewise transform),"
-                + " 2 usage error, 3 input error."})
+        description = {"Writes copies of the traces with timestamps converted to reference time.",
+            "Captures: every timestamp converted (--merge: one capture ordered by reference time).",
+            "CTF: the metadata clock (freq, offset_s, offset) is rewritten, streams copied untouched;"
+                + " exact at mid-trace, the remaining error bound is written into the metadata.",
+            "Exit codes: 0 success, 1 refused (piecewise transform for CTF), 2 usage error, 3 input error."})
 public final class ApplyCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync -o'.")
-    Path resultFile;
+    /** Registered appliers, tried in order (one per format). */
+    static final List<TraceApplier> APPLIERS = List.of(new CaptureApplier(), new CtfApplier());
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory for the synchronized copies.")
-    Path out;
+    @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync'.")
+    Path result;
 
-    @Spec
-    CommandSpec spec;
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "TRACE",
+            description = "The traces (default: each node's source as recorded in the result).")
+    List<Path> traces = new ArrayList<>();
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write one synchronized copy per trace here.")
+    Path outDir;
+
+    @Option(names = "--merge", paramLabel = "FILE",
+            description = "Write all traces into this one file, ordered by reference time (captures: pcapng).")
+    Path merge;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter o = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        SyncResult result = ResultFile.read(resultFile);
+        if (outDir == null && merge == null) {
+            throw new IllegalArgumentException("give --out DIR and/or --merge FILE");
+        }
+        SyncResult res = ResultFile.read(result);
+        List<Path> paths = new ArrayList<>();
+        List<NodeResult> nodes = new ArrayList<>();
+        for (NodeResult n : res.nodes()) {
+            Path p = traceOf(n);
+            if (p == null) {
+                continue;
+            }
+            paths.add(p);
+            nodes.add(n);
+        }
+        if (paths.isEmpty()) {
+            throw new TraceFormatException(result, "", "none of its nodes' traces was found (give the TRACE paths)");
+        }
+        List<TraceApplier> appliers = new ArrayList<>();
+        for (Path p : paths) {
+            appliers.add(applierFor(p));
+        }
+        // A CTF clock can only express a linear transform: refuse before anything is written.
         List<String> refused = new ArrayList<>();
-        for (NodeResult n : result.nodes()) {
-            if (!n.transform().isLinear()) {
-                refused.add(n.name() + ": piecewise transform (" + n.transform().segments().size()
+        for (int i = 0; i < paths.size(); i++) {
+            if (appliers.get(i) instanceof CtfApplier && !nodes.get(i).transform().isLinear()) {
+                refused.add(nodes.get(i).name() + ": piecewise transform (" + nodes.get(i).transform().segments().size()
                         + " segments); a CTF clock can only express a linear transform and rewriting every"
                         + " timestamp is not implemented yet");
             }
         }
         if (!refused.isEmpty()) {
+            java.io.PrintWriter err = spec.commandLine().getErr();
             for (String r : refused) {
                 err.println("tracesync apply: refused: " + r);
             }
             err.flush();
             return TracesyncCommand.EXIT_PARTIAL;
         }
-        int skipped = 0;
-        CtfApplier ctf = new CtfApplier();
-        for (NodeResult n : result.nodes()) {
-            Path src = locate(n.source());
-            if (src == null || !ctf.accepts(src)) {
-                o.println(n.name() + ": skipped (" + n.source() + " is not a CTF trace directory; apply rewrites CTF"
-                        + " traces only for now)");
-                skipped++;
-                continue;
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        if (outDir != null) {
+            Files.createDirectories(outDir);
+            for (int i = 0; i < paths.size(); i++) {
+                Path written = appliers.get(i).apply(paths.get(i), nodes.get(i), outDir);
+                out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written
+                        + (nodes.get(i).synchronizedToOther() ? " (reference " + nodes.get(i).reference() + ")"
+                                : " (unchanged: a reference or unsynchronized node)"));
             }
-            CtfClockRewrite.Outcome oc = ctf.rewrite(src, n, out);
-            o.printf("%s: %s -> %s (clock %s: freq %d Hz, offset_s %d, offset %d; exact at %d ns,"
-                            + " error at most %.1f ns over the trace; reference %s)%n",
-                    n.name(), src, oc.output(), oc.clock(), oc.freq(), oc.offsetSeconds(), oc.offset(), oc.middle(),
-                    oc.errorBoundNs(), n.reference());
         }
-        o.flush();
-        return skipped > 0 ? TracesyncCommand.EXIT_PARTIAL : 0;
+        if (merge != null) {
+            TraceApplier first = appliers.get(0);
+            if (!first.canMerge() || appliers.stream().anyMatch(a -> a != first)) {
+                throw new IllegalArgumentException("--merge needs traces of one mergeable format (pcap/pcapng)");
+            }
+            String ref = nodes.get(0).reference();
+            if (nodes.stream().anyMatch(n -> !n.reference().equals(ref))) {
+                out.println("warning: the traces map to different references; merged order across groups is meaningless");
+            }
+            long n = first.merge(paths, nodes, merge);
+            out.println("merged " + n + " records into " + merge);
+        }
+        out.flush();
+        return 0;
     }
 
-    private Path locate(String source) {
-        if (source == null || source.isEmpty()) {
-            return null;
-        }
-        Path p = Path.of(source);
-        if (Files.exists(p)) {
+    private Path traceOf(NodeResult n) throws IOException {
+        if (traces.isEmpty()) {
+            Path p = Path.of(n.source());
+            if (!Files.exists(p)) {
+                throw new TraceFormatException(p, "", "trace of node '" + n.name()
+                        + "' not found (give the TRACE paths after RESULT)");
+            }
             return p;
         }
-        Path parent = resultFile.toAbsolutePath().getParent();
-        if (!p.isAbsolute() && parent != null && Files.exists(parent.resolve(p))) {
-            return parent.resolve(p);
+        for (Path p : traces) {
+            if (p.toString().equals(n.source()) || CaptureNodes.stem(p).equals(n.name())
+                    || p.getFileName().toString().equals(n.name())) {
+                if (!Files.exists(p)) {
+                    throw new TraceFormatException(p, "", "no such file or directory");
+                }
+                return p;
+            }
         }
         return null;
+    }
+
+    static TraceApplier applierFor(Path p) throws IOException {
+        for (TraceApplier a : APPLIERS) {
+            if (a.accepts(p)) {
+                return a;
+            }
+        }
+        throw new TraceFormatException(p, "", "apply does not support this trace format (supported: "
+                + APPLIERS.stream().map(TraceApplier::name).toList() + ")");
     }
 }

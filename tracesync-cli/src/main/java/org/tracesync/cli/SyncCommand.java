@@ -42,12 +42,15 @@ public final class SyncCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
+    @picocli.CommandLine.Mixin
+    CaptureOptionsMixin captureOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        MessageInput input = TraceInputs.open(inputs);
+        MessageInput input = TraceInputs.open(inputs, captureOptions.toOptions());
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference);

@@ -12,6 +12,7 @@ import org.tracesync.formats.MatchedEventInput;
 import org.tracesync.formats.ReadProgress;
 import org.tracesync.formats.TraceInputs;
 import org.tracesync.formats.lttv.LttvTextInput;
+import org.tracesync.formats.pcap.CaptureReader;
 
 /**
  * The traces a user named, opened as one {@link MessageInput} (through {@link TraceInputs}) plus
@@ -34,6 +35,9 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead) {
             if (!Files.exists(p)) {
                 throw new java.nio.file.NoSuchFileException(p.toString());
             }
+        }
+        if (paths.stream().allMatch(p -> Files.isRegularFile(p) && CaptureReader.isCapture(p))) {
+            return new TraceSet(TraceInputs.open(paths), total, null); // captures are matched together
         }
         List<NetEventSource> sources = new ArrayList<>();
         List<ReadProgress> progress = new ArrayList<>();

@@ -15,8 +15,9 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {SyncCommand.class, ReportCommand.class, SimulateCommand.class, DemoCommand.class,
-            InspectCommand.class, ApplyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SyncCommand.class, InspectCommand.class, EvalCommand.class, ApplyCommand.class,
+            ReportCommand.class, SimulateCommand.class, DemoCommand.class, SkewCommand.class,
+            CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec

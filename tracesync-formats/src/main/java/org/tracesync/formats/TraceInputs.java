@@ -8,6 +8,10 @@ import java.util.List;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NetEventSource;
 import org.tracesync.formats.lttv.LttvTextInput;
+import org.tracesync.formats.pcap.CaptureFormat;
+import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.pcap.CaptureOptions;
+import org.tracesync.formats.pcap.CaptureReader;
 
 /**
  * Turns the paths a user names into one {@link MessageInput}: an LTTV text file directly (it
@@ -52,9 +56,19 @@ public final class TraceInputs {
         // event formats register here, e.g. register(new CtfFormat());
         register(new org.tracesync.formats.ctf.CtfFormat());
         register(new org.tracesync.formats.jsonl.JsonLinesFormat());
+        register(new CaptureFormat());
     }
 
     public static MessageInput open(List<Path> paths) throws IOException {
+        return open(paths, CaptureOptions.defaults());
+    }
+
+    /**
+     * As {@link #open(List)}; when every path is a pcap/pcapng capture, they are read together by
+     * {@link CaptureMessageInput} (bounded-memory TCP matching, retransmission detection,
+     * exchanges and broadcast groups) with {@code captureOptions} (node names, addresses, window).
+     */
+    public static MessageInput open(List<Path> paths, CaptureOptions captureOptions) throws IOException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no input given");
         }
@@ -65,6 +79,9 @@ public final class TraceInputs {
         }
         if (paths.size() == 1 && Files.isRegularFile(paths.get(0)) && LttvTextInput.looksLikeLttvText(paths.get(0))) {
             return LttvTextInput.open(paths.get(0));
+        }
+        if (paths.stream().allMatch(p -> Files.isRegularFile(p) && CaptureReader.isCapture(p))) {
+            return new CaptureMessageInput(paths, captureOptions);
         }
         List<NetEventSource> sources = new ArrayList<>();
         for (Path p : paths) {

@@ -1,0 +1,53 @@
+package org.tracesync.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.pcap.CaptureOptions;
+
+/**
+ * Measured end-to-end run (not JMH: one pass over gigabytes is the measurement): reads and
+ * matches a capture set with {@link CaptureMessageInput}, REPEAT times, and prints packets/s,
+ * messages, peak matcher keys and the heap in use after the run.
+ *
+ * <pre>java -Xmx256m -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.CaptureReadMatchRun REPEAT FILE...</pre>
+ * {@code -Dwindow=SECONDS} sets the matching window (default 60).
+ */
+public final class CaptureReadMatchRun {
+
+    private CaptureReadMatchRun() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int repeat = Integer.parseInt(args[0]);
+        List<Path> files = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 1; i < args.length; i++) {
+            files.add(Path.of(args[i]));
+            bytes += Files.size(Path.of(args[i]));
+        }
+        for (int k = 0; k < repeat; k++) {
+            CaptureOptions opts = CaptureOptions.defaults();
+            if (System.getProperty("window") != null) {
+                opts = opts.withWindow(Long.parseLong(System.getProperty("window")) * 1_000_000_000L);
+            }
+            CaptureMessageInput in = new CaptureMessageInput(files, opts);
+            long[] messages = new long[1];
+            long start = System.nanoTime();
+            in.readMessages((s, r, ts, tr) -> messages[0]++);
+            double sec = (System.nanoTime() - start) / 1e9;
+            CaptureMessageInput.ReadStats st = in.stats();
+            Runtime rt = Runtime.getRuntime();
+            System.gc();
+            long used = rt.totalMemory() - rt.freeMemory();
+            System.out.printf("run %d: %d packets (%.2f GB) in %.2f s = %.2f M packets/s, %.0f MB/s; "
+                            + "%d messages, %d retransmitted, %d ambiguous, %d unmatched, peak %d keys; heap after %d MB%n",
+                    k + 1, st.packets(), bytes / 1e9, sec, st.packets() / sec / 1e6, bytes / sec / 1e6,
+                    messages[0], st.duplicateEvents(), st.ambiguous(),
+                    st.evictedUnmatched() + st.unmatchedAtEnd(), st.peakKeys(), used >> 20);
+        }
+    }
+}

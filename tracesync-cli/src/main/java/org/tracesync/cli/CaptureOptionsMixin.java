@@ -1,0 +1,37 @@
+package org.tracesync.cli;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tracesync.formats.pcap.CaptureOptions;
+import picocli.CommandLine.Option;
+
+/** Options for packet-capture inputs, shared by the commands that read traces. */
+public final class CaptureOptionsMixin {
+
+    @Option(names = "--name", split = ",", paramLabel = "NODE",
+            description = "Node names of the captures, in input order (default: each file's stem).")
+    List<String> names = new ArrayList<>();
+
+    @Option(names = "--node-address", paramLabel = "NODE=ADDR[,ADDR...]",
+            description = "A capturing host's own addresses (default: the pcapng interface addresses, else inferred: "
+                    + "the address present in the most packets).")
+    Map<String, String> nodeAddresses = new LinkedHashMap<>();
+
+    @Option(names = "--match-window", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Capture matching window: a packet's counterpart must lie within this many seconds of "
+                    + "local time, and clock offsets must be smaller (default: ${DEFAULT-VALUE}).")
+    double windowSeconds;
+
+    CaptureOptions toOptions() {
+        if (!(windowSeconds > 0) || windowSeconds > 1e6) {
+            throw new IllegalArgumentException("--match-window must be a positive number of seconds");
+        }
+        Map<String, List<String>> addr = new LinkedHashMap<>();
+        nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));
+        return CaptureOptions.defaults().withNames(names).withNodeAddresses(addr)
+                .withWindow(Math.round(windowSeconds * 1e9));
+    }
+}

@@ -1,0 +1,99 @@
+package org.tracesync.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tracesync.core.evaluate.Evaluation;
+import org.tracesync.core.evaluate.EvaluationReport;
+import org.tracesync.core.matching.RoundTripMinima;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.evaluate.RttFile;
+import org.tracesync.formats.truth.TruthFile;
+import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.result.ResultFile;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tracesync eval RESULT TRACE...}: how good a synchronization is (DESIGN §5). */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = {"Evaluates a result against the traces: inversions, too-fast messages per direction, "
+                + "broadcast differential delays, accuracy (best/worst/mean); with --truth, the error against "
+                + "the true clocks and how often the bounds contain the truth.",
+            "Exit codes: 0 no inversion, 1 inversions found, 2 usage error, 3 input error."})
+public final class EvalCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync'.")
+    Path result;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "TRACE", description = "The traces that were synchronized.")
+    List<Path> traces;
+
+    @Option(names = "--rtt", paramLabel = "FILE",
+            description = "Minimum round trips, lines 'addr addr rtt_ms' (default: from TCP exchanges in captures).")
+    Path rtt;
+
+    @Option(names = "--truth", paramLabel = "FILE", description = "True clock models (truth.json of a simulation or testbed).")
+    Path truth;
+
+    @Option(names = "--json", description = "Print JSON instead of a table.")
+    boolean json;
+
+    @Mixin
+    CaptureOptionsMixin captureOptions;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        SyncResult res = ResultFile.read(result);
+        MessageInput input = TraceInputs.open(traces, captureOptions.toOptions());
+        List<String> names = input.nodes().stream().map(NodeInfo::name).toList();
+        for (String n : names) {
+            if (res.nodes().stream().noneMatch(r -> r.name().equals(n))) {
+                throw new TraceFormatException(result, "", "has no node '" + n + "' (its nodes: "
+                        + res.nodes().stream().map(r -> r.name()).toList() + "): not the result of these traces?");
+            }
+        }
+        RoundTripMinima minima = null;
+        String tauSource = "unknown (give --rtt FILE): too-fast not checked";
+        CaptureMessageInput captures = input instanceof CaptureMessageInput c ? c : null;
+        if (rtt != null) {
+            minima = RttFile.read(rtt, input.nodes());
+            tauSource = "half the round trips of " + rtt;
+        } else if (captures != null) {
+            captures.read((s, r, ts, tr) -> { }, null);
+            minima = captures.roundTrips();
+            tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
+        }
+        java.util.Map<String, org.tracesync.core.simulate.ClockModel> model = null;
+        if (truth != null) {
+            model = new java.util.HashMap<>();
+            for (var c : TruthFile.read(truth).clocks()) {
+                model.put(c.name(), c);
+            }
+        }
+        Evaluation ev = new Evaluation(res, names, minima, model);
+        if (captures != null) {
+            captures.read(ev.messages(), ev.broadcasts());
+        } else {
+            input.readMessages(ev.messages());
+        }
+        EvaluationReport report = ev.report();
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.print(EvaluationTable.json(report, tauSource));
+        } else {
+            out.print(EvaluationTable.text(report, "Evaluation of " + result + " (" + names.size() + " nodes, reference "
+                    + res.reference() + ")", tauSource));
+        }
+        out.flush();
+        return report.noInversion() ? 0 : 1;
+    }
+}

@@ -1,0 +1,295 @@
+package org.tracesync.core.matching;
+
+import org.tracesync.core.model.MessageSink;
+
+/**
+ * Bounded-memory TCP segment matcher for long captures (DESIGN §1, stage 2).
+ *
+ * <p><b>Input contract.</b> Events of all traces arrive merged in local-timestamp order (the
+ * caller k-way merges its sources). Addresses are small integers assigned by the caller (only
+ * traffic between traced hosts should be fed). The key is DESIGN §1's: source and destination
+ * address, ports, seq, ack, flags and payload length.
+ *
+ * <p><b>Rule.</b> A key seen exactly once as a send and once as a receive, on two different
+ * nodes, within its window, is a message. Seen twice or more on either side (retransmission,
+ * duplicate capture) it is ambiguous: dropped and counted, never guessed. So is a key that either
+ * sender's capture sees as a retransmission of earlier data on its connection (a data segment
+ * starting before the highest sequence number already sent in that direction, see
+ * {@code FlowTable}; receive-side reordering is not a retransmission and is kept):
+ * with segmentation offload the sender captures large segments and may retransmit a part of one
+ * under a key never seen before. Same node on both
+ * sides (loopback): discarded and counted.
+ *
+ * <p><b>Eviction (the memory bound).</b> Each key lives from its first event at local time t
+ * until the merged stream passes t + W (the window, default 60 s): it is then decided (message,
+ * ambiguous, or unmatched) and forgotten. Memory is therefore proportional to the number of
+ * distinct keys within any span W of the merged stream, independent of capture length.
+ * Consequences, documented to the user: a counterpart further than W away in local time — which
+ * includes clocks offset by more than W — is not found (counted as evicted unmatched); a
+ * retransmission more than W after the original looks new. Messages are emitted when their key
+ * is decided, i.e. up to W late, in first-event order.
+ *
+ * <p><b>Exchanges.</b> When a data message a → b (payload length L &gt; 0, sequence s) is decided,
+ * it waits (for W of first-event time, in a fixed-size cache that may drop it for a newer one) for
+ * the unique message b → a with ACK set and ack = s + L on the reversed connection; the pair gives one round trip {@code (t4 − t1) − (t3 − t2)} into
+ * {@link #roundTrips()}. Keys are decided in first-event order of the merged local clocks, so
+ * when b's clock is behind a's by more than the round trip, the acknowledgement is decided before
+ * its data and that exchange is not seen: a pair's minima then come from data in the other
+ * direction (request/response traffic has both); a one-way bulk flow may give none.
+ *
+ * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown.
+ */
+public final class TcpMatcher {
+
+    /** Default window W: 60 s. */
+    public static final long DEFAULT_WINDOW_NS = 60_000_000_000L;
+
+    private static final int ACK = 0x10;
+
+    private final MessageSink out;
+    private final long window;
+    private final KeyWindow keys = new KeyWindow();
+    /**
+     * Decided data messages awaiting their acknowledgement: a direct-mapped cache of
+     * {@value #EXCHANGE_SLOTS} entries indexed by (reversed connection, expected ack). Fixed size,
+     * one memory access per lookup; a newer data message may overwrite an older one that is still
+     * waiting, losing that exchange — round-trip minima are a sample, which is all they need.
+     */
+    private static final int EXCHANGE_SLOTS = 1 << 16;
+    private static final int EXCHANGE_MASK = EXCHANGE_SLOTS - 1;
+    /** Entry d at {@code ex[8d ..]}: flow, expected ack, t1, t2, decision time, state|from|to (one cache line). */
+    private final long[] ex = new long[EXCHANGE_SLOTS * 8];
+
+    private static long exMeta(int state, int from, int to) {
+        return (long) state << 40 | (long) (from & 0xfffff) << 20 | (to & 0xfffff);
+    }
+    private final FlowTable flows = new FlowTable();
+    private static final int RETRANSMITTED = 0x8000_0000;
+    private static final int SIDE_MAX = 0x7fff;
+    private long retransmissions;
+    private final RoundTripMinima roundTrips;
+    private long now = Long.MIN_VALUE;
+    /** First-event time of the key being decided: the clock of the exchange table. */
+    private long decisionTime;
+
+    private long events;
+    private long matched;
+    private long ambiguous;
+    private long duplicateEvents;
+    private long sameNode;
+    private long evictedUnmatched;
+    private long unmatchedAtEnd;
+    private long exchanges;
+    private int peakKeys;
+    private boolean finishing;
+
+    public TcpMatcher(int nodes, long windowNs, MessageSink out) {
+        if (windowNs <= 0) {
+            throw new IllegalArgumentException("window must be positive");
+        }
+        this.out = out;
+        this.window = windowNs;
+        this.roundTrips = new RoundTripMinima(nodes);
+    }
+
+    /**
+     * One TCP segment event. {@code srcAddr}/{@code dstAddr} are caller-assigned address ids
+     * (0..65535); seq and ack unsigned 32-bit; flags the 9 TCP flag bits.
+     */
+    public void segment(int node, boolean send, long time, int srcAddr, int dstAddr, int srcPort,
+                        int dstPort, long seq, long ack, int flags, int payloadLength) {
+        events++;
+        if (time > now) {
+            now = time;
+            evictOlderThan(now - window);
+        }
+        long a = (long) srcAddr << 48 | (long) (dstAddr & 0xffff) << 32 | (long) (srcPort & 0xffff) << 16
+                | (dstPort & 0xffff);
+        long b = seq << 32 | (ack & 0xffffffffL);
+        long c = (long) flags << 32 | (payloadLength & 0xffffffffL);
+        boolean retrans = send && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
+        long id = keys.findOrInsert(a, b, c, time);
+        if (keys.inserted && keys.size() > peakKeys) {
+            peakKeys = keys.size();
+        }
+        long[] ring = keys.ring;
+        int e = keys.at(id);
+        long meta = ring[e + KeyWindow.META];
+        int cnt = (int) meta;
+        if (retrans) {
+            retransmissions++;
+            cnt |= RETRANSMITTED;
+        }
+        if (send) {
+            if ((cnt & SIDE_MAX) < SIDE_MAX) {
+                cnt++;
+            }
+            meta = (meta & ~(0xffffL << 32)) | (long) ((node + 1) & 0xffff) << 32;
+            ring[e + KeyWindow.SEND_TIME] = time;
+        } else {
+            if ((cnt >>> 16 & SIDE_MAX) < SIDE_MAX) {
+                cnt += 0x10000;
+            }
+            meta = (meta & ~(0xffffL << 48)) | (long) ((node + 1) & 0xffff) << 48;
+            ring[e + KeyWindow.RECV_TIME] = time;
+        }
+        ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
+    }
+
+    private static int sendNode(long meta) {
+        return (int) (meta >>> 32 & 0xffff) - 1;
+    }
+
+    private static int recvNode(long meta) {
+        return (int) (meta >>> 48 & 0xffff) - 1;
+    }
+
+    private void evictOlderThan(long limit) {
+        while (!keys.isEmpty() && keys.ring[keys.at(keys.head) + KeyWindow.INSERTED] < limit) {
+            decideHead();
+        }
+    }
+
+    private void decideHead() {
+        long[] ring = keys.ring;
+        int e = keys.at(keys.head);
+        decisionTime = ring[e + KeyWindow.INSERTED];
+        long meta = ring[e + KeyWindow.META];
+        int cnt = (int) meta;
+        int sends = cnt & SIDE_MAX;
+        int recvs = cnt >>> 16 & SIDE_MAX;
+        if ((cnt & RETRANSMITTED) != 0 && sends > 0 && recvs > 0) {
+            ambiguous++;
+            duplicateEvents += sends + recvs - 2;
+        } else if (sends == 0 || recvs == 0) {
+            if (finishing) {
+                unmatchedAtEnd++;
+            } else {
+                evictedUnmatched++;
+            }
+            if (sends > 1 || recvs > 1) {
+                duplicateEvents += Math.max(sends, recvs) - 1;
+            }
+        } else if (sends > 1 || recvs > 1) {
+            ambiguous++;
+            duplicateEvents += sends + recvs - 2;
+        } else if (sendNode(meta) == recvNode(meta)) {
+            sameNode++;
+        } else {
+            matched++;
+            int from = sendNode(meta);
+            int to = recvNode(meta);
+            long t1 = ring[e + KeyWindow.SEND_TIME];
+            long t2 = ring[e + KeyWindow.RECV_TIME];
+            long k0 = ring[e];
+            long k1 = ring[e + 1];
+            long k2 = ring[e + 2];
+            out.message(from, to, t1, t2);
+            exchange(from, to, t1, t2, k0, k1, k2);
+        }
+        keys.removeHead();
+    }
+
+    private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2) {
+        int flags = (int) (k2 >>> 32);
+        int len = (int) k2;
+        long seq = k1 >>> 32;
+        if ((flags & ACK) != 0) {
+            long ackNo = k1 & 0xffffffffL;
+            int d = (KeyWindow.hash(k0, ackNo, 0) & EXCHANGE_MASK) << 3;
+            if (ex[d + 5] == exMeta(1, to, from) && ex[d] == k0 && ex[d + 1] == ackNo
+                    && decisionTime - ex[d + 4] <= window) {
+                long rtt = (t2 - ex[d + 2]) - (t1 - ex[d + 3]);
+                roundTrips.add(to, from, rtt);
+                exchanges++;
+                ex[d + 5] = exMeta(2, to, from); // used: a later duplicate ack must not count again
+            }
+        }
+        if (len > 0) {
+            long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
+                    | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
+            long expected = (seq + len) & 0xffffffffL;
+            int d = (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 3;
+            boolean same = ex[d + 5] != 0 && ex[d] == reversed && ex[d + 1] == expected
+                    && decisionTime - ex[d + 4] <= window;
+            ex[d] = reversed;
+            ex[d + 1] = expected;
+            ex[d + 2] = t1;
+            ex[d + 3] = t2;
+            ex[d + 4] = decisionTime;
+            ex[d + 5] = exMeta(same ? 3 : 1, from, to); // 3: two data segments expect the same ack
+        }
+    }
+
+    /** Decides every remaining key (emitting the last messages), oldest first. */
+    public void finish() {
+        finishing = true;
+        while (!keys.isEmpty()) {
+            decideHead();
+        }
+        finishing = false;
+    }
+
+    public RoundTripMinima roundTrips() {
+        return roundTrips;
+    }
+
+    public long window() {
+        return window;
+    }
+
+    public long events() {
+        return events;
+    }
+
+    public long matched() {
+        return matched;
+    }
+
+    /** Keys dropped because they were sent or received more than once. */
+    public long ambiguous() {
+        return ambiguous;
+    }
+
+    /** Events that re-send earlier sequence space on their connection. */
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    /** Extra events (retransmissions, duplicates) beyond the first on each side. */
+    public long duplicateEvents() {
+        return duplicateEvents;
+    }
+
+    public long sameNode() {
+        return sameNode;
+    }
+
+    /** Keys that aged out of the window without a counterpart. */
+    public long evictedUnmatched() {
+        return evictedUnmatched;
+    }
+
+    /** Keys still without a counterpart at the end of the input. */
+    public long unmatchedAtEnd() {
+        return unmatchedAtEnd;
+    }
+
+    public long exchanges() {
+        return exchanges;
+    }
+
+    /** Largest number of keys held at once (the memory bound actually reached). */
+    public int peakKeys() {
+        return peakKeys;
+    }
+
+    /** One line summarizing the counts, for warnings. */
+    public String summary() {
+        return String.format("TCP matching: %d events, %d messages, %d ambiguous keys dropped "
+                        + "(%d retransmitted segments, %d duplicate events), %d same-node, %d evicted unmatched "
+                        + "(window %d s), %d unmatched at end, %d exchanges, peak %d keys",
+                events, matched, ambiguous, retransmissions, duplicateEvents, sameNode, evictedUnmatched,
+                window / 1_000_000_000L, unmatchedAtEnd, exchanges, peakKeys);
+    }
+}

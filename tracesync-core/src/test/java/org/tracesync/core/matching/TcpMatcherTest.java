@@ -1,0 +1,174 @@
+package org.tracesync.core.matching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.tracesync.core.model.Direction;
+import org.tracesync.core.model.Message;
+import org.tracesync.core.model.NetEvent;
+
+class TcpMatcherTest {
+
+    private static final long W = 1_000_000_000L;
+    private final List<Message> out = new ArrayList<>();
+    private final TcpMatcher m = new TcpMatcher(3, W, (s, r, ts, tr) -> out.add(new Message(s, r, ts, tr)));
+
+    /** Node 0 has address 0, node 1 address 1, node 2 address 2; ports 1000 → 2000. */
+    private void seg(int node, boolean send, long t, int from, int to, long seq, long ack, int flags, int len) {
+        m.segment(node, send, t, from, to, from == 0 ? 1000 : 2000, from == 0 ? 2000 : 1000, seq, ack, flags, len);
+    }
+
+    @Test
+    void uniqueKeyGivesOneMessage() {
+        seg(0, true, 100, 0, 1, 10, 20, 0x18, 5);
+        seg(1, false, 150, 0, 1, 10, 20, 0x18, 5);
+        m.finish();
+        assertThat(out).containsExactly(new Message(0, 1, 100, 150));
+        assertThat(m.matched()).isEqualTo(1);
+    }
+
+    @Test
+    void duplicateSendIsDroppedAndCounted() {
+        seg(0, true, 100, 0, 1, 10, 20, 0x10, 0);
+        seg(0, true, 120, 0, 1, 10, 20, 0x10, 0);
+        seg(1, false, 150, 0, 1, 10, 20, 0x10, 0);
+        m.finish();
+        assertThat(out).isEmpty();
+        assertThat(m.ambiguous()).isEqualTo(1);
+        assertThat(m.duplicateEvents()).isEqualTo(1);
+    }
+
+    @Test
+    void partialRetransmissionUnderANewKeyIsDropped() {
+        // a 2000-byte segment, then a retransmission of its second half: a key never seen before
+        seg(0, true, 100, 0, 1, 10_000, 1, 0x10, 2000);
+        seg(0, true, 500, 0, 1, 11_000, 1, 0x10, 1000);
+        seg(1, false, 600, 0, 1, 11_000, 1, 0x10, 1000);
+        seg(0, true, 700, 0, 1, 12_000, 1, 0x10, 100); // new data: fine
+        seg(1, false, 750, 0, 1, 12_000, 1, 0x10, 100);
+        m.finish();
+        assertThat(out).containsExactly(new Message(0, 1, 700, 750));
+        assertThat(m.retransmissions()).isEqualTo(1);
+    }
+
+    @Test
+    void sequenceWrapAroundIsNotARetransmission() {
+        seg(0, true, 100, 0, 1, 0xffff_ff00L, 1, 0x10, 0x100);
+        seg(1, false, 110, 0, 1, 0xffff_ff00L, 1, 0x10, 0x100);
+        seg(0, true, 200, 0, 1, 0, 1, 0x10, 10);
+        seg(1, false, 210, 0, 1, 0, 1, 0x10, 10);
+        m.finish();
+        assertThat(out).hasSize(2);
+        assertThat(m.retransmissions()).isZero();
+    }
+
+    @Test
+    void sameNodeIsDiscarded() {
+        seg(0, true, 100, 0, 1, 10, 20, 0x10, 0);
+        seg(0, false, 101, 0, 1, 10, 20, 0x10, 0);
+        m.finish();
+        assertThat(out).isEmpty();
+        assertThat(m.sameNode()).isEqualTo(1);
+    }
+
+    @Test
+    void keysOlderThanTheWindowAreEvictedUnmatched() {
+        seg(0, true, 0, 0, 1, 10, 20, 0x10, 0);
+        seg(2, true, W + 1, 2, 1, 99, 20, 0x10, 0); // advances time past the first key's window
+        seg(1, false, W + 2, 0, 1, 10, 20, 0x10, 0); // its counterpart, too late
+        m.finish();
+        assertThat(out).isEmpty();
+        assertThat(m.evictedUnmatched()).isEqualTo(1);
+        assertThat(m.unmatchedAtEnd()).isEqualTo(2);
+    }
+
+    @Test
+    void exchangeGivesAnOffsetIndependentRoundTrip() {
+        long off = 500_000_000L; // node 1's clock is 0.5 s ahead: does not matter
+        seg(0, true, 1_000, 0, 1, 100, 7, 0x18, 50); // t1
+        seg(1, false, off + 1_400, 0, 1, 100, 7, 0x18, 50); // t2 = t1 + 400 true
+        seg(1, true, off + 1_900, 1, 0, 7, 150, 0x10, 0); // t3 (ack = 100 + 50)
+        seg(0, false, 2_200, 1, 0, 7, 150, 0x10, 0); // t4
+        m.finish();
+        assertThat(out).hasSize(2);
+        assertThat(m.exchanges()).isEqualTo(1);
+        // (t4 - t1) - (t3 - t2) = 1200 - 500
+        assertThat(m.roundTrips().minimum(0, 1)).isEqualTo(700);
+        assertThat(m.roundTrips().minimumLatency(1, 0)).isEqualTo(350);
+        assertThat(m.roundTrips().known(0, 2)).isFalse();
+    }
+
+    @Test
+    void memoryStaysBoundedByTheWindow() {
+        long step = 1_000_000; // one segment per ms: 1000 per window
+        for (int i = 0; i < 200_000; i++) {
+            long t = i * step;
+            seg(0, true, t, 0, 1, i * 10L, 1, 0x10, 10);
+            seg(1, false, t + 100, 0, 1, i * 10L, 1, 0x10, 10);
+        }
+        m.finish();
+        assertThat(m.matched()).isEqualTo(200_000);
+        assertThat(m.peakKeys()).isLessThanOrEqualTo((int) (W / step) + 2);
+    }
+
+    /**
+     * Property: on time-ordered input whose counterparts are all within the window and without
+     * retransmission, the bounded matcher finds exactly what the unbounded KeyMatcher finds.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void agreesWithKeyMatcherWithinTheWindow(long seed) {
+        Random rnd = new Random(seed);
+        long[] offset = {0, rnd.nextInt(100_000_000), -rnd.nextInt(100_000_000)};
+        record Ev(int node, long t, boolean send, int from, int to, long seq, long ack, int flags, int len) {
+        }
+        List<Ev> evs = new ArrayList<>();
+        long[][] nextSeq = new long[3][3];
+        long trueTime = 1_000_000_000_000L;
+        for (int i = 0; i < 5_000; i++) {
+            trueTime += rnd.nextInt(200_000);
+            int a = rnd.nextInt(3);
+            int b = (a + 1 + rnd.nextInt(2)) % 3;
+            int len = rnd.nextInt(4) == 0 ? 0 : 1 + rnd.nextInt(1400);
+            long seq = nextSeq[a][b];
+            nextSeq[a][b] = (seq + len) & 0xffffffffL;
+            int flags = len == 0 ? 0x10 : 0x18;
+            long lat = 20_000 + rnd.nextInt(500_000);
+            boolean lost = rnd.nextInt(20) == 0;
+            boolean dupRecv = rnd.nextInt(30) == 0;
+            evs.add(new Ev(a, trueTime + offset[a], true, a, b, seq, 0, flags, len));
+            if (!lost) {
+                evs.add(new Ev(b, trueTime + lat + offset[b], false, a, b, seq, 0, flags, len));
+            }
+            if (dupRecv) {
+                evs.add(new Ev(b, trueTime + lat + 1 + offset[b], false, a, b, seq, 0, flags, len));
+            }
+        }
+        evs.sort((x, y) -> Long.compare(x.t(), y.t()));
+        KeyMatcher km = new KeyMatcher();
+        Set<Message> expected = new HashSet<>();
+        List<Message> got = new ArrayList<>();
+        TcpMatcher tm = new TcpMatcher(3, W, (s, r, ts, tr) -> got.add(new Message(s, r, ts, tr)));
+        for (Ev e : evs) {
+            int sp = e.from() * 1000 + e.to();
+            int dp = e.to() * 1000 + e.from();
+            tm.segment(e.node(), e.send(), e.t(), e.from(), e.to(), sp, dp, e.seq(), e.ack(), e.flags(), e.len());
+            km.add(e.node(), new NetEvent(e.send() ? Direction.SEND : Direction.RECEIVE, e.t(),
+                    new TcpSegmentKey(new byte[] {(byte) e.from()}, new byte[] {(byte) e.to()}, sp, dp, e.seq(),
+                            e.ack(), e.flags(), e.len())));
+        }
+        tm.finish();
+        km.finish((s, r, ts, tr) -> expected.add(new Message(s, r, ts, tr)));
+        assertThat(got).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(got)).isEqualTo(expected);
+        assertThat(tm.ambiguous()).isEqualTo(km.ambiguous());
+        assertThat(expected).hasSizeGreaterThan(3_000);
+    }
+}

@@ -1,0 +1,94 @@
+package org.tracesync.formats.pcap;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Sequential read window over a capture file: one reusable heap buffer refilled from a
+ * {@link FileChannel}, so memory stays constant whatever the file size. A record or block is
+ * always made contiguous in {@link #buffer()} before it is decoded (the buffer grows only when a
+ * single block is larger than it).
+ */
+final class BlockInput implements Closeable {
+
+    private static final int INITIAL = 1 << 20;
+
+    private final Path file;
+    private final FileChannel channel;
+    private byte[] buf = new byte[INITIAL];
+    private int pos;
+    private int limit;
+    /** File offset of buf[0]. */
+    private long base;
+    private boolean eof;
+
+    BlockInput(Path file) throws IOException {
+        this.file = file;
+        this.channel = FileChannel.open(file, StandardOpenOption.READ);
+    }
+
+    Path file() {
+        return file;
+    }
+
+    byte[] buffer() {
+        return buf;
+    }
+
+    /** Index in {@link #buffer()} of the next unread byte. */
+    int position() {
+        return pos;
+    }
+
+    /** File offset of the next unread byte. */
+    long offset() {
+        return base + pos;
+    }
+
+    void skip(int n) {
+        pos += n;
+    }
+
+    /** Bytes available from {@link #position()} without reading more. */
+    int available() {
+        return limit - pos;
+    }
+
+    /**
+     * Makes {@code n} bytes available from {@link #position()}; returns false when the file ends
+     * first (then {@link #available()} tells how many bytes there were).
+     */
+    boolean ensure(int n) throws IOException {
+        if (limit - pos >= n) {
+            return true;
+        }
+        if (n > buf.length) {
+            byte[] bigger = new byte[Math.max(n, buf.length * 2)];
+            System.arraycopy(buf, pos, bigger, 0, limit - pos);
+            buf = bigger;
+        } else {
+            System.arraycopy(buf, pos, buf, 0, limit - pos);
+        }
+        base += pos;
+        limit -= pos;
+        pos = 0;
+        while (limit < n && !eof) {
+            int r = channel.read(ByteBuffer.wrap(buf, limit, buf.length - limit));
+            if (r < 0) {
+                eof = true;
+            } else {
+                limit += r;
+            }
+        }
+        return limit - pos >= n;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,139 @@
+package org.tracesync.formats.pcap;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import org.tracesync.formats.TraceFormatException;
+
+/**
+ * Pull reader of the packet records of one capture file (pcap or pcapng), streaming: one
+ * reusable buffer, no object per packet. After {@link #next()} returns true, the accessors
+ * describe the current record; its bytes are {@code data()[dataOffset() .. dataOffset() +
+ * capturedLength())}, valid until the next call.
+ *
+ * <p>Every malformed input (bad magic, truncated record or block, inconsistent block length,
+ * unknown link type) raises a {@link TraceFormatException} naming the file and the byte offset.
+ */
+public abstract class CaptureReader implements Closeable {
+
+    /** Records larger than this are treated as corruption rather than allocated. */
+    static final int MAX_RECORD = 64 << 20;
+
+    final BlockInput in;
+    long timestamp;
+    int interfaceId;
+    int interfaceIndex;
+    int linkType;
+    int dataOffset;
+    int capturedLength;
+    long originalLength;
+    long recordOffset;
+
+    CaptureReader(BlockInput in) {
+        this.in = in;
+    }
+
+    /** Opens {@code file}, choosing pcap or pcapng by its magic number. */
+    public static CaptureReader open(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new NoSuchFileException(file.toString(), null, "no such capture file");
+        }
+        BlockInput in = new BlockInput(file);
+        try {
+            if (!in.ensure(4)) {
+                throw TraceFormatException.atOffset(file, 0, "file too short for a capture header ("
+                        + in.available() + " bytes)");
+            }
+            int magicBe = Bytes.i32be(in.buffer(), in.position());
+            if (magicBe == PcapngReader.BLOCK_SHB) {
+                return new PcapngReader(in);
+            }
+            if (PcapReader.isMagic(magicBe)) {
+                return new PcapReader(in);
+            }
+            throw TraceFormatException.atOffset(file, 0, String.format(
+                    "bad magic 0x%08x: not a pcap (a1b2c3d4/a1b23c4d) or pcapng (0a0d0d0a) file", magicBe));
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    /** True if {@code file} starts with a pcap or pcapng magic number. */
+    public static boolean isCapture(Path file) {
+        try (var ch = java.nio.channels.FileChannel.open(file)) {
+            var b = java.nio.ByteBuffer.allocate(4);
+            if (ch.read(b) < 4) {
+                return false;
+            }
+            int m = b.getInt(0);
+            return m == PcapngReader.BLOCK_SHB || PcapReader.isMagic(m);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Advances to the next packet record that has a timestamp; false at the end of the file. */
+    public abstract boolean next() throws IOException;
+
+    /** Interfaces known so far (pcap: the one implicit interface). */
+    public abstract List<CaptureInterface> interfaces();
+
+    /** Human-readable notes (skipped blocks, ...). */
+    public abstract List<String> warnings();
+
+    public Path file() {
+        return in.file();
+    }
+
+    /** Timestamp of the current record, int64 ns since the epoch. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    public int interfaceId() {
+        return interfaceId;
+    }
+
+    /** Index of the current packet's interface in {@link #interfaces()} (all sections). */
+    public int interfaceIndex() {
+        return interfaceIndex;
+    }
+
+    public int linkType() {
+        return linkType;
+    }
+
+    public byte[] data() {
+        return in.buffer();
+    }
+
+    public int dataOffset() {
+        return dataOffset;
+    }
+
+    public int capturedLength() {
+        return capturedLength;
+    }
+
+    public long originalLength() {
+        return originalLength;
+    }
+
+    /** File offset of the current record's header. */
+    public long recordOffset() {
+        return recordOffset;
+    }
+
+    TraceFormatException error(long offset, String message) {
+        return TraceFormatException.atOffset(in.file(), offset, message);
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}
