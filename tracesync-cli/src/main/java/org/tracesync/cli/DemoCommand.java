@@ -86,7 +86,7 @@ public final class DemoCommand implements Callable<Integer> {
         // 4. report
         Path report = output.resolve("report.html");
         ReportGenerator.write(report, "tracesync demo: " + nodes + " simulated nodes (seed " + seed + ")", result,
-                set.input(), set.totalBytes(), set.bytesRead(), truth, List.of(), quiet);
+                set.input(), set.totalBytes(), set.bytesRead(), set.eventsRead(), truth, List.of(), quiet);
         if (!quiet) {
             out.printf(Locale.ROOT, "Simulated %d nodes in a chain (seed %d): %d messages, traces in %s%n", nodes, seed,
                     truthFile.messages(), traces);

@@ -5,7 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.tracesync.core.model.NetEventSink;
+import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NetEventSource;
 import org.tracesync.formats.MatchedEventInput;
@@ -18,7 +21,7 @@ import org.tracesync.formats.lttv.LttvTextInput;
  * what a progress display needs: their total size and, for sources that can tell
  * ({@link ReadProgress}), how many bytes have been read.
  */
-record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead) {
+record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, LongSupplier eventsRead) {
 
     static TraceSet open(List<Path> paths) throws IOException {
         long total = 0;
@@ -28,7 +31,7 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead) {
             }
         }
         if (paths.size() == 1 && Files.isRegularFile(paths.get(0)) && LttvTextInput.looksLikeLttvText(paths.get(0))) {
-            return new TraceSet(TraceInputs.open(paths), total, null);
+            return new TraceSet(TraceInputs.open(paths), total, null, null);
         }
         for (Path p : paths) {
             if (!Files.exists(p)) {
@@ -37,9 +40,10 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead) {
         }
         List<NetEventSource> sources = new ArrayList<>();
         List<ReadProgress> progress = new ArrayList<>();
+        AtomicLong events = new AtomicLong();
         for (Path p : paths) {
             NetEventSource s = TraceInputs.openEventTrace(p);
-            sources.add(s);
+            sources.add(counting(s, events));
             if (s instanceof ReadProgress r) {
                 progress.add(r);
             }
@@ -51,6 +55,33 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead) {
             }
             return sum;
         } : null;
-        return new TraceSet(new MatchedEventInput(sources), total, bytes);
+        return new TraceSet(new MatchedEventInput(sources), total, bytes, events::get);
+    }
+
+    /** {@code source}, counting the events it streams into {@code events} (for progress displays). */
+    private static NetEventSource counting(NetEventSource source, AtomicLong events) {
+        return new NetEventSource() {
+            @Override
+            public NodeInfo node() {
+                return source.node();
+            }
+
+            @Override
+            public void stream(NetEventSink sink) throws IOException {
+                long[] n = {0};
+                source.stream(e -> {
+                    sink.event(e);
+                    if ((++n[0] & 1023) == 0) {
+                        events.addAndGet(1024);
+                    }
+                });
+                events.addAndGet(n[0] & 1023);
+            }
+
+            @Override
+            public List<String> warnings() {
+                return source.warnings();
+            }
+        };
     }
 }
