@@ -38,7 +38,7 @@ class ReportCommandTest {
         assertThat(run.out()).isEqualTo("report written to " + html + " (2052 messages, 0 inversions after correction)\n");
         String page = Files.readString(html);
         assertThat(page).contains("exact hulls", "No warnings: no message travels backwards in time after correction.",
-                "<h3>h1 – h2", "<h3>h2 – h3", "true error (truth file)");
+                "<h3>h1 – h2", "<h3>h2 – h3", "true error (truth file)", "true conversion (truth file)");
         Assumptions.assumeTrue(Files.isExecutable(HeadlessChromium.CHROMIUM),
                 "chromium is not installed: rendering skipped");
         List<String> console = HeadlessChromium.render(html,

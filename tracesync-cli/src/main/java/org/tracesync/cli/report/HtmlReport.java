@@ -305,8 +305,10 @@ public final class HtmlReport {
             }
         }
         double[][] env = envelope(p, a, b, x0, g);
-        SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey, env);
-        SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env);
+        double[][] truth = trueLine(a, b, x0, ur);
+        SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey,
+                env, truth);
+        SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env, truth);
         double[] window = densestWindow(ab, ba);
         if (window != null) {
             zoom.xRange(window[0], window[1]).yRange(window[2], window[3]);
@@ -321,7 +323,7 @@ public final class HtmlReport {
     }
 
     private SvgPlot figure5(String title, String a, String b, double[][] ab, double[][] ba, double[][] lowerHull,
-                            double[][] upperHull, double[] ex, double[] ey, double[][] env) {
+                            double[][] upperHull, double[] ex, double[] ey, double[][] env, double[][] truth) {
         SvgPlot plot = new SvgPlot(660, 380, title, "u = x − X0 on " + a + "'s clock (s)", "v = y − x (µs)");
         if (env != null) {
             plot.band(env[0], env[1], env[2], BOUNDS, "bounds");
@@ -333,7 +335,28 @@ public final class HtmlReport {
         if (ey != null) {
             plot.line(ex, ey, ESTIMATE, "estimate", "8,4");
         }
+        if (truth != null) {
+            plot.line(truth[0], truth[1], TRUTH, "true conversion (truth file)", "2,3");
+        }
         return plot;
+    }
+
+    /** With a truth file: v = y − x of the true conversion from a's clock to b's, over u range {@code ur} (s). */
+    private double[][] trueLine(String a, String b, long x0, double[] ur) {
+        ClockModel ca = in.truth().get(a);
+        ClockModel cb = in.truth().get(b);
+        if (ca == null || cb == null) {
+            return null;
+        }
+        int n = 100;
+        double[][] line = new double[2][n + 1];
+        for (int i = 0; i <= n; i++) {
+            double u = ur[0] + (ur[1] - ur[0]) * i / n;
+            long x = x0 + Math.round(u * 1e9);
+            line[0][i] = u;
+            line[1][i] = (cb.local(ca.trueTime(x)) - x) / 1e3;
+        }
+        return line;
     }
 
     /** Bounds in pair coordinates, from the exact geometry or from a node's bounds when one is the other's reference. */
