@@ -71,6 +71,16 @@ public final class SyncCommand implements Callable<Integer> {
         }
         boolean partial = result.nodes().size() > 1
                 && result.nodes().stream().anyMatch(n -> !n.synchronizedToOther() && !isGroupReference(result, n));
+        if (partial) {
+            // partial success: one line on stderr naming the nodes and why (docs/USER_GUIDE.md, exit codes)
+            List<String> why = result.nodes().stream()
+                    .filter(n -> !n.synchronizedToOther() && !isGroupReference(result, n))
+                    .map(n -> n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")")
+                    .toList();
+            spec.commandLine().getErr().println("tracesync: " + why.size() + " of " + result.nodes().size()
+                    + " nodes could not be synchronized: " + String.join("; ", why));
+            spec.commandLine().getErr().flush();
+        }
         return partial ? 1 : 0;
     }
 
