@@ -1,6 +1,7 @@
 package org.tracesync.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +10,10 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.jsonl.JsonLinesReader;
+import org.tracesync.formats.result.ResultFile;
 import org.tracesync.formats.truth.TruthFile;
 
 class SimulateCommandTest {
@@ -35,6 +39,29 @@ class SimulateCommandTest {
         for (String f : List.of("text/messages.txt", "text/truth.json", "jsonl/h1.jsonl", "jsonl/h2.jsonl",
                 "jsonl/h3.jsonl", "jsonl/truth.json")) {
             assertThat(dir.resolve(f)).as(f).hasSameBinaryContentAs(example.resolve(f));
+        }
+    }
+
+    @Test
+    void bothFormatsOfTheExampleSynchronizeToTheSameClocks() throws IOException {
+        Path example = repository().resolve("examples/cluster-3");
+        Path text = dir.resolve("text.json");
+        Path jsonl = dir.resolve("jsonl.json");
+        assertThat(CommandRun.of("sync", "-q", "--reference", "0", example.resolve("text/messages.txt").toString(),
+                "-o", text.toString()).exitCode()).isZero();
+        assertThat(CommandRun.of("sync", "-q", "--reference", "h1", example.resolve("jsonl/h1.jsonl").toString(),
+                example.resolve("jsonl/h2.jsonl").toString(), example.resolve("jsonl/h3.jsonl").toString(),
+                "-o", jsonl.toString()).exitCode()).isZero();
+        SyncResult a = ResultFile.read(text);
+        SyncResult b = ResultFile.read(jsonl);
+        for (int i = 0; i < 3; i++) {
+            NodeResult x = a.node(Integer.toString(i));
+            NodeResult y = b.node("h" + (i + 1));
+            assertThat(y.quality()).isEqualTo(x.quality());
+            // the same line (origins may differ): equal corrections at the node's first and last message
+            for (long t : new long[] {x.start(), x.end()}) {
+                assertThat(y.transform().correction(t)).isCloseTo(x.transform().correction(t), within(1e-3));
+            }
         }
     }
 
