@@ -7,7 +7,6 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
-import org.tracesync.formats.TraceInputs;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,7 +46,8 @@ public final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MessageInput input = TraceInputs.open(inputs);
+        TraceSet traces = TraceSet.open(inputs);
+        MessageInput input = traces.input();
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference);
@@ -56,7 +56,11 @@ public final class SyncCommand implements Callable<Integer> {
                     "--reference " + reference + ": no such node (nodes: "
                             + input.nodes().stream().map(n -> n.name()).toList() + ")");
         }
-        Synchronizer.Synchronization sync = Synchronizer.synchronize(input, options);
+        Synchronizer.Synchronization sync;
+        try (ProgressReporter progress = ProgressReporter.start("reading traces", traces.totalBytes(),
+                traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
+            sync = Synchronizer.synchronize(input, options);
+        }
         SyncResult result = sync.result();
         if (output != null) {
             ResultFile.write(result, output);

@@ -11,10 +11,8 @@ import org.tracesync.core.model.NetEventSink;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NetEventSource;
-import org.tracesync.formats.MatchedEventInput;
 import org.tracesync.formats.ReadProgress;
 import org.tracesync.formats.TraceInputs;
-import org.tracesync.formats.lttv.LttvTextInput;
 
 /**
  * The traces a user named, opened as one {@link MessageInput} (through {@link TraceInputs}) plus
@@ -23,6 +21,7 @@ import org.tracesync.formats.lttv.LttvTextInput;
  */
 record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, LongSupplier eventsRead) {
 
+    /** Opens {@code paths} through {@link TraceInputs} (the one format dispatch), counting as it reads. */
     static TraceSet open(List<Path> paths) throws IOException {
         long total = 0;
         for (Path p : paths) {
@@ -30,32 +29,27 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, Lon
                 total += Files.size(p);
             }
         }
-        if (paths.size() == 1 && Files.isRegularFile(paths.get(0)) && LttvTextInput.looksLikeLttvText(paths.get(0))) {
-            return new TraceSet(TraceInputs.open(paths), total, null, null);
-        }
-        for (Path p : paths) {
-            if (!Files.exists(p)) {
-                throw new java.nio.file.NoSuchFileException(p.toString());
-            }
-        }
-        List<NetEventSource> sources = new ArrayList<>();
         List<ReadProgress> progress = new ArrayList<>();
+        int[] sources = {0};
         AtomicLong events = new AtomicLong();
-        for (Path p : paths) {
-            NetEventSource s = TraceInputs.openEventTrace(p);
-            sources.add(counting(s, events));
+        MessageInput input = TraceInputs.open(paths, s -> {
+            sources[0]++;
             if (s instanceof ReadProgress r) {
                 progress.add(r);
             }
+            return counting(s, events);
+        });
+        if (sources[0] == 0) {
+            return new TraceSet(input, total, null, null); // LTTV text: matched messages, no events
         }
-        LongSupplier bytes = progress.size() == sources.size() ? () -> {
+        LongSupplier bytes = progress.size() == sources[0] ? () -> {
             long sum = 0;
             for (ReadProgress r : progress) {
                 sum += r.bytesRead();
             }
             return sum;
         } : null;
-        return new TraceSet(new MatchedEventInput(sources), total, bytes, events::get);
+        return new TraceSet(input, total, bytes, events::get);
     }
 
     /** {@code source}, counting the events it streams into {@code events} (for progress displays). */

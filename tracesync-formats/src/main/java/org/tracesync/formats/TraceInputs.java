@@ -54,6 +54,15 @@ public final class TraceInputs {
     }
 
     public static MessageInput open(List<Path> paths) throws IOException {
+        return open(paths, source -> source);
+    }
+
+    /**
+     * As {@link #open(List)}, passing every event source through {@code wrap} before matching
+     * (progress displays count events and bytes this way; LTTV text has no event sources).
+     */
+    public static MessageInput open(List<Path> paths, java.util.function.UnaryOperator<NetEventSource> wrap)
+            throws IOException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no input given");
         }
@@ -67,7 +76,7 @@ public final class TraceInputs {
         }
         List<NetEventSource> sources = new ArrayList<>();
         for (Path p : paths) {
-            sources.add(openEventTrace(p));
+            sources.add(wrap.apply(openEventTrace(p)));
         }
         return new MatchedEventInput(sources);
     }
