@@ -313,7 +313,9 @@ public final class HtmlReport {
         if (window != null) {
             zoom.xRange(window[0], window[1]).yRange(window[2], window[3]);
         }
-        out.append("<div class=\"plots\">\n").append(full.render()).append(zoom.render()).append("</div>\n");
+        // a zoom on a handful of messages shows nothing more than the whole trace
+        boolean zoomed = window != null && ab[0].length + ba[0].length >= 40;
+        out.append("<div class=\"plots\">\n").append(full.render()).append(zoomed ? zoom.render() : "").append("</div>\n");
         out.append("<p class=\"cap\">").append(p.aToB.offered()).append(" messages ").append(Html.escape(a)).append(" → ")
                 .append(Html.escape(b)).append(", ").append(p.bToA.offered()).append(" messages ").append(Html.escape(b))
                 .append(" → ").append(Html.escape(a)).append("; X0 = ").append(x0).append(" ns on ").append(Html.escape(a))
@@ -330,8 +332,8 @@ public final class HtmlReport {
         }
         plot.points(ab[0], ab[1], A_TO_B, a + " → " + b);
         plot.points(ba[0], ba[1], B_TO_A, b + " → " + a);
-        plot.line(lowerHull[0], lowerHull[1], "#0b3d66", "lower hull of " + a + " → " + b, null);
-        plot.line(upperHull[0], upperHull[1], "#7a1010", "upper hull of " + b + " → " + a, null);
+        plot.vertices(lowerHull[0], lowerHull[1], "#0b3d66", "lower hull of " + a + " → " + b);
+        plot.vertices(upperHull[0], upperHull[1], "#7a1010", "upper hull of " + b + " → " + a);
         if (ey != null) {
             plot.line(ex, ey, ESTIMATE, "estimate", "8,4");
         }
