@@ -80,7 +80,8 @@ public final class ReportSampler implements MessageSink {
     @Override
     public void message(int sender, int receiver, long sendTime, long recvTime) {
         messages++;
-        Pair p = pair(sender, receiver, sender == receiver ? sendTime : (sender < receiver ? sendTime : recvTime));
+        // a first guess of X0 (when the result has no pair estimate): this message's time on the lower-index node
+        Pair p = pair(sender, receiver, sender < receiver ? sendTime : recvTime);
         if (p == null) {
             return;
         }
@@ -120,9 +121,7 @@ public final class ReportSampler implements MessageSink {
                 b = t;
             }
             if (pr != null && pr.origin() != 0) {
-                origin = pr.origin();
-            } else if (i != a) {
-                origin = firstX; // first x seen is on a only when the sender is a; close enough as an origin
+                origin = pr.origin(); // the estimate's origin, on a's clock
             }
             NodeResult ra = nodeResults[a];
             long from = ra == null ? 0 : ra.start();
