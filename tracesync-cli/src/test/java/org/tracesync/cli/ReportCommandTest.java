@@ -66,6 +66,17 @@ class ReportCommandTest {
     }
 
     @Test
+    void tracesInAnotherOrderThanTheResultStillPlotEachNodesLatencies() throws IOException {
+        Path result = syncExample();
+        Path html = dir.resolve("reordered.html");
+        CommandRun run = CommandRun.of("report", result.toString(), EXAMPLE.resolve("h3.jsonl").toString(),
+                EXAMPLE.resolve("h1.jsonl").toString(), EXAMPLE.resolve("h2.jsonl").toString(), "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).contains("sent by h1: +latency", "sent by h3: +latency", "No warnings");
+    }
+
+    @Test
     void reportWithoutTracesSaysHowToGetThePlots() {
         Path result = syncExample();
         Path html = dir.resolve("plain.html");

@@ -81,8 +81,8 @@ public final class HtmlReport {
         nodeTable();
         pairTable();
         stats();
-        for (int i = 0; i < result.nodes().size(); i++) {
-            nodeSection(i, result.nodes().get(i));
+        for (NodeResult n : result.nodes()) {
+            nodeSection(n);
         }
         if (in.sampler() != null) {
             out.append("<h2>Pairs (Figure 5: message points, hulls, estimate, bounds)</h2>\n")
@@ -188,7 +188,7 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- per node
 
-    private void nodeSection(int index, NodeResult n) {
+    private void nodeSection(NodeResult n) {
         out.append("<h2 id=\"node-").append(Html.escape(n.name())).append("\">Node ").append(Html.escape(n.name()))
                 .append(" <span class=\"q-").append(n.quality().label()).append("\">(").append(n.quality().label())
                 .append(")</span></h2>\n");
@@ -244,7 +244,9 @@ public final class HtmlReport {
         for (int i = 0; i < rows.size(); i++) {
             yLimit = Math.max(yLimit, Math.max(-lo[i], hi[i]));
         }
-        if (in.sampler() != null && in.sampler().latencies(index) != null) {
+        // the traces may be given in another order than the result's nodes: look the node up by name
+        int index = in.sampler() == null ? -1 : in.sampler().indexOf(n.name());
+        if (index >= 0 && in.sampler().latencies(index) != null) {
             ReportSampler.Node lat = in.sampler().latencies(index);
             double[][] sent = lat.sent.points(start, 1e-9, 1e-3, 1);
             double[][] received = lat.received.points(start, 1e-9, 1e-3, -1);

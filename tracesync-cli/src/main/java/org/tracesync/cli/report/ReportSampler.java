@@ -147,6 +147,16 @@ public final class ReportSampler implements MessageSink {
         return out;
     }
 
+    /** Index of the input node named {@code name}, or −1. */
+    int indexOf(String name) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     Node latencies(int node) {
         return latencies[node];
     }
