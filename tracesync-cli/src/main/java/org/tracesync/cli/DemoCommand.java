@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.tracesync.cli.report.ReportGenerator;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
@@ -69,10 +68,8 @@ public final class DemoCommand implements Callable<Integer> {
         TruthFile truthFile = TruthFile.read(traces.resolve("truth.json"));
         Map<String, ClockModel> truth = truthFile.clocks().stream()
                 .collect(Collectors.toMap(ClockModel::name, Function.identity()));
-        List<Path> files;
-        try (Stream<Path> list = Files.list(traces)) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList();
-        }
+        // exactly the simulated nodes' logs (a directory reused from a bigger demo may hold more)
+        List<Path> files = truthFile.clocks().stream().map(c -> traces.resolve(c.name() + ".jsonl")).toList();
         // 2. synchronize through the library, as 'tracesync sync' does
         TraceSet set = TraceSet.open(files);
         Synchronizer.Synchronization sync = Synchronizer.synchronize(set.input(), Synchronizer.Options.defaults());
@@ -86,7 +83,7 @@ public final class DemoCommand implements Callable<Integer> {
         // 4. report
         Path report = output.resolve("report.html");
         ReportGenerator.write(report, "tracesync demo: " + nodes + " simulated nodes (seed " + seed + ")", result,
-                set.input(), set.totalBytes(), set.bytesRead(), truth, List.of(), quiet);
+                set.input(), set.totalBytes(), set.bytesRead(), set.eventsRead(), truth, List.of(), quiet);
         if (!quiet) {
             out.printf(Locale.ROOT, "Simulated %d nodes in a chain (seed %d): %d messages, traces in %s%n", nodes, seed,
                     truthFile.messages(), traces);

@@ -62,7 +62,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         ReportGenerator.Outcome outcome = ReportGenerator.write(output, "tracesync report: " + resultFile.getFileName(),
                 result, set == null ? null : set.input(), set == null ? 0 : set.totalBytes(),
-                set == null ? null : set.bytesRead(), truth,
+                set == null ? null : set.bytesRead(), set == null ? null : set.eventsRead(), truth,
                 openError == null ? List.of() : List.of("traces could not be read, so message points are not drawn: " + openError),
                 quiet);
         String traceError = openError != null ? openError : outcome.traceError();

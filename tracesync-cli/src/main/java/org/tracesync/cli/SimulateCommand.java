@@ -11,6 +11,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.matching.MessageIdKey;
+import org.tracesync.core.matching.TcpSegmentKey;
+import org.tracesync.core.model.Direction;
 import org.tracesync.core.model.NetEvent;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.simulate.ClusterSimulator;
@@ -18,6 +20,7 @@ import org.tracesync.core.simulate.LatencyModel;
 import org.tracesync.core.simulate.SimulationConfig;
 import org.tracesync.core.simulate.SimulationSink;
 import org.tracesync.core.simulate.Topology;
+import org.tracesync.formats.ctf.CtfTraceWriter;
 import org.tracesync.formats.jsonl.JsonLinesWriter;
 import org.tracesync.formats.lttv.LttvTextWriter;
 import org.tracesync.formats.truth.TruthFile;
@@ -33,7 +36,7 @@ import picocli.CommandLine.Option;
 public final class SimulateCommand implements Callable<Integer> {
 
     /** Output formats. */
-    enum Format { text, jsonl }
+    enum Format { text, jsonl, ctf }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -60,7 +63,8 @@ public final class SimulateCommand implements Callable<Integer> {
     double rate;
 
     @Option(names = "--format", split = ",", paramLabel = "FMT", defaultValue = "jsonl",
-            description = "text (LTTV text), jsonl (JSON lines), or both: text,jsonl (default: ${DEFAULT-VALUE}).")
+            description = "text (LTTV text), jsonl (JSON lines), ctf (LTTng kernel traces of TCP segments), or several: "
+                    + "text,jsonl,ctf (default: ${DEFAULT-VALUE}).")
     List<Format> formats;
 
     @Option(names = "--acks", description = "Answer every message with an acknowledgement.")
@@ -99,13 +103,17 @@ public final class SimulateCommand implements Callable<Integer> {
     Double paretoShape;
 
     @Option(names = "--names", split = ",", paramLabel = "NAME",
-            description = "Node names for JSON lines (default h1, h2, …); LTTV text always numbers its traces 0 … N−1.")
+            description = "Node names for JSON lines and CTF (default h1, h2, …); LTTV text always numbers its traces 0 … N−1.")
     List<String> names;
 
     @Override
     public Integer call() throws IOException {
         SimulationConfig config = config();
         List<Format> distinct = new ArrayList<>(EnumSet.copyOf(formats));
+        if (distinct.contains(Format.ctf) && broadcast > 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--broadcast cannot be written as ctf yet; use text or jsonl");
+        }
         StringBuilder summary = new StringBuilder();
         for (Format f : distinct) {
             Path dir = distinct.size() == 1 ? output : output.resolve(f.name());
@@ -113,6 +121,7 @@ public final class SimulateCommand implements Callable<Integer> {
             long messages = switch (f) {
                 case text -> writeText(config, dir);
                 case jsonl -> writeJsonLines(config, dir);
+                case ctf -> writeKernelTraces(config, dir);
             };
             summary.append(String.format("wrote %s: %d nodes, %d messages, truth.json%n", dir, nodes, messages));
         }
@@ -186,6 +195,50 @@ public final class SimulateCommand implements Callable<Integer> {
             messages = new ClusterSimulator(config).run(text).messages();
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+        new TruthFile(config.start(), config.clocks(), messages).write(dir.resolve("truth.json"));
+        return messages;
+    }
+
+    /**
+     * One LTTng-style CTF kernel trace per node, in {@code DIR/<node>/} (hostname = node name): a
+     * {@code lttng_statedump_network_interface} event with the node's address 10.0.x.y, then a
+     * {@code net_dev_queue} / {@code net_if_receive_skb} event per TCP segment (IPv4 and TCP headers,
+     * as lttng-modules ≥ 2.9 records them).
+     */
+    private long writeKernelTraces(SimulationConfig base, Path dir) throws IOException {
+        List<String> nodeNames = names != null ? names : SimulationConfig.names(base.nodeCount(), "h");
+        SimulationConfig config = renamed(base, nodeNames).withKeys(org.tracesync.core.simulate.KeyKind.TCP);
+        List<CtfTraceWriter> writers = new ArrayList<>();
+        long messages;
+        try {
+            for (int i = 0; i < nodeNames.size(); i++) {
+                long first = config.clocks().get(i).local(config.start()) - 1_000;
+                // the trace clock counts from one hour before the simulation (a plausible boot time)
+                CtfTraceWriter w = new CtfTraceWriter(dir.resolve(nodeNames.get(i)), nodeNames.get(i),
+                        first - 3_600_000_000_000L);
+                w.networkInterface(0, first, "eth0", new byte[] {10, 0, (byte) ((i + 1) >> 8), (byte) (i + 1)});
+                writers.add(w);
+            }
+            long[] skb = {0xffff_8880_0000_0000L};
+            messages = new ClusterSimulator(config).run(new SimulationSink() {
+                @Override
+                public void event(int node, int peer, NetEvent event) {
+                    TcpSegmentKey k = (TcpSegmentKey) event.key();
+                    try {
+                        writers.get(node).networkPacket(0, event.timestamp(), event.direction() == Direction.SEND,
+                                "eth0", skb[0] += 256, Ipv4TcpPacket.encode(k, k.hashCode()));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }).messages();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            for (CtfTraceWriter w : writers) {
+                w.close();
+            }
         }
         new TruthFile(config.start(), config.clocks(), messages).write(dir.resolve("truth.json"));
         return messages;

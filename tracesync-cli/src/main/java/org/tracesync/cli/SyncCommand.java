@@ -7,7 +7,6 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
-import org.tracesync.formats.TraceInputs;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,7 +49,8 @@ public final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        MessageInput input = TraceInputs.open(inputs, captureOptions.toOptions());
+        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
+        MessageInput input = traces.input();
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference);
@@ -59,7 +59,11 @@ public final class SyncCommand implements Callable<Integer> {
                     "--reference " + reference + ": no such node (nodes: "
                             + input.nodes().stream().map(n -> n.name()).toList() + ")");
         }
-        Synchronizer.Synchronization sync = Synchronizer.synchronize(input, options);
+        Synchronizer.Synchronization sync;
+        try (ProgressReporter progress = ProgressReporter.start("reading traces", traces.totalBytes(),
+                traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
+            sync = Synchronizer.synchronize(input, options);
+        }
         SyncResult result = sync.result();
         if (output != null) {
             ResultFile.write(result, output);
@@ -74,6 +78,16 @@ public final class SyncCommand implements Callable<Integer> {
         }
         boolean partial = result.nodes().size() > 1
                 && result.nodes().stream().anyMatch(n -> !n.synchronizedToOther() && !isGroupReference(result, n));
+        if (partial) {
+            // partial success: one line on stderr naming the nodes and why (docs/USER_GUIDE.md, exit codes)
+            List<String> why = result.nodes().stream()
+                    .filter(n -> !n.synchronizedToOther() && !isGroupReference(result, n))
+                    .map(n -> n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")")
+                    .toList();
+            spec.commandLine().getErr().println("tracesync: " + why.size() + " of " + result.nodes().size()
+                    + " nodes could not be synchronized: " + String.join("; ", why));
+            spec.commandLine().getErr().flush();
+        }
         return partial ? 1 : 0;
     }
 

@@ -100,6 +100,8 @@ class CliErrorsTest {
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.out()).contains("node a is not synchronized: no messages with any other node",
                 "node b is not synchronized: no messages with any other node");
+        assertOneLine(run, "tracesync: 2 of 2 nodes could not be synchronized: a (no messages with any other node); "
+                + "b (no messages with any other node)");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.tracesync.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +10,16 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.stream.Collectors;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.core.simulate.TruthScore;
+import org.tracesync.formats.TraceInputs;
+import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.jsonl.JsonLinesReader;
+import org.tracesync.formats.result.ResultFile;
 import org.tracesync.formats.truth.TruthFile;
 
 class SimulateCommandTest {
@@ -39,6 +49,29 @@ class SimulateCommandTest {
     }
 
     @Test
+    void bothFormatsOfTheExampleSynchronizeToTheSameClocks() throws IOException {
+        Path example = repository().resolve("examples/cluster-3");
+        Path text = dir.resolve("text.json");
+        Path jsonl = dir.resolve("jsonl.json");
+        assertThat(CommandRun.of("sync", "-q", "--reference", "0", example.resolve("text/messages.txt").toString(),
+                "-o", text.toString()).exitCode()).isZero();
+        assertThat(CommandRun.of("sync", "-q", "--reference", "h1", example.resolve("jsonl/h1.jsonl").toString(),
+                example.resolve("jsonl/h2.jsonl").toString(), example.resolve("jsonl/h3.jsonl").toString(),
+                "-o", jsonl.toString()).exitCode()).isZero();
+        SyncResult a = ResultFile.read(text);
+        SyncResult b = ResultFile.read(jsonl);
+        for (int i = 0; i < 3; i++) {
+            NodeResult x = a.node(Integer.toString(i));
+            NodeResult y = b.node("h" + (i + 1));
+            assertThat(y.quality()).isEqualTo(x.quality());
+            // the same line (origins may differ): equal corrections at the node's first and last message
+            for (long t : new long[] {x.start(), x.end()}) {
+                assertThat(y.transform().correction(t)).isCloseTo(x.transform().correction(t), within(1e-3));
+            }
+        }
+    }
+
+    @Test
     void writesReadableTracesAndTruthInOneDirectory() throws IOException {
         CommandRun run = CommandRun.of("simulate", "--nodes", "4", "--topology", "star", "--seed", "3",
                 "--duration", "500ms", "--rate", "20", "--acks", "--broadcast", "--max-drift-change", "2",
@@ -57,6 +90,40 @@ class SimulateCommandTest {
         assertThat(reader.node().name()).isEqualTo("b");
         assertThat(events[0]).isGreaterThan(20);
         assertThat(Files.readString(dir.resolve("a.jsonl"))).contains("\"msg\":\"ack-m", "\"msg\":\"b");
+    }
+
+    @Test
+    void kernelTracesSynchronizeAndHoldAgainstTheirTruth() throws Exception {
+        CommandRun run = CommandRun.of("simulate", "--nodes", "3", "--topology", "chain", "--seed", "9",
+                "--duration", "2s", "--rate", "50", "--acks", "--format", "ctf", "-o", dir.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<Path> traces = List.of(dir.resolve("h1"), dir.resolve("h2"), dir.resolve("h3"));
+        Path result = dir.resolve("result.json");
+        CommandRun sync = CommandRun.of("sync", "-q", traces.get(0).toString(), traces.get(1).toString(),
+                traces.get(2).toString(), "-o", result.toString());
+        assertThat(sync.exitCode()).as(sync.err()).isZero();
+        SyncResult r = ResultFile.read(result);
+        TruthFile truth = TruthFile.read(dir.resolve("truth.json"));
+        MessageInput input = TraceInputs.open(traces);
+        assertThat(input.nodes()).extracting(NodeInfo::name).containsExactly("h1", "h2", "h3");
+        TruthScore score = new TruthScore(r, input.nodes().stream().map(NodeInfo::name).toList(),
+                truth.clocks().stream().collect(Collectors.toMap(ClockModel::name, c -> c)), 2.0);
+        input.readMessages(score);
+        TruthScore.Score s = score.score();
+        // every simulated segment (data and acks) is matched, and the result holds against the truth
+        assertThat(s.messages()).isEqualTo(truth.messages());
+        assertThat(s.inversions()).isZero();
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        // the reference decoder reads what we wrote
+        Path babeltrace = Path.of("/usr/bin/babeltrace2");
+        if (Files.isExecutable(babeltrace)) {
+            Process p = new ProcessBuilder(babeltrace.toString(), traces.get(1).toString()).redirectErrorStream(true).start();
+            long lines = new String(p.getInputStream().readAllBytes()).lines()
+                    .filter(l -> l.contains("net_dev_queue") || l.contains("net_if_receive_skb")).count();
+            assertThat(p.waitFor()).isZero();
+            // in a chain h1 – h2 – h3, every message has one end on h2
+            assertThat(lines).isEqualTo(truth.messages());
+        }
     }
 
     @Test

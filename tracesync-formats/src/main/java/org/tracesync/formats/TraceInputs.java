@@ -54,7 +54,6 @@ public final class TraceInputs {
     /** The formats shipped with tracesync; one line each. */
     private static void registerBuiltins() {
         // event formats register here, e.g. register(new CtfFormat());
-        register(new org.tracesync.formats.ctf.CtfFormat());
         register(new org.tracesync.formats.jsonl.JsonLinesFormat());
         register(new CaptureFormat());
     }
@@ -69,6 +68,16 @@ public final class TraceInputs {
      * exchanges and broadcast groups) with {@code captureOptions} (node names, addresses, window).
      */
     public static MessageInput open(List<Path> paths, CaptureOptions captureOptions) throws IOException {
+        return open(paths, captureOptions, source -> source);
+    }
+
+    /**
+     * As {@link #open(List, CaptureOptions)}, passing every event source through {@code wrap} before
+     * matching (progress displays count events and bytes this way; LTTV text and captures read
+     * together have no separate event sources).
+     */
+    public static MessageInput open(List<Path> paths, CaptureOptions captureOptions,
+                                    java.util.function.UnaryOperator<NetEventSource> wrap) throws IOException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no input given");
         }
@@ -85,7 +94,7 @@ public final class TraceInputs {
         }
         List<NetEventSource> sources = new ArrayList<>();
         for (Path p : paths) {
-            sources.add(openEventTrace(p));
+            sources.add(wrap.apply(openEventTrace(p)));
         }
         return new MatchedEventInput(sources);
     }

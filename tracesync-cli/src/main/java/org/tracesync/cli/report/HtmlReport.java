@@ -81,8 +81,8 @@ public final class HtmlReport {
         nodeTable();
         pairTable();
         stats();
-        for (int i = 0; i < result.nodes().size(); i++) {
-            nodeSection(i, result.nodes().get(i));
+        for (NodeResult n : result.nodes()) {
+            nodeSection(n);
         }
         if (in.sampler() != null) {
             out.append("<h2>Pairs (Figure 5: message points, hulls, estimate, bounds)</h2>\n")
@@ -188,7 +188,7 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- per node
 
-    private void nodeSection(int index, NodeResult n) {
+    private void nodeSection(NodeResult n) {
         out.append("<h2 id=\"node-").append(Html.escape(n.name())).append("\">Node ").append(Html.escape(n.name()))
                 .append(" <span class=\"q-").append(n.quality().label()).append("\">(").append(n.quality().label())
                 .append(")</span></h2>\n");
@@ -244,7 +244,9 @@ public final class HtmlReport {
         for (int i = 0; i < rows.size(); i++) {
             yLimit = Math.max(yLimit, Math.max(-lo[i], hi[i]));
         }
-        if (in.sampler() != null && in.sampler().latencies(index) != null) {
+        // the traces may be given in another order than the result's nodes: look the node up by name
+        int index = in.sampler() == null ? -1 : in.sampler().indexOf(n.name());
+        if (index >= 0 && in.sampler().latencies(index) != null) {
             ReportSampler.Node lat = in.sampler().latencies(index);
             double[][] sent = lat.sent.points(start, 1e-9, 1e-3, 1);
             double[][] received = lat.received.points(start, 1e-9, 1e-3, -1);
@@ -305,13 +307,17 @@ public final class HtmlReport {
             }
         }
         double[][] env = envelope(p, a, b, x0, g);
-        SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey, env);
-        SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env);
+        double[][] truth = trueLine(a, b, x0, ur);
+        SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey,
+                env, truth);
+        SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env, truth);
         double[] window = densestWindow(ab, ba);
         if (window != null) {
             zoom.xRange(window[0], window[1]).yRange(window[2], window[3]);
         }
-        out.append("<div class=\"plots\">\n").append(full.render()).append(zoom.render()).append("</div>\n");
+        // a zoom on a handful of messages shows nothing more than the whole trace
+        boolean zoomed = window != null && ab[0].length + ba[0].length >= 40;
+        out.append("<div class=\"plots\">\n").append(full.render()).append(zoomed ? zoom.render() : "").append("</div>\n");
         out.append("<p class=\"cap\">").append(p.aToB.offered()).append(" messages ").append(Html.escape(a)).append(" → ")
                 .append(Html.escape(b)).append(", ").append(p.bToA.offered()).append(" messages ").append(Html.escape(b))
                 .append(" → ").append(Html.escape(a)).append("; X0 = ").append(x0).append(" ns on ").append(Html.escape(a))
@@ -321,19 +327,40 @@ public final class HtmlReport {
     }
 
     private SvgPlot figure5(String title, String a, String b, double[][] ab, double[][] ba, double[][] lowerHull,
-                            double[][] upperHull, double[] ex, double[] ey, double[][] env) {
+                            double[][] upperHull, double[] ex, double[] ey, double[][] env, double[][] truth) {
         SvgPlot plot = new SvgPlot(660, 380, title, "u = x − X0 on " + a + "'s clock (s)", "v = y − x (µs)");
         if (env != null) {
             plot.band(env[0], env[1], env[2], BOUNDS, "bounds");
         }
         plot.points(ab[0], ab[1], A_TO_B, a + " → " + b);
         plot.points(ba[0], ba[1], B_TO_A, b + " → " + a);
-        plot.line(lowerHull[0], lowerHull[1], "#0b3d66", "lower hull of " + a + " → " + b, null);
-        plot.line(upperHull[0], upperHull[1], "#7a1010", "upper hull of " + b + " → " + a, null);
+        plot.vertices(lowerHull[0], lowerHull[1], "#0b3d66", "lower hull of " + a + " → " + b);
+        plot.vertices(upperHull[0], upperHull[1], "#7a1010", "upper hull of " + b + " → " + a);
         if (ey != null) {
             plot.line(ex, ey, ESTIMATE, "estimate", "8,4");
         }
+        if (truth != null) {
+            plot.line(truth[0], truth[1], TRUTH, "true conversion (truth file)", "2,3");
+        }
         return plot;
+    }
+
+    /** With a truth file: v = y − x of the true conversion from a's clock to b's, over u range {@code ur} (s). */
+    private double[][] trueLine(String a, String b, long x0, double[] ur) {
+        ClockModel ca = in.truth().get(a);
+        ClockModel cb = in.truth().get(b);
+        if (ca == null || cb == null) {
+            return null;
+        }
+        int n = 100;
+        double[][] line = new double[2][n + 1];
+        for (int i = 0; i <= n; i++) {
+            double u = ur[0] + (ur[1] - ur[0]) * i / n;
+            long x = x0 + Math.round(u * 1e9);
+            line[0][i] = u;
+            line[1][i] = (cb.local(ca.trueTime(x)) - x) / 1e3;
+        }
+        return line;
     }
 
     /** Bounds in pair coordinates, from the exact geometry or from a node's bounds when one is the other's reference. */

@@ -47,10 +47,12 @@ public final class ReportGenerator {
      * @param traces     the traces, or null
      * @param totalBytes their size for the progress display (≤ 0 when unknown)
      * @param bytesRead  bytes read so far, or null when unknown
+     * @param eventsRead events read so far (shown as the rate), or null to show messages instead
      * @param warnings   problems met before (e.g. traces that could not be opened)
      */
     public static Outcome write(Path out, String title, SyncResult result, MessageInput traces, long totalBytes,
-                                LongSupplier bytesRead, Map<String, ClockModel> truth, List<String> warnings,
+                                LongSupplier bytesRead, LongSupplier eventsRead, Map<String, ClockModel> truth,
+                                List<String> warnings,
                                 boolean quiet) throws IOException {
         List<String> inputWarnings = new ArrayList<>(warnings);
         ReportSampler sampler = null;
@@ -67,8 +69,8 @@ public final class ReportGenerator {
             ReportSampler s = new ReportSampler(result, nodes);
             PairAccumulators acc = new PairAccumulators(nodes.size());
             AtomicLong count = new AtomicLong();
-            try (ProgressReporter p = ProgressReporter.start("reading traces", totalBytes, bytesRead, count::get,
-                    "messages", quiet)) {
+            try (ProgressReporter p = ProgressReporter.start("reading traces", totalBytes, bytesRead,
+                    eventsRead != null ? eventsRead : count::get, eventsRead != null ? "events" : "messages", quiet)) {
                 traces.readMessages((sender, receiver, sendTime, recvTime) -> {
                     count.incrementAndGet();
                     s.message(sender, receiver, sendTime, recvTime);

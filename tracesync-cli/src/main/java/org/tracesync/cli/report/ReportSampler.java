@@ -80,7 +80,8 @@ public final class ReportSampler implements MessageSink {
     @Override
     public void message(int sender, int receiver, long sendTime, long recvTime) {
         messages++;
-        Pair p = pair(sender, receiver, sender == receiver ? sendTime : (sender < receiver ? sendTime : recvTime));
+        // a first guess of X0 (when the result has no pair estimate): this message's time on the lower-index node
+        Pair p = pair(sender, receiver, sender < receiver ? sendTime : recvTime);
         if (p == null) {
             return;
         }
@@ -120,9 +121,7 @@ public final class ReportSampler implements MessageSink {
                 b = t;
             }
             if (pr != null && pr.origin() != 0) {
-                origin = pr.origin();
-            } else if (i != a) {
-                origin = firstX; // first x seen is on a only when the sender is a; close enough as an origin
+                origin = pr.origin(); // the estimate's origin, on a's clock
             }
             NodeResult ra = nodeResults[a];
             long from = ra == null ? 0 : ra.start();
@@ -146,6 +145,16 @@ public final class ReportSampler implements MessageSink {
         List<Pair> out = new ArrayList<>(pairs.values());
         out.sort((x, y) -> x.a != y.a ? Integer.compare(x.a, y.a) : Integer.compare(x.b, y.b));
         return out;
+    }
+
+    /** Index of the input node named {@code name}, or −1. */
+    int indexOf(String name) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     Node latencies(int node) {

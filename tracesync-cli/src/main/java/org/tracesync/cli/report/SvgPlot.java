@@ -63,6 +63,12 @@ final class SvgPlot {
         return this;
     }
 
+    /** A polyline with a marker on each vertex (hulls: their vertices are message points). */
+    SvgPlot vertices(double[] xs, double[] ys, String color, String label) {
+        series.add(new Series("vertices", xs, ys, null, color, label, null));
+        return this;
+    }
+
     /** A shaded band between {@code lo} and {@code hi} over {@code xs}. */
     SvgPlot band(double[] xs, double[] lo, double[] hi, String color, String label) {
         series.add(new Series("band", xs, lo, hi, color, label, null));
@@ -137,7 +143,7 @@ final class SvgPlot {
                     b.append("<path d=\"").append(d).append("Z\" fill=\"").append(s.color)
                             .append("\" fill-opacity=\"0.3\" stroke=\"").append(s.color).append("\" stroke-width=\"1\"/>\n");
                 }
-                case "line" -> {
+                case "line", "vertices" -> {
                     StringBuilder d = new StringBuilder();
                     for (int i = 0; i < s.xs.length; i++) {
                         d.append(i == 0 ? 'M' : 'L').append(px(s.xs[i], xr, left, pw)).append(',')
@@ -146,6 +152,15 @@ final class SvgPlot {
                     b.append("<path d=\"").append(d).append("\" fill=\"none\" stroke=\"").append(s.color)
                             .append("\" stroke-width=\"2\"")
                             .append(s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\"").append("/>\n");
+                    if (s.kind.equals("vertices") && s.xs.length <= 2000) {
+                        StringBuilder m = new StringBuilder();
+                        for (int i = 0; i < s.xs.length; i++) {
+                            m.append('M').append(px(s.xs[i], xr, left, pw)).append(',').append(py(s.ys[i], yr, top, ph))
+                                    .append("h0");
+                        }
+                        b.append("<path d=\"").append(m).append("\" stroke=\"").append(s.color)
+                                .append("\" stroke-width=\"6\" stroke-linecap=\"round\"/>\n");
+                    }
                 }
                 default -> {
                     StringBuilder d = new StringBuilder();
@@ -171,7 +186,7 @@ final class SvgPlot {
             String swatch = switch (s.kind) {
                 case "band" -> String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\"/>",
                         lx, ly - 9, s.color, s.color);
-                case "line" -> String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>",
+                case "line", "vertices" -> String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>",
                         lx, ly - 4, lx + 14, ly - 4, s.color, s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\"");
                 default -> String.format(Locale.ROOT, "<circle cx=\"%d\" cy=\"%d\" r=\"3.5\" fill=\"%s\"/>", lx + 7, ly - 4, s.color);
             };

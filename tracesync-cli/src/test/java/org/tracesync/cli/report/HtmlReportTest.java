@@ -2,18 +2,16 @@ package org.tracesync.cli.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.tracesync.cli.HeadlessChromium;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
@@ -22,8 +20,6 @@ import org.tracesync.core.simulate.SimulationConfig;
 import org.tracesync.core.simulate.Topology;
 
 class HtmlReportTest {
-
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
     static String page(SimulationConfig config) {
         SyncResult result = TruthResults.fromTruth(config, 40_000);
@@ -73,8 +69,8 @@ class HtmlReportTest {
      */
     @Test
     void rendersInHeadlessChromiumWithoutConsoleErrors() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed at " + CHROMIUM
-                + ": report rendering test skipped (.ci/run installs it)");
+        Assumptions.assumeTrue(HeadlessChromium.available(), "chromium is not installed at "
+                + HeadlessChromium.CHROMIUM + ": report rendering test skipped (.ci/run installs it)");
         SimulationConfig config = SimulationConfig.cluster(SimulationConfig.names(3, "h"), Topology.CHAIN, 9, 200)
                 .withTraffic(5_000_000_000L, 200);
         Path target = Path.of("target").toAbsolutePath();
@@ -82,32 +78,8 @@ class HtmlReportTest {
         Path html = target.resolve("report-test.html");
         Files.writeString(html, page(config), StandardCharsets.UTF_8);
         Path png = target.resolve("report-test.png");
-        List<String> console = renderInChromium(html, png, 1400, 5200);
+        List<String> console = HeadlessChromium.render(html, png, 1400, 5200);
         assertThat(console).as("console messages").isEmpty();
         assertThat(Files.size(png)).isGreaterThan(50_000);
-    }
-
-    /** Runs headless Chromium on {@code html}; returns the console messages it logged. */
-    static List<String> renderInChromium(Path html, Path png, int width, int height) throws IOException, InterruptedException {
-        Path profile = Files.createTempDirectory("tracesync-chromium");
-        Files.deleteIfExists(png);
-        List<String> cmd = List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0", "--hide-scrollbars",
-                "--screenshot=" + png, "--window-size=" + width + "," + height, html.toUri().toString());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        List<String> console = new ArrayList<>();
-        for (String line : output.split("\n")) {
-            if (line.contains("CONSOLE")) {
-                console.add(line);
-            }
-        }
-        assertThat(Files.exists(png)).as("screenshot written; chromium said:\n" + output).isTrue();
-        try (var files = Files.walk(profile)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
-        return console;
     }
 }

@@ -105,6 +105,8 @@ public final class ClusterSimulator {
         List<Link> links = config.links();
         int n = clocks.size();
         Random random = new Random(config.seed());
+        // payload sizes draw from their own stream: message ids and TCP keys give the same traffic
+        Random payloads = new Random(config.seed() ^ 0x9E3779B97F4A7C15L);
         PriorityQueue<Pending> queue = new PriorityQueue<>();
         long[] sequence = {0};
         long end = config.start() + config.duration();
@@ -156,7 +158,7 @@ public final class ClusterSimulator {
                     Link link = links.get(p.link);
                     int s = p.forward ? link.a() : link.b();
                     int r = p.forward ? link.b() : link.a();
-                    Object key = dataKey(random, p.link, p.forward, seqNumbers, ++ids);
+                    Object key = dataKey(payloads, p.link, p.forward, seqNumbers, ++ids);
                     send(sink, clocks, eventsPerNode, s, r, p.time, key);
                     queue.add(inFlight(random, sequence, link, p.link, p.forward, s, r, p.time, key, false));
                     dataMessages++;

@@ -121,6 +121,12 @@ class ClusterSimulatorTest {
     }
 
     @Test
+    void keyKindDoesNotChangeTheTraffic() {
+        SimulationConfig c = config(4).withAcks(15_000);
+        assertThat(messages(c.withKeys(KeyKind.TCP))).isEqualTo(messages(c));
+    }
+
+    @Test
     void tcpKeysAreUniqueSegments() {
         SimulationConfig c = config(5).withKeys(KeyKind.TCP).withAcks(10_000);
         Set<Object> sent = new HashSet<>();

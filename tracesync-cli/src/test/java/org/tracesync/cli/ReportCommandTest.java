@@ -1,0 +1,87 @@
+package org.tracesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tracesync report} on the committed example, through the real engine. */
+class ReportCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static final Path EXAMPLE = SimulateCommandTest.repository().resolve("examples/cluster-3/jsonl");
+
+    private Path syncExample() {
+        Path result = dir.resolve("result.json");
+        CommandRun sync = CommandRun.of("sync", "-q", EXAMPLE.resolve("h1.jsonl").toString(),
+                EXAMPLE.resolve("h2.jsonl").toString(), EXAMPLE.resolve("h3.jsonl").toString(), "-o", result.toString());
+        assertThat(sync.exitCode()).as(sync.err()).isZero();
+        return result;
+    }
+
+    @Test
+    void reportWithTracesAndTruthDrawsExactHullsAndRendersCleanly() throws Exception {
+        Path result = syncExample();
+        Path html = Path.of("target").toAbsolutePath().resolve("report-cluster-3.html");
+        Files.createDirectories(html.getParent());
+        CommandRun run = CommandRun.of("report", result.toString(), EXAMPLE.resolve("h1.jsonl").toString(),
+                EXAMPLE.resolve("h2.jsonl").toString(), EXAMPLE.resolve("h3.jsonl").toString(),
+                "--truth", EXAMPLE.resolve("truth.json").toString(), "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).isEqualTo("report written to " + html + " (2052 messages, 0 inversions after correction)\n");
+        String page = Files.readString(html);
+        assertThat(page).contains("exact hulls", "No warnings: no message travels backwards in time after correction.",
+                "<h3>h1 – h2", "<h3>h2 – h3", "true error (truth file)", "true conversion (truth file)");
+        Assumptions.assumeTrue(Files.isExecutable(HeadlessChromium.CHROMIUM),
+                "chromium is not installed: rendering skipped");
+        List<String> console = HeadlessChromium.render(html,
+                html.resolveSibling("report-cluster-3.png"), 1400, 4600);
+        assertThat(console).isEmpty();
+    }
+
+    @Test
+    void unreadableTracesStillGiveAReportAndExitThree() throws IOException {
+        Path result = syncExample();
+        Path bad = dir.resolve("h1.jsonl");
+        Files.writeString(bad, "{\"node\":\"h1\",\"t\":1,\"dir\":\"send\",\"msg\":\"x\"}\nnot json\n");
+        Path html = dir.resolve("r.html");
+        CommandRun run = CommandRun.of("report", result.toString(), bad.toString(), EXAMPLE.resolve("h2.jsonl").toString(),
+                "-o", html.toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).startsWith("tracesync: " + bad + ":line 2: not valid JSON")
+                .endsWith("(report written to " + html + " without the message plots)\n");
+        assertThat(Files.readString(html)).contains("traces could not be read, so message points are not drawn: "
+                + bad + ":line 2: not valid JSON", "Node h1");
+        // a missing trace: same
+        run = CommandRun.of("report", result.toString(), dir.resolve("gone.jsonl").toString(), "-o", html.toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).startsWith("tracesync: " + dir.resolve("gone.jsonl") + ": no such file or directory");
+    }
+
+    @Test
+    void tracesInAnotherOrderThanTheResultStillPlotEachNodesLatencies() throws IOException {
+        Path result = syncExample();
+        Path html = dir.resolve("reordered.html");
+        CommandRun run = CommandRun.of("report", result.toString(), EXAMPLE.resolve("h3.jsonl").toString(),
+                EXAMPLE.resolve("h1.jsonl").toString(), EXAMPLE.resolve("h2.jsonl").toString(), "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).contains("sent by h1: +latency", "sent by h3: +latency", "No warnings");
+    }
+
+    @Test
+    void reportWithoutTracesSaysHowToGetThePlots() {
+        Path result = syncExample();
+        Path html = dir.resolve("plain.html");
+        CommandRun run = CommandRun.of("report", result.toString(), "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(html).content().contains("No traces were given", "Accuracy of h1 (Figure 6)");
+    }
+}
