@@ -3,10 +3,6 @@ package org.tracesync.global;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.ojalgo.optimisation.Expression;
-import org.ojalgo.optimisation.ExpressionsBasedModel;
-import org.ojalgo.optimisation.Optimisation;
-import org.ojalgo.optimisation.Variable;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
@@ -86,7 +82,7 @@ final class GlobalProgram {
     private final double h;          // H, ns
     private final List<Row> rows = new ArrayList<>();
     private final List<Term> terms = new ArrayList<>();
-    private final List<long[]> sampleTimes = new ArrayList<>(); // per local index: hull vertex times
+    private final List<Row> allRows = new ArrayList<>(); // rows + the redundant ones, to validate a solution
     private final long[] first;
     private final long[] last;
     private int oneWayPairs;
@@ -96,6 +92,7 @@ final class GlobalProgram {
     private double[] driftUnits; // solution D, by local index
     private long solveNanos;
     private int lpCount;
+    private int primalFallbacks;
 
     /**
      * @param members the group's node indices
@@ -126,10 +123,6 @@ final class GlobalProgram {
             maxHalf = Math.max(maxHalf, (last[k] - first[k]) / 2);
         }
         this.h = maxHalf;
-        List<List<Long>> times = new ArrayList<>();
-        for (int k = 0; k < m; k++) {
-            times.add(new ArrayList<>());
-        }
         double maxWeight = 0;
         List<double[]> rawTerms = new ArrayList<>();
         for (PairEstimate p : pairs) {
@@ -144,23 +137,32 @@ final class GlobalProgram {
             }
             long x0 = p.x0();
             long v0 = p.v0();
+            // A vertex outside the range where the pair's bound function follows its hull only
+            // constrains lines outside the pair's feasible drift range: redundant, exactly (the
+            // joint constraints say "the pair's relative line lies in its feasible region").
+            long[] pRange = range(p.upperAToB(), p.x0(), p.pu());
+            long[] qRange = range(p.lowerAToB(), p.x0(), p.qu());
             for (int i = 0; i < p.pu().length; i++) { // a → b: sent at x on a, received at y on b
                 long x = x0 + p.pu()[i];
                 long lat = v0 + p.pv()[i]; // y − x
                 long y = x + lat;
-                rows.add(new Row(a, s(a, x), b, s(b, y),
-                        ((double) lat + this.path[b].correction(y) - this.path[a].correction(x)) / UNIT));
-                times.get(a).add(x);
-                times.get(b).add(y);
+                Row row = new Row(a, s(a, x), b, s(b, y),
+                        ((double) lat + this.path[b].correction(y) - this.path[a].correction(x)) / UNIT);
+                allRows.add(row);
+                if (x >= pRange[0] && x <= pRange[1]) {
+                    rows.add(row);
+                }
             }
             for (int i = 0; i < p.qu().length; i++) { // b → a: sent at y on b, received at x on a
                 long x = x0 + p.qu()[i];
                 long lat = -(v0 + p.qv()[i]); // x − y
                 long y = x - lat;
-                rows.add(new Row(b, s(b, y), a, s(a, x),
-                        ((double) lat + this.path[a].correction(x) - this.path[b].correction(y)) / UNIT));
-                times.get(a).add(x);
-                times.get(b).add(y);
+                Row row = new Row(b, s(b, y), a, s(a, x),
+                        ((double) lat + this.path[a].correction(x) - this.path[b].correction(y)) / UNIT);
+                allRows.add(row);
+                if (x >= qRange[0] && x <= qRange[1]) {
+                    rows.add(row);
+                }
             }
             if (p.hasEstimate()) {
                 double accuracyUs = p.quality() == Quality.ACCURATE && Double.isFinite(p.meanAccuracy())
@@ -181,18 +183,28 @@ final class GlobalProgram {
         for (double[] t : rawTerms) {
             terms.add(new Term((int) t[0], t[1], (int) t[2], t[3], t[4], Math.max(t[5] / maxWeight, 1e-6)));
         }
-        for (int k = 0; k < m; k++) {
-            long[] ts = times.get(k).stream().mapToLong(Long::longValue).toArray();
-            sampleTimes.add(ts);
+    }
+
+    /** [first, last] a-time of the hull vertices a pair's bound function follows; everything without one. */
+    private static long[] range(org.tracesync.core.transform.MonotoneBound bound, long x0, long[] us) {
+        if (bound == null) {
+            return new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
         }
+        return new long[] {bound.t(0), bound.t(bound.size() - 1)};
     }
 
     private double s(int k, long t) {
         return (double) (t - origin[k]) / h;
     }
 
+    /** Hull constraints in the program (facet-defining vertices only). */
     int constraintCount() {
         return rows.size();
+    }
+
+    /** Hull vertices of the group's pairs (each checked against the solution). */
+    int hullVertexCount() {
+        return allRows.size();
     }
 
     int pairsUsed() {
@@ -207,113 +219,130 @@ final class GlobalProgram {
         return lpCount;
     }
 
+    /** LPs whose dual answer failed its check and went to the primal. */
+    int primalFallbacks() {
+        return primalFallbacks;
+    }
+
     long solveNanos() {
         return solveNanos;
     }
 
-    /**
-     * Builds the constraint set; with {@code aux} (length terms + 1), also the objective's
-     * auxiliary variables: e_i ≥ |δ_i| weighted w_i (the L1 objective), and z ≥ w_i·e_i (last).
-     */
-    private ExpressionsBasedModel model(double marginNs, Variable[] aux, Variable[] o, Variable[] d) {
-        return model(marginNs, aux, o, d, Double.NaN);
+    /** Column of O_k (D_k is the next one); the reference has none. */
+    private int col(int k) {
+        return 2 * (k < refLocal ? k : k - 1);
     }
 
-    /**
-     * Without {@code zLimit} (NaN): the first stage, objective z. With it: the second stage,
-     * z ≤ zLimit, objective Σ w·e.
-     */
-    private ExpressionsBasedModel model(double marginNs, Variable[] aux, Variable[] o, Variable[] d, double zLimit) {
-        ExpressionsBasedModel model = new ExpressionsBasedModel();
-        for (int k = 0; k < members.length; k++) {
-            if (k != refLocal) {
-                o[k] = model.addVariable("o" + k);
-                d[k] = model.addVariable("d" + k);
-            }
-        }
+    private int unknowns() {
+        return 2 * (members.length - 1);
+    }
+
+    /** Adds the hull rows, with τ = marginNs, to {@code lp}. */
+    private void addHullRows(DualLinearProgram lp, double marginNs) {
         double margin = marginNs / UNIT;
-        for (int i = 0; i < rows.size(); i++) {
-            Row r = rows.get(i);
-            Expression e = model.addExpression("h" + i).upper(r.rhs() - margin);
-            add(e, o, d, r.s(), 1.0, r.ss());
-            add(e, o, d, r.r(), -1.0, r.sr());
-        }
-        if (aux != null) {
-            boolean second = !Double.isNaN(zLimit);
-            Variable z = model.addVariable("z").lower(0);
-            if (second) {
-                z.upper(zLimit);
-            } else {
-                z.weight(1.0);
+        for (Row r : rows) {
+            int[] idx = new int[4];
+            double[] val = new double[4];
+            int n = 0;
+            if (r.s() != refLocal) {
+                idx[n] = col(r.s());
+                val[n++] = 1.0;
+                idx[n] = col(r.s()) + 1;
+                val[n++] = r.ss();
             }
-            aux[terms.size()] = z;
-            for (int i = 0; i < terms.size(); i++) {
-                Term t = terms.get(i);
-                Variable e = model.addVariable("e" + i).lower(0);
-                if (second) {
-                    e.weight(t.weight());
-                }
-                aux[i] = e;
-                // δ = k + lin ≤ e  and  −δ ≤ e
-                Expression up = model.addExpression("p" + i).upper(-t.k());
-                add(up, o, d, t.b(), 1.0, t.sb());
-                add(up, o, d, t.a(), -1.0, t.sa());
-                up.set(e, -1.0);
-                Expression down = model.addExpression("m" + i).upper(t.k());
-                add(down, o, d, t.b(), -1.0, t.sb());
-                add(down, o, d, t.a(), 1.0, t.sa());
-                down.set(e, -1.0);
-                // w·e ≤ z: z is the largest weighted deviation (the second stage minimizes it)
-                model.addExpression("z" + i).upper(0).set(e, t.weight()).set(z, -1.0);
+            if (r.r() != refLocal) {
+                idx[n] = col(r.r());
+                val[n++] = -1.0;
+                idx[n] = col(r.r()) + 1;
+                val[n++] = -r.sr();
             }
+            lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), r.rhs() - margin);
         }
-        return model;
-    }
-
-    /** Adds sign·(O_k + D_k·s) to e (accumulating: a node can appear on both sides). */
-    private void add(Expression e, Variable[] o, Variable[] d, int k, double sign, double s) {
-        if (k == refLocal) {
-            return;
-        }
-        e.add(o[k], sign);
-        e.add(d[k], sign * s);
     }
 
     /**
-     * Solves for the transforms. First with a 1 ns margin on every message (so that rounding the
-     * corrected times to ns never produces an equality presented as an inversion), then, if that
-     * is infeasible, with none. Returns false when the program is infeasible: no linear clocks
-     * satisfy every message (or the solver's answer violates a constraint by more than 1 ns).
+     * The estimate program: unknowns (O, D) of every non-reference node, e_i ≥ |δ_i| per objective
+     * term, and z ≥ w_i·e_i. With {@code zLimit} NaN, the first stage (objective: minimize z); else
+     * the second (z ≤ zLimit, objective: minimize Σ w_i·e_i).
+     */
+    private DualLinearProgram estimateProgram(double marginNs) {
+        int u = unknowns();
+        int t = terms.size();
+        int z = u + t;
+        DualLinearProgram lp = new DualLinearProgram(u + t + 1);
+        addHullRows(lp, marginNs);
+        for (int i = 0; i < t; i++) {
+            Term term = terms.get(i);
+            int e = u + i;
+            // δ = k + lin(b) − lin(a):  δ − e ≤ 0  →  lin(b) − lin(a) − e ≤ −k ;  −δ − e ≤ 0
+            for (double sign : new double[] {1.0, -1.0}) {
+                int[] idx = new int[5];
+                double[] val = new double[5];
+                int n = 0;
+                if (term.b() != refLocal) {
+                    idx[n] = col(term.b());
+                    val[n++] = sign;
+                    idx[n] = col(term.b()) + 1;
+                    val[n++] = sign * term.sb();
+                }
+                if (term.a() != refLocal) {
+                    idx[n] = col(term.a());
+                    val[n++] = -sign;
+                    idx[n] = col(term.a()) + 1;
+                    val[n++] = -sign * term.sa();
+                }
+                idx[n] = e;
+                val[n++] = -1.0;
+                lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), -sign * term.k());
+            }
+            lp.addRow(new int[] {e, z}, new double[] {term.weight(), -1.0}, 0.0);
+            lp.addRow(new int[] {e}, new double[] {-1.0}, 0.0);
+        }
+        lp.addRow(new int[] {z}, new double[] {-1.0}, 0.0);
+        return lp;
+    }
+
+    /**
+     * Solves for the transforms: first the smallest largest weighted deviation z*, then the
+     * smallest weighted L1 deviation with z ≤ z*·(1 + 1e-6). First with a 1 ns margin on every
+     * message (so that rounding the corrected times to ns never turns an equality into an
+     * inversion), then, if that is infeasible, with τ alone. Returns false when the program is
+     * infeasible: no linear clocks satisfy every message (or the answer violates a hull vertex,
+     * redundant ones included, by more than 1 ns).
      */
     boolean solve(double minLatencyNs) {
+        int u = unknowns();
+        int t = terms.size();
         for (double margin : new double[] {Math.max(minLatencyNs, 1.0), minLatencyNs}) {
-            int m = members.length;
-            Variable[] o = new Variable[m];
-            Variable[] d = new Variable[m];
-            Variable[] aux = new Variable[terms.size() + 1];
-            ExpressionsBasedModel model = model(margin, aux, o, d);
             long t0 = System.nanoTime();
-            Optimisation.Result result = model.minimise();
-            lpCount++;
-            if (!result.getState().isOptimal()) {
+            DualLinearProgram lp = estimateProgram(margin);
+            double[] c = new double[u + t + 1];
+            c[u + t] = -1.0; // maximize −z
+            DualLinearProgram.Answer first = lp.maximize(c);
+            lpCount += lp.solves();
+            primalFallbacks += lp.primalFallbacks();
+            if (!first.optimal()) {
                 solveNanos += System.nanoTime() - t0;
                 continue;
             }
-            // second stage: the smallest weighted L1 deviation among the solutions of (nearly) smallest largest one
-            double zMin = result.getValue();
-            model = model(margin, aux, o, d, zMin + Math.max(1e-6 * zMin, 1e-6));
-            Optimisation.Result second = model.minimise();
-            lpCount++;
-            solveNanos += System.nanoTime() - t0;
-            if (!second.getState().isOptimal()) {
-                continue;
+            double zMin = -first.value();
+            lp = estimateProgram(margin);
+            lp.addRow(new int[] {u + t}, new double[] {1.0}, zMin + Math.max(1e-6 * zMin, 1e-6));
+            c = new double[u + t + 1];
+            for (int i = 0; i < t; i++) {
+                c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
             }
-            double[] off = new double[m];
-            double[] dr = new double[m];
-            for (int k = 0; k < m; k++) {
+            DualLinearProgram.Answer second = lp.maximize(c);
+            lpCount += lp.solves();
+            primalFallbacks += lp.primalFallbacks();
+            solveNanos += System.nanoTime() - t0;
+            DualLinearProgram.Answer answer = second.optimal() ? second : first;
+            double[] off = new double[members.length];
+            double[] dr = new double[members.length];
+            for (int k = 0; k < members.length; k++) {
                 if (k != refLocal) {
-                    off[k] = o[k].getValue().doubleValue();
-                    dr[k] = d[k].getValue().doubleValue();
+                    off[k] = answer.x()[col(k)];
+                    dr[k] = answer.x()[col(k) + 1];
                 }
             }
             if (maxViolationNs(off, dr, minLatencyNs) <= 1.0) {
@@ -328,7 +357,7 @@ final class GlobalProgram {
     /** Largest amount (ns) by which the solution puts a hull message below τ. */
     private double maxViolationNs(double[] off, double[] dr, double minLatencyNs) {
         double worst = 0;
-        for (Row r : rows) {
+        for (Row r : allRows) {
             double lhs = off[r.s()] + dr[r.s()] * r.ss() - off[r.r()] - dr[r.r()] * r.sr();
             worst = Math.max(worst, (lhs - (r.rhs() - minLatencyNs / UNIT)) * UNIT);
         }
@@ -350,58 +379,130 @@ final class GlobalProgram {
      * Joint bounds of node {@code node} (a non-reference member) under the feasible set with
      * τ = {@code minLatencyNs}.
      *
-     * <p>Instants: the node's hull-vertex times (every pair), capped at {@code maxInstants} chosen
-     * evenly among them, always with the first and last. At each, two LPs: min and max of
-     * g(t) = O_n + D_n·s_n(t). Between instants the rows are interpolated linearly, and that is
-     * conservative: max over a polytope of a function linear in both the unknowns and t is a
-     * maximum of linear functions of t, hence convex, so its chords lie above it (the upper bound
-     * only widens); the min is concave and its chords lie below it. Beyond the first and last
-     * instant, the rows continue with the feasible set's extreme drifts (2 more LPs): for t past
-     * the last instant t_k, max g(t) ≤ max g(t_k) + (s(t) − s(t_k))·max D, and so on; one extra
-     * row on each side, one data span away, makes the rows' linear extrapolation follow exactly
-     * those lines.
+     * <h2>Why linear interpolation between instants is conservative</h2>
+     * At local time t the reference time is t + P_n(t) + 1000·g(t), g(t) = O_n + D_n·s_n(t), linear
+     * in the unknowns and in t. Its maximum over the (convex) feasible set is a maximum of linear
+     * functions of t, hence convex: chords between sampled maxima lie above it, so interpolated
+     * upper bounds only widen. The minimum is concave and its chords lie below it. Beyond the
+     * first and last instant, rows continue with the feasible set's extreme drifts: for t past the
+     * last instant t_k, max g(t) ≤ max g(t_k) + (s(t) − s(t_k))·max D, and likewise on the other
+     * side and for the minimum; one extra row on each side, one data span away, makes the rows'
+     * linear extrapolation follow exactly those lines.
      *
-     * <p>Cost: 2·k + 2 LPs of the program's size, k ≤ maxInstants. Returns an empty list when the
-     * feasible set is unbounded in this node's direction (a pair without two-sided data on every
-     * route to the reference).
+     * <h2>Which instants: the sandwich method, at most {@code maxInstants}</h2>
+     * Each LP at an instant also yields a supporting line of the convex max (the optimal point's
+     * drift is a subgradient). Starting from the node's first and last timestamps, between two
+     * sampled instants the true maximum lies between the chord and the two supporting lines; where
+     * the gap (at the supporting lines' intersection) exceeds ε = max(10 ns, 0.5% of the bound
+     * width), the LP is solved at that intersection, largest gap first, until every gap is ≤ ε or
+     * each side has used maxInstants / 2 instants. So the rows are strict bounds and, when the cap
+     * is not reached, within ε of the tightest possible piecewise-linear ones.
+     *
+     * <p>Cost: 4 + (refinements) + 2 LPs of the program's size (at most maxInstants + 2).
+     * Returns an empty list when the feasible set is unbounded for this node.
      */
     List<BoundRow> bounds(int node, int maxInstants, double minLatencyNs) {
         int k = local[node];
-        long[] ts = instants(k, maxInstants);
-        int m = members.length;
-        Variable[] o = new Variable[m];
-        Variable[] d = new Variable[m];
-        ExpressionsBasedModel model = model(minLatencyNs, null, o, d);
-        double[] lo = new double[ts.length];
-        double[] hi = new double[ts.length];
-        for (int i = 0; i < ts.length; i++) {
-            double s = s(k, ts[i]);
-            hi[i] = extreme(model, o[k], 1.0, d[k], s, true);
-            lo[i] = extreme(model, o[k], 1.0, d[k], s, false);
-            if (Double.isNaN(hi[i]) || Double.isNaN(lo[i])) {
+        DualLinearProgram lp = new DualLinearProgram(unknowns());
+        addHullRows(lp, minLatencyNs);
+        long t0 = first[k];
+        long t1 = Math.max(last[k], first[k] + 1);
+        java.util.TreeMap<Long, double[]> hi = new java.util.TreeMap<>(); // t → {max g, subgradient}
+        java.util.TreeMap<Long, double[]> lo = new java.util.TreeMap<>(); // t → {min g, supergradient}
+        for (long t : new long[] {t0, t1}) {
+            double[] up = extreme(lp, k, s(k, t), 1.0);
+            double[] down = extreme(lp, k, s(k, t), -1.0);
+            if (up == null || down == null) {
                 return List.of();
             }
+            hi.put(t, up);
+            lo.put(t, down);
         }
-        double dMax = extreme(model, o[k], 0.0, d[k], 1.0, true);
-        double dMin = extreme(model, o[k], 0.0, d[k], 1.0, false);
+        double width = UNIT * Math.max(hi.get(t0)[0] - lo.get(t0)[0], hi.get(t1)[0] - lo.get(t1)[0]);
+        double epsUs = Math.max(10.0, 0.005 * width) / UNIT;
+        int perSide = Math.max(2, maxInstants / 2);
+        if (!refine(lp, k, hi, 1.0, epsUs, perSide) || !refine(lp, k, lo, -1.0, epsUs, perSide)) {
+            return List.of();
+        }
+        double[] dUp = extreme(lp, k, Double.NaN, 1.0);
+        double[] dDown = extreme(lp, k, Double.NaN, -1.0);
+        java.util.TreeSet<Long> ts = new java.util.TreeSet<>(hi.keySet());
+        ts.addAll(lo.keySet());
         List<BoundRow> out = new ArrayList<>();
-        boolean extend = !Double.isNaN(dMax) && !Double.isNaN(dMin);
-        long span = Math.max(ts[ts.length - 1] - ts[0], 1_000_000_000L);
+        boolean extend = dUp != null && dDown != null;
+        long span = Math.max(t1 - t0, 1_000_000_000L);
         if (extend) {
-            long t = ts[0] - span;
-            double ds = s(k, t) - s(k, ts[0]); // negative
-            out.add(row(k, t, lo[0] + ds * dMax, hi[0] + ds * dMin));
+            long t = t0 - span;
+            double ds = s(k, t) - s(k, t0); // negative
+            out.add(row(k, t, lo.get(t0)[0] + ds * dUp[0], hi.get(t0)[0] + ds * dDown[0]));
         }
-        for (int i = 0; i < ts.length; i++) {
-            out.add(row(k, ts[i], lo[i], hi[i]));
+        for (long t : ts) {
+            out.add(row(k, t, chord(k, lo, t), chord(k, hi, t)));
         }
         if (extend) {
-            int last = ts.length - 1;
-            long t = ts[last] + span;
-            double ds = s(k, t) - s(k, ts[last]); // positive
-            out.add(row(k, t, lo[last] + ds * dMin, hi[last] + ds * dMax));
+            long t = t1 + span;
+            double ds = s(k, t) - s(k, t1); // positive
+            out.add(row(k, t, lo.get(t1)[0] + ds * dDown[0], hi.get(t1)[0] + ds * dUp[0]));
         }
         return out;
+    }
+
+    /**
+     * Sandwich refinement of one side ({@code sign} 1: the convex max, −1: the concave min, handled
+     * as −max(−g)). Returns false if an LP failed.
+     */
+    private boolean refine(DualLinearProgram lp, int k,
+                           java.util.TreeMap<Long, double[]> samples, double sign, double epsUs, int cap) {
+        while (samples.size() < cap) {
+            long bestT = Long.MIN_VALUE;
+            double bestGap = epsUs;
+            Long prev = null;
+            for (long t : samples.keySet()) {
+                if (prev != null && t - prev > 1) {
+                    double sl = s(k, prev);
+                    double sr = s(k, t);
+                    double vl = sign * samples.get(prev)[0];
+                    double gl = sign * samples.get(prev)[1];
+                    double vr = sign * samples.get(t)[0];
+                    double gr = sign * samples.get(t)[1];
+                    if (gr > gl) {
+                        double sx = ((vl - gl * sl) - (vr - gr * sr)) / (gr - gl); // supporting lines meet
+                        sx = Math.max(sl, Math.min(sr, sx));
+                        double chordAt = vl + (vr - vl) * (sx - sl) / (sr - sl);
+                        double gap = chordAt - (vl + gl * (sx - sl));
+                        if (gap > bestGap) {
+                            long tx = origin[k] + Math.round(sx * h);
+                            if (tx > prev && tx < t) {
+                                bestGap = gap;
+                                bestT = tx;
+                            }
+                        }
+                    }
+                }
+                prev = t;
+            }
+            if (bestT == Long.MIN_VALUE) {
+                return true;
+            }
+            double[] v = extreme(lp, k, s(k, bestT), sign);
+            if (v == null) {
+                return false;
+            }
+            samples.put(bestT, v);
+        }
+        return true;
+    }
+
+    /** The chord (linear interpolation in t) of one side's samples at t, within their range. */
+    private double chord(int k, java.util.TreeMap<Long, double[]> samples, long t) {
+        double[] exact = samples.get(t);
+        if (exact != null) {
+            return exact[0];
+        }
+        Long l = samples.floorKey(t);
+        Long r = samples.ceilingKey(t);
+        double f = (double) (t - l) / (double) (r - l);
+        return samples.get(l)[0] + f * (samples.get(r)[0] - samples.get(l)[0]);
     }
 
     private BoundRow row(int k, long t, double loUs, double hiUs) {
@@ -411,38 +512,30 @@ final class GlobalProgram {
         return new BoundRow(t, minus, plus);
     }
 
-    /** max (or min) of co·O + cd·D over the feasible set; NaN when unbounded or not solved. */
-    private double extreme(ExpressionsBasedModel model, Variable o, double co, Variable d, double cd, boolean max) {
-        // the objective is the two variables' weights, overwritten at every call
-        o.weight(co);
-        d.weight(cd);
+    /**
+     * Extreme of g = O + D·s over the feasible set: the max for sign 1, the min for −1; with s NaN,
+     * the extreme of D alone. Returns {value, D at the optimum} or null when unbounded/unsolved.
+     */
+    private double[] extreme(DualLinearProgram lp, int k, double s, double sign) {
+        boolean driftOnly = Double.isNaN(s);
+        double[] c = new double[unknowns()];
+        c[col(k)] = driftOnly ? 0.0 : sign;
+        c[col(k) + 1] = driftOnly ? sign : sign * s;
         long t0 = System.nanoTime();
-        Optimisation.Result r = max ? model.maximise() : model.minimise();
+        int before = lp.solves();
+        int fallbacksBefore = lp.primalFallbacks();
+        DualLinearProgram.Answer a = lp.upperBound(c);
+        primalFallbacks += lp.primalFallbacks() - fallbacksBefore;
         solveNanos += System.nanoTime() - t0;
-        lpCount++;
-        if (!r.getState().isOptimal()) {
-            return Double.NaN;
+        lpCount += lp.solves() - before;
+        if (!a.optimal()) {
+            return null;
         }
-        double v = r.getValue();
+        double v = sign * a.value();
         if (!Double.isFinite(v) || Math.abs(v) > UNBOUNDED_US) {
-            return Double.NaN;
+            return null;
         }
-        return v;
-    }
-
-    /** Up to {@code cap} distinct instants among the node's hull-vertex times and data ends, evenly spread. */
-    long[] instants(int k, int cap) {
-        long[] all = Arrays.copyOf(sampleTimes.get(k), sampleTimes.get(k).length + 2);
-        all[all.length - 2] = first[k];
-        all[all.length - 1] = last[k];
-        long[] distinct = Arrays.stream(all).sorted().distinct().toArray();
-        if (distinct.length <= cap) {
-            return distinct;
-        }
-        long[] out = new long[cap];
-        for (int i = 0; i < cap; i++) {
-            out[i] = distinct[(int) Math.round((double) i * (distinct.length - 1) / (cap - 1))];
-        }
-        return out;
+        double dv = a.x()[col(k) + 1]; // a hint: where the next sample goes
+        return new double[] {v, dv};
     }
 }

@@ -105,6 +105,7 @@ public final class GlobalReduction {
         int infeasible = 0;
         long constraints = 0;
         long lps = 0;
+        long fallbacks = 0;
         int oneWayUsed = 0;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int ref = index.get(g.getKey());
@@ -165,6 +166,7 @@ public final class GlobalReduction {
                         program.transform(m), rows, old.path(), old.start(), old.end(), note));
             }
             lps += program.lpCount();
+            fallbacks += program.primalFallbacks();
         }
         Map<String, Object> stats = new LinkedHashMap<>(path.stats());
         if (solved == 0 && infeasible == 0) {
@@ -181,6 +183,7 @@ public final class GlobalReduction {
             stats.put("global_constraints", constraints);
             stats.put("global_one_way_pairs", oneWayUsed);
             stats.put("global_lps", lps);
+            stats.put("global_primal_fallbacks", fallbacks);
         }
         return new SyncResult(path.reference(), results, path.pairs(), stats, warnings);
     }
