@@ -42,6 +42,9 @@ public final class SyncCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         MessageInput input = TraceInputs.open(inputs);
@@ -49,7 +52,7 @@ public final class SyncCommand implements Callable<Integer> {
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference);
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--reference " + reference + ": no such node (nodes: "
                             + input.nodes().stream().map(n -> n.name()).toList() + ")");
         }
@@ -59,10 +62,12 @@ public final class SyncCommand implements Callable<Integer> {
             ResultFile.write(result, output);
         }
         if (!quiet) {
-            System.out.print(SyncSummary.format(result, input.warnings()));
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            out.print(SyncSummary.format(result, input.warnings()));
             if (output != null) {
-                System.out.println("result written to " + output);
+                out.println("result written to " + output);
             }
+            out.flush();
         }
         boolean partial = result.nodes().size() > 1
                 && result.nodes().stream().anyMatch(n -> !n.synchronizedToOther() && !isGroupReference(result, n));

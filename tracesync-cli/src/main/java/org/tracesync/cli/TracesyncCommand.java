@@ -1,17 +1,30 @@
 package org.tracesync.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import org.tracesync.formats.TraceFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code tracesync} command: subcommands do the work. */
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {SyncCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SyncCommand.class, ReportCommand.class, SimulateCommand.class, DemoCommand.class,
+            CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "On errors, print the stack trace too.")
+    boolean debug;
 
     @Override
     public void run() {
@@ -25,29 +38,82 @@ public final class TracesyncCommand implements Runnable {
     public static CommandLine newCommandLine() {
         CommandLine cl = new CommandLine(new TracesyncCommand());
         cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
+        cl.setParameterExceptionHandler((ex, args) -> handleParameterException(ex, args, cl.getErr()));
         return cl;
     }
 
-    /** Exit codes: 0 success, 1 partial/impossible synchronization, 2 usage, 3 input error. */
-    public static final int EXIT_PARTIAL = 1;
-    public static final int EXIT_USAGE = 2;
-    public static final int EXIT_INPUT = 3;
+    /** Exit codes (see {@link ExitCode}): 1 partial/impossible synchronization, 2 usage, 3 input error. */
+    public static final int EXIT_PARTIAL = ExitCode.SYNC_INCOMPLETE;
+    public static final int EXIT_USAGE = ExitCode.USAGE;
+    public static final int EXIT_INPUT = ExitCode.INPUT;
 
-    private static int handleExecutionException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
-        if (e instanceof CommandLine.ParameterException pe) {
-            cl.getErr().println("tracesync: " + pe.getMessage());
-            return EXIT_USAGE;
+    private static boolean debug(String[] args) {
+        return Arrays.asList(args).contains("--debug");
+    }
+
+    /**
+     * Bad command lines: one line on stderr naming the problem and where to find the usage, exit
+     * {@link ExitCode#USAGE}.
+     */
+    static int handleParameterException(CommandLine.ParameterException ex, String[] args, PrintWriter err) {
+        // a command may raise this with a CommandLine of its own (not in our hierarchy): name it fully
+        String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+        if (!name.startsWith("tracesync")) {
+            name = "tracesync " + name;
         }
-        if (e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException) {
-            cl.getErr().println("tracesync: " + e.getMessage());
-            return EXIT_INPUT;
+        err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+        if (debug(args)) {
+            ex.printStackTrace(err);
         }
-        if (e instanceof IllegalArgumentException) {
-            cl.getErr().println("tracesync: " + e.getMessage());
-            return EXIT_USAGE;
+        err.flush();
+        return ExitCode.USAGE;
+    }
+
+    /**
+     * Failures while a command runs: user mistakes and bad inputs give one line on stderr and their
+     * documented exit code; anything else is a bug ({@link ExitCode#INTERNAL}). {@code --debug}
+     * adds the stack trace.
+     */
+    static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+        PrintWriter err = cl.getErr();
+        int code;
+        String message;
+        if (ex instanceof CommandFailure f) {
+            code = f.exitCode();
+            message = f.getMessage();
+        } else if (ex instanceof TraceFormatException) {
+            code = ExitCode.INPUT;
+            message = ex.getMessage();
+        } else if (ex instanceof NoSuchFileException e) {
+            code = ExitCode.INPUT;
+            message = e.getFile() + ": no such file or directory";
+        } else if (ex instanceof AccessDeniedException e) {
+            code = ExitCode.INPUT;
+            message = e.getFile() + ": permission denied";
+        } else if (ex instanceof FileSystemException e) {
+            code = ExitCode.INPUT;
+            message = e.getFile() + ": " + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason());
+        } else if (ex instanceof java.io.UncheckedIOException u && u.getCause() != null) {
+            return handleExecutionException(u.getCause(), cl, parseResult);
+        } else if (ex instanceof java.io.IOException) {
+            code = ExitCode.INPUT;
+            message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        } else if (ex instanceof CommandLine.ParameterException) {
+            code = ExitCode.USAGE;
+            message = ex.getMessage();
+        } else if (ex instanceof IllegalArgumentException) {
+            // the library rejects impossible requests (e.g. an unknown reference node) this way
+            code = ExitCode.USAGE;
+            message = ex.getMessage();
+        } else {
+            code = ExitCode.INTERNAL;
+            message = "internal error: " + ex + " (a bug; rerun with --debug for the stack trace and report it)";
         }
-        cl.getErr().println("tracesync: internal error: " + e);
-        e.printStackTrace(cl.getErr());
-        return 4;
+        err.println("tracesync: " + message);
+        if (debug(parseResult.originalArgs().toArray(new String[0]))) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return code;
     }
 }

@@ -1,0 +1,224 @@
+package org.tracesync.cli;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tracesync.core.matching.MessageIdKey;
+import org.tracesync.core.model.NetEvent;
+import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.core.simulate.ClusterSimulator;
+import org.tracesync.core.simulate.LatencyModel;
+import org.tracesync.core.simulate.SimulationConfig;
+import org.tracesync.core.simulate.SimulationSink;
+import org.tracesync.core.simulate.Topology;
+import org.tracesync.formats.jsonl.JsonLinesWriter;
+import org.tracesync.formats.lttv.LttvTextWriter;
+import org.tracesync.formats.truth.TruthFile;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code tracesync simulate}: writes the traces of a simulated cluster and their truth. */
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Simulates a cluster whose clocks disagree and writes its traces plus truth.json "
+                + "(the true clock of every node: local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)²).",
+            "One format: files go straight into DIR; several: into DIR/<format>/ each, with its own truth.json."})
+public final class SimulateCommand implements Callable<Integer> {
+
+    /** Output formats. */
+    enum Format { text, jsonl }
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Output directory (created).")
+    Path output;
+
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "Number of nodes (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--topology", paramLabel = "KIND", defaultValue = "mesh",
+            description = "Who talks to whom: chain, star or mesh (default: ${DEFAULT-VALUE}).")
+    String topology;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Random seed; equal seeds give equal output (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--duration", paramLabel = "TIME", defaultValue = "10s", converter = DurationConverter.class,
+            description = "Traffic duration, e.g. 10s, 500ms, 2m (default: ${DEFAULT-VALUE}).")
+    long duration;
+
+    @Option(names = "--rate", paramLabel = "PER_S", defaultValue = "100",
+            description = "Messages per second per link and direction (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--format", split = ",", paramLabel = "FMT", defaultValue = "jsonl",
+            description = "text (LTTV text), jsonl (JSON lines), or both: text,jsonl (default: ${DEFAULT-VALUE}).")
+    List<Format> formats;
+
+    @Option(names = "--acks", description = "Answer every message with an acknowledgement.")
+    boolean acks;
+
+    @Option(names = "--broadcast", paramLabel = "PER_S", arity = "0..1", fallbackValue = "5", defaultValue = "0",
+            description = "Broadcasts per second per node to all its neighbours (--broadcast alone: 5/s).")
+    double broadcast;
+
+    @Option(names = "--max-offset", paramLabel = "TIME", defaultValue = "1s", converter = DurationConverter.class,
+            description = "Clock offsets drawn in ±TIME (default: ${DEFAULT-VALUE}).")
+    long maxOffset;
+
+    @Option(names = "--max-drift", paramLabel = "PPM", defaultValue = "50",
+            description = "Clock drifts drawn in ±PPM parts per million (default: ${DEFAULT-VALUE}).")
+    double maxDriftPpm;
+
+    @Option(names = "--max-drift-change", paramLabel = "PPM_PER_H", defaultValue = "0",
+            description = "Drift changes by up to ±PPM_PER_H ppm per hour (quadratic clocks; default: ${DEFAULT-VALUE}).")
+    double maxDriftChange;
+
+    @Option(names = "--min-latency", paramLabel = "TIME", defaultValue = "60us", converter = DurationConverter.class,
+            description = "Minimum one-way latency from a link's first to its second node (default: ${DEFAULT-VALUE}).")
+    long minLatency;
+
+    @Option(names = "--min-latency-back", paramLabel = "TIME", defaultValue = "80us", converter = DurationConverter.class,
+            description = "Minimum latency the other way (default: ${DEFAULT-VALUE}).")
+    long minLatencyBack;
+
+    @Option(names = "--latency-tail", paramLabel = "TIME", defaultValue = "100us", converter = DurationConverter.class,
+            description = "Mean (exponential) or scale (Pareto) of the random latency above the minimum (default: ${DEFAULT-VALUE}).")
+    long tail;
+
+    @Option(names = "--pareto", paramLabel = "SHAPE",
+            description = "Pareto-distributed latency tail of this shape instead of exponential (e.g. 1.5).")
+    Double paretoShape;
+
+    @Option(names = "--names", split = ",", paramLabel = "NAME",
+            description = "Node names for JSON lines (default h1, h2, …); LTTV text always numbers its traces 0 … N−1.")
+    List<String> names;
+
+    @Override
+    public Integer call() throws IOException {
+        SimulationConfig config = config();
+        List<Format> distinct = new ArrayList<>(EnumSet.copyOf(formats));
+        StringBuilder summary = new StringBuilder();
+        for (Format f : distinct) {
+            Path dir = distinct.size() == 1 ? output : output.resolve(f.name());
+            Files.createDirectories(dir);
+            long messages = switch (f) {
+                case text -> writeText(config, dir);
+                case jsonl -> writeJsonLines(config, dir);
+            };
+            summary.append(String.format("wrote %s: %d nodes, %d messages, truth.json%n", dir, nodes, messages));
+        }
+        spec.commandLine().getOut().print(summary);
+        spec.commandLine().getOut().flush();
+        return ExitCode.OK;
+    }
+
+    /** The simulation the options describe (node names "0" … "N−1"). */
+    SimulationConfig config() {
+        CommandLine cl = spec.commandLine();
+        if (nodes < 2 || nodes > 10_000) {
+            throw new CommandLine.ParameterException(cl, "--nodes must be between 2 and 10000, got " + nodes);
+        }
+        if (!(rate >= 0) || !(broadcast >= 0) || rate + broadcast <= 0) {
+            throw new CommandLine.ParameterException(cl, "--rate and --broadcast must be >= 0, and not both 0");
+        }
+        if (duration <= 0) {
+            throw new CommandLine.ParameterException(cl, "--duration must be > 0");
+        }
+        if (!(maxDriftPpm >= 0 && maxDriftPpm < 100_000)) {
+            throw new CommandLine.ParameterException(cl, "--max-drift must be in [0, 100000) ppm");
+        }
+        if (names != null && names.size() != nodes) {
+            throw new CommandLine.ParameterException(cl, "--names gives " + names.size() + " names for " + nodes + " nodes");
+        }
+        if (names != null && names.stream().distinct().count() != names.size()) {
+            throw new CommandLine.ParameterException(cl, "--names has duplicates");
+        }
+        Topology top;
+        try {
+            top = Topology.valueOf(topology.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--topology must be chain, star or mesh, got '" + topology + "'");
+        }
+        LatencyModel latency = paretoShape == null
+                ? new LatencyModel(minLatency, minLatencyBack, LatencyModel.Tail.EXPONENTIAL, tail, 0)
+                : new LatencyModel(minLatency, minLatencyBack, LatencyModel.Tail.PARETO, tail, paretoShape);
+        // drift changes by 2·delta per ns: delta = (ppm/h · 1e-6) / (3.6e12 ns) / 2
+        double maxDelta = maxDriftChange * 1e-6 / 3.6e12 / 2;
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(nodes, null),
+                SimulationConfig.DEFAULT_START, seed, maxOffset, maxDriftPpm * 1e-6, maxDelta);
+        SimulationConfig c;
+        try {
+            c = new SimulationConfig(seed, clocks, top.links(nodes, latency), SimulationConfig.DEFAULT_START, duration,
+                    rate, false, 0, broadcast, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        return acks ? c.withAcks(20_000) : c;
+    }
+
+    private static SimulationConfig renamed(SimulationConfig c, List<String> newNames) {
+        List<ClockModel> clocks = new ArrayList<>();
+        for (int i = 0; i < c.clocks().size(); i++) {
+            ClockModel m = c.clocks().get(i);
+            clocks.add(new ClockModel(newNames.get(i), m.t0(), m.alpha(), m.beta(), m.delta()));
+        }
+        return c.withClocks(clocks);
+    }
+
+    private String comment(SimulationConfig c) {
+        return "simulated by tracesync simulate --nodes " + nodes + " --topology " + topology + " --seed " + seed
+                + " (duration " + duration + " ns, rate " + rate + "/s)\ntrue clocks in truth.json";
+    }
+
+    private long writeText(SimulationConfig config, Path dir) throws IOException {
+        long messages;
+        try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("messages.txt"), StandardCharsets.UTF_8);
+             LttvTextWriter text = new LttvTextWriter(w, config.nodeCount(), comment(config))) {
+            messages = new ClusterSimulator(config).run(text).messages();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        new TruthFile(config.start(), config.clocks(), messages).write(dir.resolve("truth.json"));
+        return messages;
+    }
+
+    private long writeJsonLines(SimulationConfig base, Path dir) throws IOException {
+        List<String> nodeNames = names != null ? names : SimulationConfig.names(base.nodeCount(), "h");
+        SimulationConfig config = renamed(base, nodeNames);
+        List<JsonLinesWriter> writers = new ArrayList<>();
+        long messages;
+        try {
+            for (String n : nodeNames) {
+                writers.add(new JsonLinesWriter(Files.newBufferedWriter(dir.resolve(n + ".jsonl"), StandardCharsets.UTF_8), n));
+            }
+            messages = new ClusterSimulator(config).run(new SimulationSink() {
+                @Override
+                public void event(int node, int peer, NetEvent event) {
+                    try {
+                        writers.get(node).write(event.direction(), event.timestamp(),
+                                ((MessageIdKey) event.key()).id(), peer < 0 ? null : nodeNames.get(peer));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }).messages();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            for (JsonLinesWriter w : writers) {
+                w.close();
+            }
+        }
+        new TruthFile(config.start(), config.clocks(), messages).write(dir.resolve("truth.json"));
+        return messages;
+    }
+}

@@ -1,0 +1,541 @@
+package org.tracesync.cli.report;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.PairResult;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.core.transform.BoundRow;
+
+/**
+ * Writes the synchronization report: one self-contained HTML page (inline CSS and SVG, no script,
+ * no network access) with, per node, its reference, quality, correction and accuracy band over
+ * time (with the corrected one-way latencies as points: the paper's Figure 6); per pair, the
+ * message points in rebased coordinates with both half hulls, the estimate and the bounds, at full
+ * scale and zoomed on the densest region (Figure 5); and every warning.
+ *
+ * <p>Cost: O(nodes + pairs × sample size); the page stays a few hundred KB whatever the trace
+ * length, because plots draw {@link ReportSampler}'s bounded samples.
+ */
+public final class HtmlReport {
+
+    private static final String A_TO_B = "#1f77b4";
+    private static final String B_TO_A = "#d62728";
+    private static final String ESTIMATE = "#2ca02c";
+    private static final String BOUNDS = "#9467bd";
+    private static final String TRUTH = "#ff7f0e";
+
+    private final ReportInput in;
+    private final StringBuilder out = new StringBuilder(1 << 16);
+
+    private HtmlReport(ReportInput in) {
+        this.in = in;
+    }
+
+    /** Renders the page into {@code w}. */
+    public static void write(ReportInput input, Writer w) throws IOException {
+        HtmlReport r = new HtmlReport(input);
+        r.page();
+        w.write(r.out.toString());
+    }
+
+    /** Renders the page as a string. */
+    public static String render(ReportInput input) {
+        HtmlReport r = new HtmlReport(input);
+        r.page();
+        return r.out.toString();
+    }
+
+    private void page() {
+        SyncResult result = in.result();
+        out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>").append(Html.escape(in.title())).append("</title>\n<style>\n")
+                .append("body{font-family:sans-serif;margin:24px;max-width:1400px;color:#222}")
+                .append("table{border-collapse:collapse;margin:8px 0 16px}")
+                .append("th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;font-size:13px}")
+                .append("th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}")
+                .append(".warn{background:#fff4e5;border-left:4px solid #f0a020;padding:8px 12px;margin:12px 0}")
+                .append(".ok{background:#eef8ee;border-left:4px solid #3a3;padding:8px 12px;margin:12px 0}")
+                .append(".q-accurate,.q-reference{color:#176b17;font-weight:bold}.q-fallback,.q-invalid,.q-absent{color:#b00020;font-weight:bold}")
+                .append(".q-incomplete,.q-one-way,.q-piecewise{color:#a05a00;font-weight:bold}")
+                .append(".plots{display:flex;flex-wrap:wrap;gap:12px}svg.plot{border:1px solid #ddd;background:#fff}")
+                .append("p.cap{font-size:13px;color:#555;max-width:1100px}h2{border-bottom:1px solid #ccc;padding-bottom:4px}")
+                .append("\n</style>\n</head>\n<body>\n");
+        out.append("<h1>").append(Html.escape(in.title())).append("</h1>\n");
+        out.append("<p>Reference: <b>").append(Html.escape(result.reference())).append("</b> · ")
+                .append(result.nodes().size()).append(" nodes · ").append(result.pairs().size()).append(" pairs with messages");
+        if (in.sampler() != null) {
+            out.append(" · ").append(in.sampler().messages()).append(" messages read from the traces");
+        }
+        out.append(" · generated ").append(Instant.now().toString(), 0, 19).append("Z</p>\n");
+        warnings();
+        nodeTable();
+        pairTable();
+        stats();
+        for (int i = 0; i < result.nodes().size(); i++) {
+            nodeSection(i, result.nodes().get(i));
+        }
+        if (in.sampler() != null) {
+            out.append("<h2>Pairs (Figure 5: message points, hulls, estimate, bounds)</h2>\n")
+                    .append("<p class=\"cap\">For a pair (a, b), each message gives a point u = x − X0 (x: time on a's clock), "
+                            + "v = y − x (y: time on b's clock). Messages a → b lie above every valid conversion line, "
+                            + "messages b → a below it. Only the lower half hull of the a → b points and the upper half "
+                            + "hull of the b → a points constrain the lines; the estimate runs between them and the bounds "
+                            + "say how far the true line can be. Left: whole trace; right: zoom on the densest part.</p>\n");
+            for (ReportSampler.Pair p : in.sampler().pairs()) {
+                pairSection(p);
+            }
+        } else {
+            out.append("<p class=\"cap\">No traces were given: message points, hulls and corrected latencies are not "
+                    + "drawn. Run <code>tracesync report RESULT TRACE…</code> to see them.</p>\n");
+        }
+        out.append("</body>\n</html>\n");
+    }
+
+    // ---------------------------------------------------------------- tables
+
+    private void warnings() {
+        List<String> all = new ArrayList<>(in.result().warnings());
+        all.addAll(in.inputWarnings());
+        for (NodeResult n : in.result().nodes()) {
+            boolean said = all.stream().anyMatch(w -> w.startsWith("node " + n.name() + " "));
+            if (!said && n.quality() != Quality.REFERENCE && !n.synchronizedToOther()) {
+                all.add("node " + n.name() + " is not synchronized (" + n.quality().label() + ")"
+                        + (n.note().isEmpty() ? "" : ": " + n.note()));
+            }
+        }
+        for (PairResult p : in.result().pairs()) {
+            boolean said = all.stream().anyMatch(w -> w.startsWith("pair " + p.a() + "/" + p.b() + " "));
+            if (!said && p.quality() == Quality.FALLBACK) {
+                all.add("pair " + p.a() + "–" + p.b() + " uses the fallback estimate: its hulls cross ("
+                        + p.violations() + " violating hull points, up to " + ns(p.maxViolation()) + ")");
+            }
+        }
+        if (in.sampler() != null && in.sampler().inversions() > 0) {
+            all.add(in.sampler().inversions() + " messages are received before they were sent after correction");
+        }
+        List<String> distinct = all.stream().distinct().toList();
+        if (distinct.isEmpty()) {
+            out.append("<div class=\"ok\">No warnings").append(in.sampler() != null
+                    ? ": no message travels backwards in time after correction." : ".").append("</div>\n");
+            return;
+        }
+        out.append("<div class=\"warn\"><b>Warnings</b><ul>\n");
+        for (String w : distinct) {
+            out.append("<li>").append(Html.escape(w)).append("</li>\n");
+        }
+        out.append("</ul></div>\n");
+    }
+
+    private void nodeTable() {
+        out.append("<h2>Nodes</h2>\n<table><tr><th>node</th><th>reference</th><th>quality</th><th>offset at start</th>"
+                + "<th>drift</th><th>mean bound width</th><th>max bound width</th><th>path</th><th>source</th><th>note</th></tr>\n");
+        for (NodeResult n : in.result().nodes()) {
+            double[] w = widthStats(n.bounds());
+            out.append("<tr><td>").append(Html.escape(n.name())).append("</td><td>").append(Html.escape(n.reference()))
+                    .append("</td><td class=\"q-").append(n.quality().label()).append("\">").append(n.quality().label())
+                    .append("</td><td class=\"n\">").append(ns(n.transform().correction(n.start())))
+                    .append("</td><td class=\"n\">").append(ppm(n.transform().segmentAt(n.start()).drift()))
+                    .append(n.transform().isLinear() ? "" : " (" + n.transform().segments().size() + " segments)")
+                    .append("</td><td class=\"n\">").append(w == null ? "–" : ns(w[0]))
+                    .append("</td><td class=\"n\">").append(w == null ? "–" : ns(w[1]))
+                    .append("</td><td>").append(Html.escape(String.join(" → ", n.path())))
+                    .append("</td><td>").append(Html.escape(n.source()))
+                    .append("</td><td>").append(Html.escape(n.note())).append("</td></tr>\n");
+        }
+        out.append("</table>\n");
+    }
+
+    private void pairTable() {
+        out.append("<h2>Pairs</h2>\n<table><tr><th>a</th><th>b</th><th>quality</th><th>a → b</th><th>b → a</th>"
+                + "<th>hull points</th><th>drift range</th><th>offset (b − a)</th><th>drift</th><th>mean accuracy</th>"
+                + "<th>note</th></tr>\n");
+        for (PairResult p : in.result().pairs()) {
+            out.append("<tr><td>").append(Html.escape(p.a())).append("</td><td>").append(Html.escape(p.b()))
+                    .append("</td><td class=\"q-").append(p.quality().label()).append("\">").append(p.quality().label())
+                    .append("</td><td class=\"n\">").append(p.messagesAToB())
+                    .append("</td><td class=\"n\">").append(p.messagesBToA())
+                    .append("</td><td class=\"n\">").append(p.hullAToB()).append(" / ").append(p.hullBToA())
+                    .append("</td><td class=\"n\">").append(ppm(p.driftMin())).append(" … ").append(ppm(p.driftMax()))
+                    .append("</td><td class=\"n\">").append(ns(p.offset()))
+                    .append("</td><td class=\"n\">").append(ppm(p.drift()))
+                    .append("</td><td class=\"n\">").append(ns(p.meanAccuracy()))
+                    .append("</td><td>").append(Html.escape(p.note())).append("</td></tr>\n");
+        }
+        out.append("</table>\n");
+    }
+
+    private void stats() {
+        if (in.result().stats().isEmpty()) {
+            return;
+        }
+        out.append("<details><summary>Statistics</summary><table>\n");
+        for (Map.Entry<String, Object> e : in.result().stats().entrySet()) {
+            out.append("<tr><th>").append(Html.escape(e.getKey())).append("</th><td>")
+                    .append(Html.escape(String.valueOf(e.getValue()))).append("</td></tr>\n");
+        }
+        out.append("</table></details>\n");
+    }
+
+    // ---------------------------------------------------------------- per node
+
+    private void nodeSection(int index, NodeResult n) {
+        out.append("<h2 id=\"node-").append(Html.escape(n.name())).append("\">Node ").append(Html.escape(n.name()))
+                .append(" <span class=\"q-").append(n.quality().label()).append("\">(").append(n.quality().label())
+                .append(")</span></h2>\n");
+        if (n.quality() == Quality.REFERENCE) {
+            out.append("<p>Reference clock of its group: its times are kept as they are.</p>\n");
+            return;
+        }
+        if (!n.synchronizedToOther()) {
+            out.append("<p>Not synchronized").append(n.note().isEmpty() ? "." : ": " + Html.escape(n.note())).append("</p>\n");
+            return;
+        }
+        long start = n.start();
+        long end = n.end() > start ? n.end() : start + 1;
+        ClockModel own = in.truth().get(n.name());
+        ClockModel ref = in.truth().get(n.reference());
+        boolean truth = own != null && ref != null;
+        int samples = 200;
+        double[] xs = new double[samples + 1];
+        double[] corr = new double[samples + 1];
+        double[] trueCorr = new double[truth ? samples + 1 : 0];
+        double[] trueErr = new double[truth ? samples + 1 : 0];
+        double[] trueX = new double[truth ? samples + 1 : 0];
+        for (int i = 0; i <= samples; i++) {
+            long t = start + Math.round((double) (end - start) * i / samples);
+            xs[i] = (t - start) / 1e9;
+            corr[i] = n.transform().correction(t) / 1e6;
+            if (truth) {
+                long trueRef = ref.local(own.trueTime(t));
+                trueX[i] = xs[i];
+                trueCorr[i] = (trueRef - t) / 1e6;
+                trueErr[i] = ((trueRef - t) - n.transform().correction(t)) / 1e3;
+            }
+        }
+        String xLabel = "local time of " + n.name() + " since its first message (s)";
+        SvgPlot correction = new SvgPlot(660, 300, "Correction ref(t) − t of " + n.name() + " → " + n.reference(),
+                xLabel, "correction (ms)")
+                .line(xs, corr, ESTIMATE, "estimate", null);
+        if (truth) {
+            correction.line(trueX, trueCorr, TRUTH, "true (truth file)", "6,4");
+        }
+        SvgPlot band = new SvgPlot(660, 300, "Accuracy of " + n.name() + " (Figure 6)", xLabel, "µs around the estimate");
+        List<BoundRow> rows = n.bounds();
+        double[] bx = new double[rows.size()];
+        double[] lo = new double[rows.size()];
+        double[] hi = new double[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            bx[i] = (rows.get(i).t() - start) / 1e9;
+            lo[i] = -rows.get(i).minus() / 1e3;
+            hi[i] = rows.get(i).plus() / 1e3;
+        }
+        band.band(bx, lo, hi, BOUNDS, "bounds [−Δ−, +Δ+]");
+        double yLimit = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            yLimit = Math.max(yLimit, Math.max(-lo[i], hi[i]));
+        }
+        if (in.sampler() != null && in.sampler().latencies(index) != null) {
+            ReportSampler.Node lat = in.sampler().latencies(index);
+            double[][] sent = lat.sent.points(start, 1e-9, 1e-3, 1);
+            double[][] received = lat.received.points(start, 1e-9, 1e-3, -1);
+            band.points(sent[0], sent[1], A_TO_B, "sent by " + n.name() + ": +latency");
+            band.points(received[0], received[1], B_TO_A, "received: −latency");
+            yLimit = Math.max(yLimit, 3 * Math.max(quantile(sent[1], 0.1), -quantile(received[1], 0.9)));
+        }
+        if (truth) {
+            band.line(trueX, trueErr, TRUTH, "true error (truth file)", null);
+        }
+        if (yLimit > 0) {
+            band.yRange(-yLimit * 1.15, yLimit * 1.15);
+        }
+        if (rows.isEmpty()) {
+            out.append("<p>No accuracy bounds for this node (unknown).</p>\n");
+        }
+        out.append("<div class=\"plots\">\n").append(correction.render()).append(band.render()).append("</div>\n");
+        out.append("<p class=\"cap\">Right: the true time of the reference lies in the shaded band around the estimate. "
+                + "Points are corrected one-way latencies of this node's messages: a message it sent is drawn at "
+                + "+latency, one it received at −latency; the band must fit between the two clouds.</p>\n");
+    }
+
+    // ---------------------------------------------------------------- per pair
+
+    private void pairSection(ReportSampler.Pair p) {
+        String a = in.sampler().nodes().get(p.a).name();
+        String b = in.sampler().nodes().get(p.b).name();
+        PairResult pr = in.sampler().pairResult(a, b);
+        out.append("<h3>").append(Html.escape(a)).append(" – ").append(Html.escape(b));
+        if (pr != null) {
+            out.append(" <span class=\"q-").append(pr.quality().label()).append("\">(").append(pr.quality().label()).append(")</span>");
+        }
+        out.append("</h3>\n");
+        long x0 = p.origin;
+        double[][] ab = p.aToB.points(x0, 1e-9, 1e-3, 1);
+        double[][] ba = p.bToA.points(x0, 1e-9, 1e-3, -1);
+        PairGeometry g = in.geometry().get(a + "|" + b);
+        double[][] lowerHull;
+        double[][] upperHull;
+        String hullNote;
+        if (g != null) {
+            lowerHull = scaled(g.lowerHullU(), g.lowerHullV(), g.origin() - x0);
+            upperHull = scaled(g.upperHullU(), g.upperHullV(), g.origin() - x0);
+            hullNote = "exact hulls";
+        } else {
+            lowerHull = hull(ab[0], ab[1], true);
+            upperHull = hull(ba[0], ba[1], false);
+            hullNote = "hulls of the drawn sample";
+        }
+        double[] ur = range(ab[0], ba[0]);
+        double[] ex = {ur[0], ur[1]};
+        double[] ey = null;
+        if (pr != null && Double.isFinite(pr.offset()) && Double.isFinite(pr.drift())) {
+            ey = new double[2];
+            for (int i = 0; i < 2; i++) {
+                double uNs = ex[i] * 1e9 + (x0 - pr.origin());
+                ey[i] = (pr.offset() + pr.drift() * uNs) / 1e3;
+            }
+        }
+        double[][] env = envelope(p, a, b, x0, g);
+        SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey, env);
+        SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env);
+        double[] window = densestWindow(ab, ba);
+        if (window != null) {
+            zoom.xRange(window[0], window[1]).yRange(window[2], window[3]);
+        }
+        out.append("<div class=\"plots\">\n").append(full.render()).append(zoom.render()).append("</div>\n");
+        out.append("<p class=\"cap\">").append(p.aToB.offered()).append(" messages ").append(Html.escape(a)).append(" → ")
+                .append(Html.escape(b)).append(", ").append(p.bToA.offered()).append(" messages ").append(Html.escape(b))
+                .append(" → ").append(Html.escape(a)).append("; X0 = ").append(x0).append(" ns on ").append(Html.escape(a))
+                .append("'s clock; ").append(hullNote)
+                .append(env == null ? "; bounds drawn only when one node is the other's reference" : "")
+                .append(p.inversions > 0 ? "; " + p.inversions + " inversions after correction" : "").append(".</p>\n");
+    }
+
+    private SvgPlot figure5(String title, String a, String b, double[][] ab, double[][] ba, double[][] lowerHull,
+                            double[][] upperHull, double[] ex, double[] ey, double[][] env) {
+        SvgPlot plot = new SvgPlot(660, 380, title, "u = x − X0 on " + a + "'s clock (s)", "v = y − x (µs)");
+        if (env != null) {
+            plot.band(env[0], env[1], env[2], BOUNDS, "bounds");
+        }
+        plot.points(ab[0], ab[1], A_TO_B, a + " → " + b);
+        plot.points(ba[0], ba[1], B_TO_A, b + " → " + a);
+        plot.line(lowerHull[0], lowerHull[1], "#0b3d66", "lower hull of " + a + " → " + b, null);
+        plot.line(upperHull[0], upperHull[1], "#7a1010", "upper hull of " + b + " → " + a, null);
+        if (ey != null) {
+            plot.line(ex, ey, ESTIMATE, "estimate", "8,4");
+        }
+        return plot;
+    }
+
+    /** Bounds in pair coordinates, from the exact geometry or from a node's bounds when one is the other's reference. */
+    private double[][] envelope(ReportSampler.Pair p, String a, String b, long x0, PairGeometry g) {
+        if (g != null && g.envelopeU().length > 0) {
+            int n = g.envelopeU().length;
+            double[][] e = new double[3][n];
+            for (int i = 0; i < n; i++) {
+                e[0][i] = (g.envelopeU()[i] + (g.origin() - x0)) / 1e9;
+                e[1][i] = g.envelopeLow()[i] / 1e3;
+                e[2][i] = g.envelopeHigh()[i] / 1e3;
+            }
+            return e;
+        }
+        NodeResult na = in.sampler().nodeResult(p.a);
+        NodeResult nb = in.sampler().nodeResult(p.b);
+        if (nb != null && nb.reference().equals(a) && !nb.bounds().isEmpty()) {
+            // rows on b's clock: a-time x ∈ [t + c − minus, t + c + plus], so v = t − x ∈ [−c − plus, −c + minus]
+            List<BoundRow> rows = nb.bounds();
+            double[][] e = new double[3][rows.size()];
+            for (int i = 0; i < rows.size(); i++) {
+                BoundRow r = rows.get(i);
+                double c = nb.transform().correction(r.t());
+                e[0][i] = ((r.t() - x0) + c) / 1e9;
+                e[1][i] = (-c - r.plus()) / 1e3;
+                e[2][i] = (-c + r.minus()) / 1e3;
+            }
+            return e;
+        }
+        if (na != null && na.reference().equals(b) && !na.bounds().isEmpty()) {
+            // rows on a's clock: b-time y ∈ [t + c − minus, t + c + plus], v = y − t
+            List<BoundRow> rows = na.bounds();
+            double[][] e = new double[3][rows.size()];
+            for (int i = 0; i < rows.size(); i++) {
+                BoundRow r = rows.get(i);
+                double c = na.transform().correction(r.t());
+                e[0][i] = (r.t() - x0) / 1e9;
+                e[1][i] = (c - r.minus()) / 1e3;
+                e[2][i] = (c + r.plus()) / 1e3;
+            }
+            return e;
+        }
+        return null;
+    }
+
+    /**
+     * The densest twentieth of u (± one bin) and, there, the corridor between the two clouds:
+     * from the upper quartile of the b → a points to the lower quartile of the a → b points.
+     */
+    static double[] densestWindow(double[][] ab, double[][] ba) {
+        double[] ur = range(ab[0], ba[0]);
+        if (!(ur[1] > ur[0])) {
+            return null;
+        }
+        int bins = 20;
+        int[] counts = new int[bins];
+        for (double[] us : new double[][] {ab[0], ba[0]}) {
+            for (double u : us) {
+                counts[Math.min(bins - 1, (int) ((u - ur[0]) / (ur[1] - ur[0]) * bins))]++;
+            }
+        }
+        int best = 0;
+        for (int i = 1; i < bins; i++) {
+            if (counts[i] > counts[best]) {
+                best = i;
+            }
+        }
+        double w = (ur[1] - ur[0]) / bins;
+        double lo = ur[0] + Math.max(0, best - 1) * w;
+        double hi = ur[0] + Math.min(bins, best + 2) * w;
+        double[] vAb = inWindow(ab, lo, hi);
+        double[] vBa = inWindow(ba, lo, hi);
+        double top;
+        double bottom;
+        if (vAb.length > 0 && vBa.length > 0) {
+            top = quantile(vAb, 0.25);
+            bottom = quantile(vBa, 0.75);
+            if (top <= bottom) {
+                top = quantile(vAb, 0.9);
+                bottom = quantile(vBa, 0.1);
+            }
+        } else {
+            double[] v = vAb.length > 0 ? vAb : vBa;
+            if (v.length == 0) {
+                return null;
+            }
+            top = quantile(v, 0.5);
+            bottom = quantile(v, 0.0);
+            if (vAb.length == 0) {
+                top = quantile(v, 1.0);
+                bottom = quantile(v, 0.5);
+            }
+        }
+        if (!(top > bottom)) {
+            top = bottom + 1;
+        }
+        double pad = (top - bottom) * 0.15;
+        return new double[] {lo, hi, bottom - pad, top + pad};
+    }
+
+    private static double[] inWindow(double[][] pts, double lo, double hi) {
+        return java.util.stream.IntStream.range(0, pts[0].length).filter(i -> pts[0][i] >= lo && pts[0][i] <= hi)
+                .mapToDouble(i -> pts[1][i]).toArray();
+    }
+
+    private static double quantile(double[] values, double q) {
+        if (values.length == 0) {
+            return 0;
+        }
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v[(int) Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1))))];
+    }
+
+    private static double[] range(double[] a, double[] b) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double[] arr : new double[][] {a, b}) {
+            for (double v : arr) {
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+        }
+        return lo <= hi ? new double[] {lo, hi} : new double[] {0, 1};
+    }
+
+    private static double[][] scaled(long[] u, long[] v, long shift) {
+        double[][] r = new double[2][u.length];
+        for (int i = 0; i < u.length; i++) {
+            r[0][i] = (u[i] + shift) / 1e9;
+            r[1][i] = v[i] / 1e3;
+        }
+        return r;
+    }
+
+    /**
+     * Lower (or upper) half hull of the drawn points (Andrew's monotone chain, O(n log n)), for
+     * display only: exact hulls come from the pair geometry when given.
+     */
+    static double[][] hull(double[] xs, double[] ys, boolean lower) {
+        Integer[] idx = new Integer[xs.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        Arrays.sort(idx, (i, j) -> xs[i] != xs[j] ? Double.compare(xs[i], xs[j]) : Double.compare(ys[i], ys[j]));
+        double sign = lower ? 1 : -1;
+        int[] h = new int[idx.length];
+        int k = 0;
+        for (Integer i : idx) {
+            while (k >= 2) {
+                int p = h[k - 2];
+                int q = h[k - 1];
+                double cross = (xs[q] - xs[p]) * (ys[i] - ys[p]) - (ys[q] - ys[p]) * (xs[i] - xs[p]);
+                if (sign * cross <= 0) {
+                    k--;
+                } else {
+                    break;
+                }
+            }
+            h[k++] = i;
+        }
+        double[][] r = new double[2][k];
+        for (int i = 0; i < k; i++) {
+            r[0][i] = xs[h[i]];
+            r[1][i] = ys[h[i]];
+        }
+        return r;
+    }
+
+    // ---------------------------------------------------------------- formatting
+
+    private static double[] widthStats(List<BoundRow> rows) {
+        if (rows.isEmpty()) {
+            return null;
+        }
+        double sum = 0;
+        double max = 0;
+        for (BoundRow r : rows) {
+            sum += r.width();
+            max = Math.max(max, r.width());
+        }
+        return new double[] {sum / rows.size(), max};
+    }
+
+    static String ns(double v) {
+        if (!Double.isFinite(v)) {
+            return "–";
+        }
+        double a = Math.abs(v);
+        if (a >= 1e9) {
+            return String.format(Locale.ROOT, "%.6f s", v / 1e9);
+        }
+        if (a >= 1e6) {
+            return String.format(Locale.ROOT, "%.3f ms", v / 1e6);
+        }
+        if (a >= 1e3) {
+            return String.format(Locale.ROOT, "%.3f µs", v / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.0f ns", v);
+    }
+
+    static String ppm(double drift) {
+        return Double.isFinite(drift) ? String.format(Locale.ROOT, "%.4f ppm", drift * 1e6) : "–";
+    }
+}

@@ -1,0 +1,126 @@
+package org.tracesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every documented error case of docs/USER_GUIDE.md ("Exit codes"): one line on stderr naming the
+ * problem, no stack trace unless --debug, and the documented exit code.
+ */
+class CliErrorsTest {
+
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String content) throws IOException {
+        Path f = dir.resolve(name);
+        Files.writeString(f, content, StandardCharsets.UTF_8);
+        return f;
+    }
+
+    /** Runs with System.out captured too (the sync summary goes there). */
+    private static CommandRun runCapturingStdout(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            CommandRun r = CommandRun.of(args);
+            return new CommandRun(r.exitCode(), r.out() + bytes.toString(StandardCharsets.UTF_8), r.err());
+        } finally {
+            System.setOut(saved);
+        }
+    }
+
+    private static void assertOneLine(CommandRun run, String expected) {
+        assertThat(run.err()).endsWith("\n");
+        assertThat(run.err().strip()).doesNotContain("\n").isEqualTo(expected);
+    }
+
+    @Test
+    void missingTraceIsAnInputError() throws IOException {
+        Path a = file("a.jsonl", "{\"node\":\"a\",\"t\":1000,\"dir\":\"send\",\"msg\":\"x\"}\n");
+        CommandRun run = CommandRun.of("sync", a.toString(), dir.resolve("nope.jsonl").toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertOneLine(run, "tracesync: " + dir.resolve("nope.jsonl") + ": no such file or directory");
+    }
+
+    @Test
+    void missingResultFileIsAnInputError() {
+        CommandRun run = CommandRun.of("report", dir.resolve("nope.json").toString(), "-o", dir.resolve("r.html").toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).startsWith("tracesync: " + dir.resolve("nope.json")).doesNotContain("\tat ");
+        assertThat(run.err().strip()).doesNotContain("\n");
+    }
+
+    @Test
+    void unknownFormatIsAnInputError() throws IOException {
+        Path a = file("a.jsonl", "{\"node\":\"a\",\"t\":1000,\"dir\":\"send\",\"msg\":\"x\"}\n");
+        Path bin = dir.resolve("capture.bin");
+        Files.write(bin, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0});
+        CommandRun run = CommandRun.of("sync", a.toString(), bin.toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err().strip()).doesNotContain("\n").startsWith("tracesync: " + bin + ": unknown trace format");
+    }
+
+    @Test
+    void unreadableTraceNamesFileAndLine() throws IOException {
+        Path a = file("a.jsonl", "{\"node\":\"a\",\"t\":1000,\"dir\":\"send\",\"msg\":\"x\"}\n{\"node\":\"a\",\"t\":1.5e3}\n");
+        Path b = file("b.jsonl", "{\"node\":\"b\",\"t\":1100,\"dir\":\"recv\",\"msg\":\"x\"}\n");
+        CommandRun run = CommandRun.of("sync", a.toString(), b.toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertOneLine(run, "tracesync: " + a + ":line 2: \"t\" = 1.5e3 is not an integer; expected integer "
+                + "nanoseconds like 1700000000123456789");
+    }
+
+    @Test
+    void debugAddsTheStackTrace() throws IOException {
+        Path a = file("a.jsonl", "garbage\n");
+        CommandRun quiet = CommandRun.of("sync", a.toString(), a.toString());
+        assertThat(quiet.exitCode()).isEqualTo(3);
+        assertThat(quiet.err()).doesNotContain("\tat ");
+        CommandRun debug = CommandRun.of("sync", "--debug", a.toString(), a.toString());
+        assertThat(debug.exitCode()).isEqualTo(3);
+        assertThat(debug.err()).startsWith(quiet.err()).contains("TraceFormatException", "\tat org.tracesync.");
+    }
+
+    @Test
+    void nothingInCommonIsExitOneNamingNodesAndWhy() throws IOException {
+        Path a = file("a.jsonl", "{\"node\":\"a\",\"t\":1000,\"dir\":\"send\",\"msg\":\"x1\"}\n"
+                + "{\"node\":\"a\",\"t\":2000,\"dir\":\"recv\",\"msg\":\"y1\"}\n");
+        Path b = file("b.jsonl", "{\"node\":\"b\",\"t\":1500,\"dir\":\"send\",\"msg\":\"z1\"}\n");
+        CommandRun run = runCapturingStdout("sync", a.toString(), b.toString());
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.out()).contains("node a is not synchronized: no messages with any other node",
+                "node b is not synchronized: no messages with any other node");
+    }
+
+    @Test
+    void badOptionIsAUsageErrorOnOneLine() {
+        CommandRun run = CommandRun.of("sync", "--bogus", "x.jsonl");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertOneLine(run, "tracesync sync: Unknown option: '--bogus' (see 'tracesync sync --help')");
+        run = CommandRun.of("frobnicate");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertOneLine(run, "tracesync: Unmatched argument at index 0: 'frobnicate' (see 'tracesync --help')");
+        run = CommandRun.of("report");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertOneLine(run, "tracesync report: Missing required parameter: 'RESULT' (see 'tracesync report --help')");
+    }
+
+    @Test
+    void unknownReferenceIsAUsageError() throws IOException {
+        Path a = file("a.jsonl", "{\"node\":\"a\",\"t\":1000,\"dir\":\"send\",\"msg\":\"x\"}\n");
+        Path b = file("b.jsonl", "{\"node\":\"b\",\"t\":1100,\"dir\":\"recv\",\"msg\":\"x\"}\n");
+        CommandRun run = CommandRun.of("sync", "--reference", "zz", a.toString(), b.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err().strip()).doesNotContain("\n").contains("--reference zz: no such node");
+    }
+}

@@ -1,0 +1,110 @@
+package org.tracesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.result.ResultFile;
+import picocli.CommandLine;
+
+class SyncCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        CommandLine cl = TracesyncCommand.newCommandLine();
+        StringWriter err = new StringWriter();
+        StringWriter out = new StringWriter();
+        cl.setErr(new PrintWriter(err));
+        cl.setOut(new PrintWriter(out));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private Path twoNodes() throws Exception {
+        Path in = tmp.resolve("two.txt");
+        Files.writeString(in, "2\n0 1 10.000100 10.080200\n0 1 70.000100 70.080260\n"
+                + "1 0 10.080300 10.000250\n1 0 70.080400 70.000390\n");
+        return in;
+    }
+
+    @Test
+    void syncWritesTheResultAndASummary() throws Exception {
+        Path out = tmp.resolve("result.json");
+        Run r = run("sync", twoNodes().toString(), "-o", out.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("2 nodes, 4 messages, reference 0").contains("accurate").contains("result written to");
+        SyncResult result = ResultFile.read(out);
+        assertThat(result.node("1").quality()).isEqualTo(Quality.ACCURATE);
+        assertThat(result.node("1").transform().linearSegment().offset()).isBetween(-80.1e6, -80.0e6);
+    }
+
+    @Test
+    void aOneWayNodeIsPartialSuccessWithExitCode1() throws Exception {
+        Path in = tmp.resolve("oneway.txt");
+        Files.writeString(in, "3\n0 1 1.0 1.5\n1 0 2.0 1.7\n1 2 3.0 3.2\n");
+        Run r = run("sync", in.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("node 2 is not synchronized: messages with 1 in one direction only");
+    }
+
+    @Test
+    void missingInputIsAnInputErrorOnOneLine() {
+        Run r = run("sync", tmp.resolve("missing.txt").toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err().strip()).startsWith("tracesync: ").contains("missing.txt").contains("no such file")
+                .doesNotContain("Exception").doesNotContain("\n");
+    }
+
+    @Test
+    void corruptInputNamesTheLine() throws Exception {
+        Path in = tmp.resolve("bad.txt");
+        Files.writeString(in, "2\n0 1 1.0 1.5\n0 1 x 1.7\n");
+        Run r = run("sync", in.toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err()).contains("bad.txt:line 3: expected the send time in decimal seconds");
+        assertThat(Files.exists(tmp.resolve("result.json"))).isFalse();
+    }
+
+    @Test
+    void unknownReferenceAndBadOptionsAreUsageErrors() throws Exception {
+        assertThat(run("sync", twoNodes().toString(), "--reference", "zz").exit()).isEqualTo(2);
+        Run bad = run("sync", "--no-such-option", twoNodes().toString());
+        assertThat(bad.exit()).isEqualTo(2);
+        // one line (docs/USER_GUIDE.md, "Exit codes and errors")
+        assertThat(bad.err()).isEqualTo("tracesync sync: Unknown option: '--no-such-option' (see 'tracesync sync --help')"
+                + System.lineSeparator());
+        assertThat(run("sync").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void referenceCanBeChosenAndRegressionSelected() throws Exception {
+        Path out = tmp.resolve("r.json");
+        Run r = run("sync", twoNodes().toString(), "--reference", "1", "--estimator", "regression", "-o", out.toString());
+        assertThat(r.exit()).isZero();
+        SyncResult result = ResultFile.read(out);
+        assertThat(result.reference()).isEqualTo("1");
+        assertThat(result.node("0").transform().linearSegment().offset()).isBetween(80.0e6, 80.1e6);
+        assertThat(result.pairs().get(0).note()).contains("regression on 2 exchanges");
+    }
+
+    @Test
+    void versionAndHelpWork() {
+        Run v = run("--version");
+        assertThat(v.exit()).isZero();
+        assertThat(v.out()).as("stderr: %s", v.err()).startsWith("tracesync ");
+        Run h = run("--help");
+        assertThat(h.exit()).isZero();
+        assertThat(h.out()).contains("sync");
+    }
+}

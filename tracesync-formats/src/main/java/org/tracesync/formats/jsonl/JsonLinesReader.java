@@ -1,0 +1,301 @@
+package org.tracesync.formats.jsonl;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.BufferedReader;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.core.matching.MessageIdKey;
+import org.tracesync.core.model.Direction;
+import org.tracesync.core.model.NetEvent;
+import org.tracesync.core.model.NetEventSink;
+import org.tracesync.core.model.NetEventSource;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.TraceFormatException;
+
+/**
+ * Reads a JSON-lines event log (DESIGN §8): one application event per line,
+ * <pre>{"node":"a","t":1700000000123456789,"dir":"send","msg":"req-42","to":"b"}</pre>
+ * {@code node}, {@code t} (int64 ns), {@code dir} ({@code send} or {@code recv}) and {@code msg}
+ * (the message id, a string or an integer) are required; {@code to}/{@code from} (strings) are
+ * optional; other fields are ignored. Blank lines are skipped; the last line may lack its newline.
+ * One file holds the events of one node. Events match across files by message id
+ * ({@link MessageIdKey}).
+ *
+ * <p>Exactness: {@code t} is parsed by Jackson's integer path straight to a long, never through a
+ * double; a fractional, exponent or out-of-range {@code t} is an error, as is any line that is not
+ * one JSON object, a missing or mistyped field, a negative time, a duplicate field, or a second
+ * node name. Every error is a {@link TraceFormatException} naming the file, the line and what was
+ * expected.
+ *
+ * <p>Streaming: one line in memory at a time; O(line length) per event. Events whose timestamp goes
+ * backwards are kept (matching does not need order) and reported in {@link #warnings()}.
+ */
+public final class JsonLinesReader implements NetEventSource, org.tracesync.formats.ReadProgress {
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private final Path file;
+    private final NodeInfo node;
+    private final List<String> warnings = new ArrayList<>();
+    private volatile long bytesRead;
+
+    /**
+     * Opens {@code file} and reads up to its first event to learn the node name (the file stem
+     * when the file holds no event).
+     */
+    public JsonLinesReader(Path file) throws IOException {
+        this.file = file;
+        if (!Files.isRegularFile(file)) {
+            throw Files.exists(file)
+                    ? new TraceFormatException(file, null, "not a regular file (expected a JSON-lines event log)")
+                    : new NoSuchFileException(file.toString());
+        }
+        String[] name = {null};
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            long lineNumber = 0;
+            while ((line = in.readLine()) != null) {
+                lineNumber++;
+                if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+                    line = line.substring(1); // UTF-8 byte order mark
+                }
+                if (!line.isBlank()) {
+                    name[0] = parse(line, lineNumber, null).node;
+                    break;
+                }
+            }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
+        }
+        String stem = file.getFileName().toString().replaceFirst("\\.(jsonl|ndjson|json)$", "");
+        this.node = new NodeInfo(name[0] == null ? stem : name[0], file.toString());
+    }
+
+    /** True when the file name says JSON lines ({@code .jsonl}, {@code .ndjson}). */
+    public static boolean looksLikeJsonLines(Path file) {
+        String n = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        return n.endsWith(".jsonl") || n.endsWith(".ndjson");
+    }
+
+    @Override
+    public NodeInfo node() {
+        return node;
+    }
+
+    /** Bytes consumed so far by the current {@link #stream} (for progress display). */
+    @Override
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void stream(NetEventSink sink) throws IOException {
+        warnings.clear();
+        bytesRead = 0;
+        long backwards = 0;
+        long firstBackwardsLine = 0;
+        long last = Long.MIN_VALUE;
+        long events = 0;
+        try (InputStream raw = Files.newInputStream(file);
+             BufferedReader in = new BufferedReader(new InputStreamReader(new FilterInputStream(raw) {
+                 @Override
+                 public int read(byte[] b, int off, int len) throws IOException {
+                     int n = super.read(b, off, len);
+                     if (n > 0) {
+                         bytesRead += n;
+                     }
+                     return n;
+                 }
+             }, StandardCharsets.UTF_8.newDecoder()), 1 << 16)) {
+            String line;
+            long lineNumber = 0;
+            while ((line = in.readLine()) != null) {
+                lineNumber++;
+                if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+                    line = line.substring(1);
+                }
+                if (line.isBlank()) {
+                    continue;
+                }
+                Line e = parse(line, lineNumber, node.name());
+                if (e.t < last) {
+                    if (backwards++ == 0) {
+                        firstBackwardsLine = lineNumber;
+                    }
+                }
+                last = Math.max(last, e.t);
+                events++;
+                sink.event(new NetEvent(e.send ? Direction.SEND : Direction.RECEIVE, e.t, new MessageIdKey(e.msg)));
+            }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
+        }
+        if (backwards > 0) {
+            warnings.add(file + ": " + backwards + " of " + events + " events have a timestamp earlier than a "
+                    + "previous line (first at line " + firstBackwardsLine + ")");
+        }
+    }
+
+    @Override
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** One parsed line. */
+    private record Line(String node, long t, boolean send, String msg) {
+    }
+
+    private Line parse(String line, long lineNumber, String expectedNode) throws TraceFormatException {
+        String nodeName = null;
+        long t = 0;
+        boolean haveT = false;
+        Boolean send = null;
+        String msg = null;
+        try (JsonParser p = FACTORY.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw error(lineNumber, "expected a JSON object like {\"node\":\"a\",\"t\":1700000000123456789,"
+                        + "\"dir\":\"send\",\"msg\":\"req-42\"}");
+            }
+            JsonToken token;
+            while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "node" -> {
+                        nodeName = string(p, value, lineNumber, "node");
+                        if (nodeName.isEmpty()) {
+                            throw error(lineNumber, "\"node\" is empty");
+                        }
+                    }
+                    case "t" -> {
+                        t = time(p, value, lineNumber);
+                        haveT = true;
+                    }
+                    case "dir" -> {
+                        String d = string(p, value, lineNumber, "dir");
+                        if (d.equals("send")) {
+                            send = Boolean.TRUE;
+                        } else if (d.equals("recv")) {
+                            send = Boolean.FALSE;
+                        } else {
+                            throw error(lineNumber, "\"dir\" must be \"send\" or \"recv\", got \"" + shorten(d) + "\"");
+                        }
+                    }
+                    case "msg" -> {
+                        if (value == JsonToken.VALUE_NUMBER_INT) {
+                            msg = p.getText();
+                        } else {
+                            msg = string(p, value, lineNumber, "msg");
+                        }
+                        if (msg.isEmpty()) {
+                            throw error(lineNumber, "\"msg\" is empty");
+                        }
+                    }
+                    case "to", "from" -> {
+                        if (value != JsonToken.VALUE_NULL) {
+                            string(p, value, lineNumber, field);
+                        }
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (token != JsonToken.END_OBJECT) {
+                throw error(lineNumber, "expected a field name or '}'");
+            }
+            if (p.nextToken() != null) {
+                throw error(lineNumber, "unexpected data after the JSON object (one event per line)");
+            }
+        } catch (JsonParseException e) {
+            throw error(lineNumber, "not valid JSON (" + e.getOriginalMessage().lines().findFirst().orElse("")
+                    + "); expected one JSON object per line");
+        } catch (TraceFormatException e) {
+            throw e;
+        } catch (IOException e) {
+            throw error(lineNumber, "cannot parse: " + e.getMessage());
+        }
+        if (nodeName == null || !haveT || send == null || msg == null) {
+            List<String> missing = new ArrayList<>();
+            if (nodeName == null) {
+                missing.add("\"node\"");
+            }
+            if (!haveT) {
+                missing.add("\"t\"");
+            }
+            if (send == null) {
+                missing.add("\"dir\"");
+            }
+            if (msg == null) {
+                missing.add("\"msg\"");
+            }
+            throw error(lineNumber, "missing field " + String.join(", ", missing)
+                    + " (every event needs node, t, dir and msg)");
+        }
+        if (expectedNode != null && !expectedNode.equals(nodeName)) {
+            throw error(lineNumber, "node \"" + shorten(nodeName) + "\" but the file's first event is on node \""
+                    + expectedNode + "\" (one file holds one node's events)");
+        }
+        return new Line(nodeName, t, send, msg);
+    }
+
+    private long time(JsonParser p, JsonToken value, long lineNumber) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT) {
+            if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                throw error(lineNumber, "\"t\" = " + shorten(p.getText()) + " does not fit in int64 nanoseconds");
+            }
+            long t = p.getLongValue();
+            if (t < 0) {
+                throw error(lineNumber, "\"t\" = " + t + " is negative; expected nanoseconds (e.g. since the epoch)");
+            }
+            return t;
+        }
+        if (value == JsonToken.VALUE_NUMBER_FLOAT) {
+            throw error(lineNumber, "\"t\" = " + shorten(p.getText())
+                    + " is not an integer; expected integer nanoseconds like 1700000000123456789");
+        }
+        throw error(lineNumber, "\"t\" must be an integer number of nanoseconds, got " + describe(p, value));
+    }
+
+    private String string(JsonParser p, JsonToken value, long lineNumber, String field) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            throw error(lineNumber, "\"" + field + "\" must be a string, got " + describe(p, value));
+        }
+        return p.getText();
+    }
+
+    private static String describe(JsonParser p, JsonToken value) throws IOException {
+        return switch (value) {
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            case VALUE_NULL -> "null";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_STRING -> "the string \"" + shorten(p.getText()) + "\"";
+            default -> shorten(p.getText());
+        };
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+    }
+
+    private TraceFormatException error(long lineNumber, String message) {
+        return TraceFormatException.atLine(file, lineNumber, message);
+    }
+}

@@ -1,0 +1,135 @@
+package org.tracesync.formats.lttv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.geometry.Slope;
+import org.tracesync.core.model.Message;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.Synchronizer;
+import org.tracesync.formats.SharedData;
+import org.tracesync.formats.TraceFormatException;
+
+class LttvTextInputTest {
+
+    @TempDir
+    Path tmp;
+
+    static PairEstimate estimateOf(Path file) throws IOException {
+        Synchronizer.Synchronization s = Synchronizer.synchronize(LttvTextInput.open(file), Synchronizer.Options.defaults());
+        assertThat(s.pairs()).hasSize(1);
+        return s.pairs().get(0);
+    }
+
+    @ParameterizedTest(name = "test{0}.txt is {1}")
+    @CsvSource({"1, accurate", "2, accurate", "3, accurate", "9, accurate", "12, accurate",
+        "4, incomplete", "5, incomplete", "8, incomplete", "10, incomplete",
+        "6, fallback", "7, fallback", "11, invalid"})
+    void originalUnitTestInputsGetTheirQualityClass(int test, String quality) throws IOException {
+        PairEstimate e = estimateOf(SharedData.file("lttv-text/test" + test + ".txt"));
+        assertThat(e.quality()).isEqualTo(Quality.fromLabel(quality));
+        if (e.quality() == Quality.FALLBACK) {
+            assertThat(e.violations()).isPositive();
+            assertThat(e.maxViolation()).isPositive();
+        }
+    }
+
+    @Test
+    void test1SlopeBoundsEqualTheHandComputation() throws IOException {
+        // test1: a→b (48.85, 55.29), (65.50, 71.83); b→a sent 53.03 recv 48.73, sent 71.57 recv 67.99.
+        // In v = y − x: P = {(48.85, 6.44), (65.50, 6.33)}, Q = {(48.73, 4.30), (67.99, 3.58)}.
+        // d_max: the only P point right of a Q point with the smaller slope: (65.50,6.33) over (48.73,4.30)
+        //   = (6.33 − 4.30) / (65.50 − 48.73) = 2.03 / 16.77 = 203/1677
+        // d_min: P points left of Q (67.99, 3.58): max of (3.58 − 6.44)/(67.99 − 48.85) = −2.86/19.14
+        //   and (3.58 − 6.33)/(67.99 − 65.50) = −2.75/2.49  →  −286/1914
+        PairEstimate e = estimateOf(SharedData.file("lttv-text/test1.txt"));
+        assertThat(e.dMax().compareTo(Slope.of(203, 1677))).isZero();
+        assertThat(e.dMin().compareTo(Slope.of(-286, 1914))).isZero();
+        assertThat(e.d()).isBetween(-286.0 / 1914, 203.0 / 1677);
+        assertThat(e.hasBounds()).isTrue();
+    }
+
+    @Test
+    void parsesDecimalSecondsExactlyAtEpochMagnitude() throws IOException {
+        Path f = write("2\n0 1 1700000000.123456789 1700000000.223456790\n1\t0\t1700000000.3\t1700000000.250000001\n");
+        List<Message> m = read(f);
+        assertThat(m).containsExactly(new Message(0, 1, 1_700_000_000_123_456_789L, 1_700_000_000_223_456_790L),
+                new Message(1, 0, 1_700_000_000_300_000_000L, 1_700_000_000_250_000_001L));
+    }
+
+    @Test
+    void acceptsCommentsBlankLinesTabsCrlfAndALastLineWithoutNewline() throws IOException {
+        Path f = write("# header comment\r\n\r\n  2 \r\n# a comment\r\n0\t1 1.5 2.5 # trailing\r\n\r\n1 0 3 2.000000001");
+        assertThat(read(f)).containsExactly(new Message(0, 1, 1_500_000_000L, 2_500_000_000L),
+                new Message(1, 0, 3_000_000_000L, 2_000_000_001L));
+    }
+
+    @Test
+    void moreThanNineDecimalsRoundToTheNearestNanosecond() {
+        assertThat(DecimalSeconds.parse("1.0000000004")).isEqualTo(1_000_000_000L);
+        assertThat(DecimalSeconds.parse("1.0000000005")).isEqualTo(1_000_000_001L);
+        assertThat(DecimalSeconds.parse("-2.5")).isEqualTo(-2_500_000_000L);
+        assertThat(DecimalSeconds.parse(".5")).isEqualTo(500_000_000L);
+        assertThat(DecimalSeconds.parse("9223372036.854775807")).isEqualTo(Long.MAX_VALUE);
+        assertThat(DecimalSeconds.parse("9223372036.854775808")).isEqualTo(DecimalSeconds.OUT_OF_RANGE);
+        assertThat(DecimalSeconds.parse("1e9")).isEqualTo(DecimalSeconds.INVALID);
+        assertThat(DecimalSeconds.format(1_700_000_000_000_000_001L)).isEqualTo("1700000000.000000001");
+    }
+
+    @Test
+    void namedNodesAreAcceptedInOrderOfFirstAppearance() throws IOException {
+        Path f = write("3\nh1 h3 1.0 2.0\nh3 h2 2.5 3.0\n");
+        LttvTextInput in = LttvTextInput.open(f);
+        assertThat(in.nodes()).extracting(n -> n.name()).containsExactly("h1", "h3", "h2");
+        assertThat(read(f)).containsExactly(new Message(0, 1, 1_000_000_000L, 2_000_000_000L),
+                new Message(1, 2, 2_500_000_000L, 3_000_000_000L));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+        "two\\n0 1 1 2\\n | line 1: expected the number of traces",
+        "2\\n0 1 1\\n | line 2: expected 4 fields",
+        "2\\n0 1 1 2 3\\n | line 2: expected 4 fields",
+        "2\\n0 1 1.2.3 2\\n | line 2: expected the send time in decimal seconds",
+        "2\\n0 1 1 abc\\n | line 2: expected the receive time in decimal seconds",
+        "2\\n0 5 1 2\\n | line 2: receiver 5 is not a trace number",
+        "2\\n0 x 1 2\\n | line 2: expected a trace number for the receiver",
+        "2\\n0 1 99999999999 2\\n | line 2: the send time '99999999999' is out of range",
+        "# only a comment\\n | line 1: expected the number of traces on the first significant line, found end of file",
+        "2\\na b 1 2\\nc a 1 2\\nd a 1 2\\n | line 3: node 'c' is one more than the 2 traces"})
+    void errorsNameTheFileTheLineAndWhatWasExpected(String content, String expected) throws IOException {
+        Path f = write(content.replace("\\n", "\n"));
+        assertThatThrownBy(() -> read(f)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(f.toString() + ":").hasMessageContaining(expected);
+    }
+
+    @Test
+    void aMissingFileIsAnInputError() {
+        Path f = tmp.resolve("nope.txt");
+        assertThatThrownBy(() -> LttvTextInput.open(f)).isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("no such file");
+    }
+
+    private Path write(String content) throws IOException {
+        Path f = Files.createTempFile(tmp, "lttv", ".txt");
+        Files.writeString(f, content, StandardCharsets.UTF_8);
+        return f;
+    }
+
+    private static List<Message> read(Path f) throws IOException {
+        List<Message> out = new ArrayList<>();
+        LttvTextInput.open(f).readMessages((s, r, ts, tr) -> out.add(new Message(s, r, ts, tr)));
+        return out;
+    }
+}
