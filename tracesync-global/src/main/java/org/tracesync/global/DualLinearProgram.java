@@ -37,7 +37,11 @@ final class DualLinearProgram {
     enum Status { OPTIMAL, UNBOUNDED_OR_INFEASIBLE }
 
     /** An answer: status, the optimal value and an optimal x (null unless optimal). */
-    record Answer(Status status, double value, double[] x) {
+    record Answer(Status status, double value, double[] x, boolean dualFeasible) {
+        Answer(Status status, double value, double[] x) {
+            this(status, value, x, false);
+        }
+
         boolean optimal() {
             return status == Status.OPTIMAL;
         }
@@ -101,7 +105,7 @@ final class DualLinearProgram {
      */
     Answer upperBound(double[] c) {
         Answer a = solveDual(c);
-        if (!a.optimal()) {
+        if (!a.optimal() || !a.dualFeasible()) {
             Answer p = primal(c);
             // the primal's own optimum, when the dual failed: as good as ojAlgo gets
             return p;
@@ -139,9 +143,10 @@ final class DualLinearProgram {
                 }
             }
         }
+        boolean dualFeasible = true;
         for (int j = 0; j < variables; j++) {
             if (Math.abs(aty[j] - c[j]) > 1e-9 * (1 + Math.abs(c[j]))) {
-                return new Answer(Status.UNBOUNDED_OR_INFEASIBLE, Double.NaN, null);
+                dualFeasible = false;
             }
         }
         double[] x = new double[variables];
@@ -151,7 +156,7 @@ final class DualLinearProgram {
                 x[Integer.parseInt(name.substring(1))] = -mu.doubleValue();
             }
         }
-        return new Answer(Status.OPTIMAL, by, x);
+        return new Answer(Status.OPTIMAL, dualFeasible ? by : r.getValue(), x, dualFeasible);
     }
 
     private void buildDual() {

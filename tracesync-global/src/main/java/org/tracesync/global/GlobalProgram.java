@@ -260,45 +260,69 @@ final class GlobalProgram {
         }
     }
 
+    /** Adds sign·(lin(b) − lin(a)) of term i into idx/val from position n; returns the new length. */
+    private int termLinear(Term term, double sign, int[] idx, double[] val, int n) {
+        if (term.b() != refLocal) {
+            idx[n] = col(term.b());
+            val[n++] = sign;
+            idx[n] = col(term.b()) + 1;
+            val[n++] = sign * term.sb();
+        }
+        if (term.a() != refLocal) {
+            idx[n] = col(term.a());
+            val[n++] = -sign;
+            idx[n] = col(term.a()) + 1;
+            val[n++] = -sign * term.sa();
+        }
+        return n;
+    }
+
     /**
-     * The estimate program: unknowns (O, D) of every non-reference node, e_i ≥ |δ_i| per objective
-     * term, and z ≥ w_i·e_i. With {@code zLimit} NaN, the first stage (objective: minimize z); else
-     * the second (z ≤ zLimit, objective: minimize Σ w_i·e_i).
+     * First stage: unknowns (O, D) of every non-reference node and z; rows: the hull rows and
+     * ±w_i·δ_i ≤ z. Objective: minimize z, the largest weighted deviation. No per-term variable.
      */
-    private DualLinearProgram estimateProgram(double marginNs) {
+    private DualLinearProgram minimaxProgram(double marginNs) {
+        int u = unknowns();
+        DualLinearProgram lp = new DualLinearProgram(u + 1);
+        addHullRows(lp, marginNs);
+        for (Term term : terms) {
+            for (double sign : new double[] {1.0, -1.0}) {
+                int[] idx = new int[5];
+                double[] val = new double[5];
+                int n = termLinear(term, sign * term.weight(), idx, val, 0);
+                idx[n] = u;
+                val[n++] = -1.0;
+                lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), -sign * term.weight() * term.k());
+            }
+        }
+        lp.addRow(new int[] {u}, new double[] {-1.0}, 0.0);
+        return lp;
+    }
+
+    /**
+     * Second stage: unknowns (O, D) and e_i ≥ |δ_i| per term; rows: the hull rows,
+     * ±δ_i ≤ e_i, and w_i·e_i ≤ zLimit (the first stage's optimum, slightly relaxed).
+     * Objective: minimize Σ w_i·e_i.
+     */
+    private DualLinearProgram l1Program(double marginNs, double zLimit) {
         int u = unknowns();
         int t = terms.size();
-        int z = u + t;
-        DualLinearProgram lp = new DualLinearProgram(u + t + 1);
+        DualLinearProgram lp = new DualLinearProgram(u + t);
         addHullRows(lp, marginNs);
         for (int i = 0; i < t; i++) {
             Term term = terms.get(i);
             int e = u + i;
-            // δ = k + lin(b) − lin(a):  δ − e ≤ 0  →  lin(b) − lin(a) − e ≤ −k ;  −δ − e ≤ 0
             for (double sign : new double[] {1.0, -1.0}) {
                 int[] idx = new int[5];
                 double[] val = new double[5];
-                int n = 0;
-                if (term.b() != refLocal) {
-                    idx[n] = col(term.b());
-                    val[n++] = sign;
-                    idx[n] = col(term.b()) + 1;
-                    val[n++] = sign * term.sb();
-                }
-                if (term.a() != refLocal) {
-                    idx[n] = col(term.a());
-                    val[n++] = -sign;
-                    idx[n] = col(term.a()) + 1;
-                    val[n++] = -sign * term.sa();
-                }
+                int n = termLinear(term, sign, idx, val, 0);
                 idx[n] = e;
                 val[n++] = -1.0;
                 lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), -sign * term.k());
             }
-            lp.addRow(new int[] {e, z}, new double[] {term.weight(), -1.0}, 0.0);
+            lp.addRow(new int[] {e}, new double[] {term.weight()}, zLimit);
             lp.addRow(new int[] {e}, new double[] {-1.0}, 0.0);
         }
-        lp.addRow(new int[] {z}, new double[] {-1.0}, 0.0);
         return lp;
     }
 
@@ -315,9 +339,9 @@ final class GlobalProgram {
         int t = terms.size();
         for (double margin : new double[] {Math.max(minLatencyNs, 1.0), minLatencyNs}) {
             long t0 = System.nanoTime();
-            DualLinearProgram lp = estimateProgram(margin);
-            double[] c = new double[u + t + 1];
-            c[u + t] = -1.0; // maximize −z
+            DualLinearProgram lp = minimaxProgram(margin);
+            double[] c = new double[u + 1];
+            c[u] = -1.0; // maximize −z
             DualLinearProgram.Answer first = lp.maximize(c);
             lpCount += lp.solves();
             primalFallbacks += lp.primalFallbacks();
@@ -326,9 +350,8 @@ final class GlobalProgram {
                 continue;
             }
             double zMin = -first.value();
-            lp = estimateProgram(margin);
-            lp.addRow(new int[] {u + t}, new double[] {1.0}, zMin + Math.max(1e-6 * zMin, 1e-6));
-            c = new double[u + t + 1];
+            lp = l1Program(margin, zMin + Math.max(1e-6 * zMin, 1e-6));
+            c = new double[u + t];
             for (int i = 0; i < t; i++) {
                 c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
             }
