@@ -97,11 +97,17 @@ final class DualLinearProgram {
      * within {@code gap} (relative) of the dual objective.
      */
     Answer maximize(double[] c, double feasibility, double gap) {
+        Answer a = maximizeThroughDual(c, feasibility, gap);
+        return a.optimal() ? a : primal(c);
+    }
+
+    /** The dual only, checked; no primal fallback (the answer is not optimal when the check fails). */
+    Answer maximizeThroughDual(double[] c, double feasibility, double gap) {
         Answer a = solveDual(c);
         if (a.optimal() && certified(c, a.x(), a.value(), feasibility, gap)) {
             return a;
         }
-        return primal(c);
+        return new Answer(Status.UNBOUNDED_OR_INFEASIBLE, Double.NaN, null);
     }
 
     /**

@@ -100,6 +100,7 @@ final class GlobalProgram {
     private long solveNanos;
     private int lpCount;
     private int primalFallbacks;
+    private boolean minimaxSkipped;
 
     /**
      * @param members the group's node indices
@@ -226,6 +227,11 @@ final class GlobalProgram {
         return lpCount;
     }
 
+    /** True when the minimax stage failed and the estimate is the plain weighted L1 optimum. */
+    boolean minimaxSkipped() {
+        return minimaxSkipped;
+    }
+
     /** LPs whose dual answer failed its check and went to the primal. */
     int primalFallbacks() {
         return primalFallbacks;
@@ -327,7 +333,9 @@ final class GlobalProgram {
                 val[n++] = -1.0;
                 lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), -sign * term.k());
             }
-            lp.addRow(new int[] {e}, new double[] {term.weight()}, zLimit);
+            if (Double.isFinite(zLimit)) {
+                lp.addRow(new int[] {e}, new double[] {term.weight()}, zLimit);
+            }
             lp.addRow(new int[] {e}, new double[] {-1.0}, 0.0);
         }
         return lp;
@@ -349,15 +357,18 @@ final class GlobalProgram {
             DualLinearProgram lp = minimaxProgram(margin);
             double[] c = new double[u + 1];
             c[u] = -1.0; // maximize −z
-            DualLinearProgram.Answer first = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP);
+            // The minimax stage only refines the estimate: when ojAlgo's dual fails on it (seen on
+            // groups of 50+ nodes), go straight to the L1 stage rather than to the slow primal.
+            DualLinearProgram.Answer first = lp.maximizeThroughDual(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP);
             lpCount += lp.solves();
-            primalFallbacks += lp.primalFallbacks();
-            if (!first.optimal()) {
-                solveNanos += System.nanoTime() - t0;
-                continue;
+            double zLimit = Double.POSITIVE_INFINITY;
+            if (first.optimal()) {
+                double zMin = -first.value();
+                zLimit = zMin + Math.max(1e-6 * zMin, 1e-6);
+            } else {
+                minimaxSkipped = true;
             }
-            double zMin = -first.value();
-            lp = l1Program(margin, zMin + Math.max(1e-6 * zMin, 1e-6));
+            lp = l1Program(margin, zLimit);
             c = new double[u + t];
             for (int i = 0; i < t; i++) {
                 c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
@@ -366,7 +377,10 @@ final class GlobalProgram {
             lpCount += lp.solves();
             primalFallbacks += lp.primalFallbacks();
             solveNanos += System.nanoTime() - t0;
-            DualLinearProgram.Answer answer = second.optimal() ? second : first;
+            if (!second.optimal()) {
+                continue;
+            }
+            DualLinearProgram.Answer answer = second;
             double[] off = new double[members.length];
             double[] dr = new double[members.length];
             for (int k = 0; k < members.length; k++) {

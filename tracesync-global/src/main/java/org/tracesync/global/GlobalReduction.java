@@ -106,6 +106,7 @@ public final class GlobalReduction {
         long constraints = 0;
         long lps = 0;
         long fallbacks = 0;
+        int minimaxSkipped = 0;
         int oneWayUsed = 0;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int ref = index.get(g.getKey());
@@ -167,6 +168,9 @@ public final class GlobalReduction {
             }
             lps += program.lpCount();
             fallbacks += program.primalFallbacks();
+            if (program.minimaxSkipped()) {
+                minimaxSkipped++;
+            }
         }
         Map<String, Object> stats = new LinkedHashMap<>(path.stats());
         if (solved == 0 && infeasible == 0) {
@@ -184,6 +188,7 @@ public final class GlobalReduction {
             stats.put("global_one_way_pairs", oneWayUsed);
             stats.put("global_lps", lps);
             stats.put("global_primal_fallbacks", fallbacks);
+            stats.put("global_minimax_skipped", minimaxSkipped);
         }
         return new SyncResult(path.reference(), results, path.pairs(), stats, warnings);
     }
