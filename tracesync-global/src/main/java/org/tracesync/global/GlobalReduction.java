@@ -51,6 +51,15 @@ public final class GlobalReduction {
     /** Cap on the instants at which each node's joint bounds are computed (2 LPs each). */
     public static final int MAX_BOUND_INSTANTS = 32;
 
+    /**
+     * Joint bounds are computed for groups of at most this many non-reference nodes. Beyond, each
+     * node keeps path composition's bounds, re-centred on its global transform: still strict (the
+     * global transform lies inside them, the joint feasible set being a subset of what the path's
+     * pairs allow), only not the tightest. Why the cap: each node costs up to 34 LPs whose size
+     * grows with the group; measured in docs/PERFORMANCE.md.
+     */
+    public static final int MAX_JOINT_BOUND_NODES = 50;
+
     /** Which groups get the global program. */
     public enum Mode {
         /** Every group of two nodes or more ({@code --reduction global}). */
@@ -107,6 +116,7 @@ public final class GlobalReduction {
         long lps = 0;
         long fallbacks = 0;
         int minimaxSkipped = 0;
+        int jointBounds = 0;
         int oneWayUsed = 0;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int ref = index.get(g.getKey());
@@ -157,14 +167,26 @@ public final class GlobalReduction {
                             old.note() + " (" + how + ")"));
                     continue;
                 }
-                List<BoundRow> rows = program.bounds(m, maxInstants, minLatencyNs);
-                Quality q = rows.isEmpty() ? (old.quality() == Quality.ACCURATE ? Quality.INCOMPLETE : old.quality())
-                        : Quality.ACCURATE;
-                String note = how + (rows.isEmpty()
-                        ? "; no joint bounds (the feasible set is unbounded for this node)"
-                        : "; joint bounds (" + rows.size() + " rows)");
+                ClockTransform transform = program.transform(m);
+                List<BoundRow> rows;
+                Quality q;
+                String note;
+                if (members.length - 1 <= MAX_JOINT_BOUND_NODES) {
+                    rows = program.bounds(m, maxInstants, minLatencyNs);
+                    q = rows.isEmpty() ? (old.quality() == Quality.ACCURATE ? Quality.INCOMPLETE : old.quality())
+                            : Quality.ACCURATE;
+                    note = how + (rows.isEmpty()
+                            ? "; no joint bounds (the feasible set is unbounded for this node)"
+                            : "; joint bounds (" + rows.size() + " rows)");
+                    jointBounds += rows.isEmpty() ? 0 : 1;
+                } else {
+                    rows = recentred(old, transform);
+                    q = old.quality();
+                    note = how + "; bounds: path composition's, re-centred (group above "
+                            + MAX_JOINT_BOUND_NODES + " nodes: joint bounds not computed)";
+                }
                 results.set(m, new NodeResult(old.name(), old.source(), old.reference(), q,
-                        program.transform(m), rows, old.path(), old.start(), old.end(), note));
+                        transform, rows, old.path(), old.start(), old.end(), note));
             }
             lps += program.lpCount();
             fallbacks += program.primalFallbacks();
@@ -189,7 +211,22 @@ public final class GlobalReduction {
             stats.put("global_lps", lps);
             stats.put("global_primal_fallbacks", fallbacks);
             stats.put("global_minimax_skipped", minimaxSkipped);
+            stats.put("global_joint_bounds", jointBounds);
         }
         return new SyncResult(path.reference(), results, path.pairs(), stats, warnings);
+    }
+
+    /**
+     * Path bounds (rows relative to the path transform) re-expressed around {@code transform}: the
+     * same absolute interval [P(t) − minus, P(t) + plus] at every row; since the difference of two
+     * linear transforms is linear in t, interpolation between rows gives the same intervals too.
+     */
+    static List<BoundRow> recentred(NodeResult path, ClockTransform transform) {
+        List<BoundRow> out = new ArrayList<>();
+        for (BoundRow r : path.bounds()) {
+            double shift = transform.correction(r.t()) - path.transform().correction(r.t());
+            out.add(new BoundRow(r.t(), r.minus() + shift, r.plus() - shift));
+        }
+        return out;
     }
 }

@@ -1,6 +1,7 @@
 package org.tracesync.global;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,6 +48,25 @@ class GlobalReductionTest {
         double globalRel = relativeError(sim, global, 1, 2);
         assertThat(Math.abs(pathRel)).isBetween(150e3, 250e3);
         assertThat(Math.abs(globalRel)).isLessThan(10e3);
+    }
+
+    @Test
+    void recentredPathBoundsKeepTheSameAbsoluteIntervals() {
+        MessageSimulation sim = triangle(2);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        SyncResult global = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        NodeResult p = path.node("n1");
+        NodeResult g = global.node("n1");
+        var rows = GlobalReduction.recentred(p, g.transform());
+        assertThat(rows).hasSameSizeAs(p.bounds());
+        for (long t = p.start(); t <= p.end(); t += (p.end() - p.start()) / 7) {
+            double[] before = MessageSimulation.interpolate(p.bounds(), t);
+            double[] after = MessageSimulation.interpolate(rows, t);
+            assertThat(g.transform().correction(t) - after[0]).isCloseTo(p.transform().correction(t) - before[0], within(1e-3));
+            assertThat(g.transform().correction(t) + after[1]).isCloseTo(p.transform().correction(t) + before[1], within(1e-3));
+        }
+        // the global transform lies inside the path bounds (the joint feasible set is a subset)
+        assertThat(rows).allSatisfy(r -> assertThat(Math.min(r.minus(), r.plus())).isGreaterThan(-1.0));
     }
 
     /** Error (ns) of node x relative to node y at the middle of the trace. */
