@@ -36,26 +36,32 @@ import org.tracesync.core.transform.ClockTransform;
  * group — including one-way pairs, whose points are valid constraints too. (tr − ts) is an exact
  * long; P's corrections are small doubles.
  *
- * <h2>Objective: weighted L1 deviation from the pairwise estimates</h2>
+ * <h2>Objective: stay closest to the pairwise estimates (minimax, then weighted L1)</h2>
  * For a pair (a, b) with estimate E (a-time → b-time), consistency means ref_b(E(x)) = ref_a(x).
  * The deviation δ(x) = ref_b(E(x)) − ref_a(x) is linear in x and <em>exactly</em> linear in the
- * unknowns (E is fixed), so we penalize |δ| at the pair's first and last message (two points fix
- * a line: offset and drift deviation over the span the pair has data for), weighted by
- * 1 / (pair's mean bound width): minimize Σ w_p·(|δ_p(first)| + |δ_p(last)|), with one auxiliary
- * variable e ≥ |δ| per term (two rows each). Why L1 and not least squares: it is a linear program
- * (one solver for the estimate and the bounds, exact vertex solutions), and L1 is robust — a pair
- * whose estimate disagrees with the rest (a slow asymmetric link) absorbs its disagreement alone,
- * instead of smearing it over every node as least squares would. Why these weights: a precise
- * pair (narrow corridor) is trusted more than a wide one; incomplete pairs (no finite width) get
- * the smallest weight.
+ * unknowns (E is fixed); it is taken at the pair's first and last message (two points fix a line:
+ * offset and drift deviation over the span the pair has data for), weighted by w = 1 / (pair's
+ * mean bound width): a precise pair is trusted more; incomplete pairs get the smallest weight.
+ * Two LPs, lexicographic: (1) minimize z = max w·|δ| (rows ±w·δ ≤ z); (2) with z ≤ z*, minimize
+ * Σ w·|δ| (one auxiliary e ≥ |δ| per term). Why: weighted L1 alone is degenerate on every cycle —
+ * moving two nodes together trades one pair's deviation for another's one-for-one, and the
+ * solver returns any vertex (on the issue's triangle it put the whole disagreement on one link at
+ * the start of the trace and on the other at the end: a 3.3 ppm drift error). The minimax stage
+ * shares a cycle's disagreement in proportion to the corridors, where the truth is when each
+ * estimate is its corridor's middle; the L1 stage then settles the pairs the minimax leaves free,
+ * robustly (a pair that disagrees with the rest absorbs its disagreement, rather than smearing it
+ * over every node as least squares would). Both are LPs: one solver for the estimate and the
+ * bounds, exact vertex answers. When ojAlgo fails on the minimax stage, the L1 stage runs alone.
  *
  * <h2>Joint bounds</h2>
  * At local time t, the range of ref_n(t) over the feasible set (τ = τmin, default 0, so that the
  * true clocks, if linear, are feasible) is [min, max] of the linear function O_n + D_n·s_n(t):
  * two LPs per instant, see {@link #bounds}.
  *
- * <p>Size: V = 2·(N − 1) + 2·(estimated pairs) variables, R = Σ hull vertices + 4·(estimated
- * pairs) rows. Not thread-safe; one instance per group.
+ * <p>Size: 2·(N − 1) unknowns (+1 for the minimax stage, + one per objective term, i.e. two per
+ * estimated pair, for the L1 stage); one row per kept hull vertex (+2 per term for the minimax,
+ * +4 per term for the L1 stage). Every LP goes through {@link DualLinearProgram}. Not
+ * thread-safe; one instance per group.
  */
 final class GlobalProgram {
 

@@ -41,9 +41,11 @@ import org.tracesync.core.transform.ClockTransform;
  * unbounded on one side: nothing to estimate), but one-way pairs <em>between</em> members are
  * constraints of the program.
  *
- * <p>Cost: one LP for the transforms, then 2·k + 2 LPs per non-reference node for the bounds
- * (k ≤ {@link #MAX_BOUND_INSTANTS} instants); each LP has 2·(N − 1) + 2·(estimated pairs)
- * variables and one row per hull vertex (plus four per estimated pair for the objective).
+ * <p>Cost: two LPs for the transforms (minimax, then weighted L1), then per non-reference node
+ * at most {@link #MAX_BOUND_INSTANTS} + 2 LPs for the joint bounds (sandwich method; typically
+ * ~8), none for groups above {@link #MAX_JOINT_BOUND_NODES} non-reference nodes. Each LP has
+ * 2·(N − 1) unknowns (plus two per estimated pair in the L1 stage) and one row per kept hull
+ * vertex; every one is solved by ojAlgo through its dual and checked ({@link DualLinearProgram}).
  * Measured in docs/PERFORMANCE.md ("Global reduction").
  */
 public final class GlobalReduction {
