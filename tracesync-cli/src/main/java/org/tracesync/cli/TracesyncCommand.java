@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
         subcommands = {SyncCommand.class, ReportCommand.class, SimulateCommand.class, DemoCommand.class,
-            CommandLine.HelpCommand.class})
+            InspectCommand.class, ApplyCommand.class, CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
     @CommandLine.Spec

@@ -50,6 +50,7 @@ public final class TraceInputs {
     /** The formats shipped with tracesync; one line each. */
     private static void registerBuiltins() {
         // event formats register here, e.g. register(new CtfFormat());
+        register(new org.tracesync.formats.ctf.CtfFormat());
         register(new org.tracesync.formats.jsonl.JsonLinesFormat());
     }
 

@@ -1,0 +1,31 @@
+package org.tracesync.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.tracesync.core.reduce.NodeResult;
+
+/**
+ * One trace format's part of {@code tracesync apply}: writes a copy of a trace whose timestamps
+ * are in its node's reference time. {@link ApplyCommand} picks the first applier that accepts a
+ * trace; each format adds one.
+ */
+public interface TraceApplier {
+
+    String name();
+
+    boolean accepts(Path trace) throws IOException;
+
+    /** Writes the synchronized copy of {@code trace} (node {@code node}) into {@code outDir}; returns it. */
+    Path apply(Path trace, NodeResult node, Path outDir) throws IOException;
+
+    /** True when {@link #merge} is supported. */
+    default boolean canMerge() {
+        return false;
+    }
+
+    /** Writes all traces into one, ordered by reference time; returns the number of records written. */
+    default long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
+        throw new UnsupportedOperationException(name() + " traces cannot be merged");
+    }
+}

@@ -1,0 +1,43 @@
+package org.tracesync.formats.ctf;
+
+/**
+ * The event a {@link CtfTrace} is positioned on: a reusable view (flyweight) valid only during the
+ * handler call. Reading a value is an array access; nothing is allocated except by
+ * {@link #stringValue} and {@link #bytes}.
+ */
+public interface CtfEvent {
+
+    CtfEventClass eventClass();
+
+    /** Timestamp in ns from the clock's origin (the Unix epoch for LTTng), exact. */
+    long timestamp();
+
+    /** The raw clock value (cycles), after wrap-around reconstruction. */
+    long cycles();
+
+    /** Index of the stream (file) in {@link CtfTrace#streamFiles()}. */
+    int streamIndex();
+
+    /** Byte offset of the event in its stream file. */
+    long offset();
+
+    /** Integer or enum value (see {@link CtfFieldRef} for other kinds). */
+    long longValue(CtfFieldRef field);
+
+    /** Float/double value of a floating-point field. */
+    double doubleValue(CtfFieldRef field);
+
+    /** String value of a string field or of an array/sequence of 8-bit integers (up to the first NUL). */
+    String stringValue(CtfFieldRef field);
+
+    /** Raw bytes of an array/sequence of byte-aligned integers, as stored (for addresses). */
+    byte[] bytes(CtfFieldRef field);
+
+    /** Label of an enum field's value, or null when no label matches. */
+    default String enumLabel(CtfFieldRef field) {
+        if (field.type() instanceof CtfType.EnumType e) {
+            return e.labelOf(longValue(field));
+        }
+        return null;
+    }
+}

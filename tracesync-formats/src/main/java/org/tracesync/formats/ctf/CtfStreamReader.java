@@ -1,0 +1,607 @@
+package org.tracesync.formats.ctf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.ctf.CtfFieldRef.Scope;
+import org.tracesync.formats.ctf.CtfMetadata.ClockClass;
+import org.tracesync.formats.ctf.CtfMetadata.EventClass;
+import org.tracesync.formats.ctf.CtfMetadata.StreamClass;
+import org.tracesync.formats.ctf.CtfType.EnumType;
+import org.tracesync.formats.ctf.CtfType.FloatType;
+import org.tracesync.formats.ctf.CtfType.IntegerType;
+import org.tracesync.formats.ctf.CtfType.StringType;
+
+/**
+ * Reads the events of one CTF stream file, packet after packet in file order, and exposes the
+ * current event as a {@link CtfEvent} flyweight.
+ *
+ * <p>Memory: the file is memory-mapped (whole when under 1 GiB, else in windows that each hold
+ * whole packets); decoded values go to one preallocated {@code long[]} slot array, so reading or
+ * skipping an event allocates nothing. Cost: linear in the stream size; one virtual call per field.
+ *
+ * <p>Clock values are reconstructed as babeltrace2 does: an n-bit timestamp updates the low n bits
+ * of the current clock value and, when the new low bits are smaller than the old ones, carries one
+ * wrap (2ⁿ); a packet's {@code timestamp_begin} resets the clock.
+ */
+final class CtfStreamReader implements CtfEvent {
+
+    static final long MAX_WINDOW = 1L << 30;
+    static final long PACKET_MAGIC = 0xC1FC1FC1L;
+    private static final int MAX_WARNINGS_PER_KIND = 5;
+
+    private final Path file;
+    private final int index;
+    private final FileChannel channel;
+    private final long fileSize;
+    private final List<String> warnings;
+
+    private MappedByteBuffer window;
+    private ByteBuffer le;
+    private ByteBuffer be;
+    private long windowStart;
+    private long windowBytes;
+
+    private long pos;
+    private long limit;
+    private long packetStart = -1;
+    private long packetBits;
+    private boolean truncated;
+    private boolean finished;
+
+    private final long[] slots;
+    private final FieldDecoder packetHeader;
+    private final FieldDecoder packetContext;
+    private final FieldDecoder eventHeader;
+    private final FieldDecoder streamEventContext;
+    private final CtfEventClass[] byId;
+    private final Map<Long, CtfEventClass> byIdSparse;
+    private final CtfFieldRef magicRef;
+    private final CtfFieldRef streamIdRef;
+    private final CtfFieldRef contentSizeRef;
+    private final CtfFieldRef packetSizeRef;
+    private final CtfFieldRef uuidRef;
+    private final CtfFieldRef beginRef;
+    private final CtfFieldRef discardedRef;
+    private long discarded;
+    private int discardWarnings;
+    private final CtfFieldRef endRef;
+    private long previousPacketEnd = Long.MIN_VALUE;
+    private long overlaps;
+    private final byte[] traceUuid;
+    private final long streamClassId;
+    private final boolean hasEventId;
+    private final CtfClockConversion clockConversion;
+
+    private long clock;
+    private long eventId;
+    private CtfEventClass current;
+    private long currentOffset;
+    private long currentTimestamp;
+    private long currentCycles;
+    private long lastTimestamp = Long.MIN_VALUE;
+    private long backwards;
+    private long events;
+    private int uuidWarnings;
+
+    CtfStreamReader(Path file, int index, CtfMetadata meta, List<String> warnings) throws IOException {
+        this.file = file;
+        this.index = index;
+        this.warnings = warnings;
+        this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        this.fileSize = channel.size();
+        boolean big = meta.trace().bigEndian();
+        DecoderCompiler c = new DecoderCompiler(file, big);
+        packetHeader = c.compileScope(meta.trace().packetHeader(), Scope.PACKET_HEADER);
+        Map<String, CtfFieldRef> hdr = c.fields(Scope.PACKET_HEADER);
+        magicRef = hdr.get("magic");
+        streamIdRef = hdr.get("stream_id");
+        uuidRef = hdr.get("uuid");
+        traceUuid = parseUuid(meta.trace().uuid());
+        // The stream class is the one named by the first packet's header (or the only one).
+        long sid;
+        if (meta.streams().size() == 1 && streamIdRef == null) {
+            sid = meta.streams().keySet().iterator().next();
+        } else if (streamIdRef != null && fileSize > 0) {
+            long[] tmp = new long[c.slotCount()];
+            map(0);
+            pos = 0;
+            limit = Math.min(windowBytes, fileSize) * 8;
+            packetHeader.decode(this, tmp);
+            sid = tmp[streamIdRef.slot()];
+        } else {
+            sid = meta.streams().isEmpty() ? 0 : meta.streams().keySet().iterator().next();
+        }
+        StreamClass sc = meta.streams().get(sid);
+        if (sc == null && meta.streams().isEmpty()) {
+            sc = new StreamClass(0, null, null, null);
+        }
+        if (sc == null) {
+            throw TraceFormatException.atOffset(file, 0, "packet header names stream class " + sid
+                    + ", which the metadata does not declare");
+        }
+        streamClassId = sid;
+        packetContext = c.compileScope(sc.packetContext(), Scope.PACKET_CONTEXT);
+        Map<String, CtfFieldRef> ctx = c.fields(Scope.PACKET_CONTEXT);
+        contentSizeRef = ctx.get("content_size");
+        packetSizeRef = ctx.get("packet_size");
+        beginRef = ctx.get("timestamp_begin");
+        discardedRef = ctx.get("events_discarded");
+        endRef = ctx.get("timestamp_end");
+        eventHeader = c.compileScope(sc.eventHeader(), Scope.EVENT_HEADER);
+        hasEventId = c.fields(Scope.EVENT_HEADER).keySet().stream().anyMatch(p -> p.equals("id") || p.endsWith(".id"));
+        String clockName = null;
+        for (CtfFieldRef r : c.fields(Scope.EVENT_HEADER).values()) {
+            if (r.type() instanceof IntegerType it && it.clock() != null) {
+                clockName = it.clock();
+            }
+        }
+        ClockClass clk = clockName != null ? meta.clock(clockName) : meta.clocks().isEmpty() ? null : meta.clocks().get(0);
+        clockConversion = CtfClockConversion.of(clk);
+        streamEventContext = c.compileScope(sc.eventContext(), Scope.STREAM_EVENT_CONTEXT);
+        int maxSlots = c.slotCount();
+        long maxId = -1;
+        Map<Long, CtfEventClass> compiled = new HashMap<>();
+        for (EventClass ec : meta.events()) {
+            if (ec.streamId() != sid && !(meta.streams().size() <= 1)) {
+                continue;
+            }
+            DecoderCompiler ecc = c.fork();
+            FieldDecoder ectx = ecc.compileScope(ec.context(), Scope.EVENT_CONTEXT);
+            FieldDecoder ef = ecc.compileScope(ec.fields(), Scope.EVENT_FIELDS);
+            maxSlots = Math.max(maxSlots, ecc.slotCount());
+            compiled.put(ec.id(), new CtfEventClass(ec, ectx, ef, ecc));
+            maxId = Math.max(maxId, ec.id());
+        }
+        slots = new long[Math.max(1, maxSlots)];
+        if (maxId < (1 << 20)) {
+            byId = new CtfEventClass[(int) maxId + 1];
+            compiled.forEach((id, ec) -> {
+                if (id >= 0) {
+                    byId[(int) (long) id] = ec;
+                }
+            });
+            byIdSparse = null;
+        } else {
+            byId = null;
+            byIdSparse = compiled;
+        }
+    }
+
+    private static byte[] parseUuid(String uuid) {
+        if (uuid == null) {
+            return null;
+        }
+        String hex = uuid.replace("-", "");
+        if (hex.length() != 32) {
+            return null;
+        }
+        byte[] b = new byte[16];
+        try {
+            for (int i = 0; i < 16; i++) {
+                b[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+            }
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        return b;
+    }
+
+    Path file() {
+        return file;
+    }
+
+    long streamClassId() {
+        return streamClassId;
+    }
+
+    long eventCount() {
+        return events;
+    }
+
+    /** Events the tracer reported as discarded (the last packet's running count). */
+    long discardedEvents() {
+        return discarded;
+    }
+
+    /** Events whose timestamp is before the previous event's, plus packets beginning before the previous one ended. */
+    long backwardsCount() {
+        return backwards + overlaps;
+    }
+
+    void close() throws IOException {
+        channel.close();
+        window = null;
+        le = null;
+        be = null;
+    }
+
+    // ------------------------------------------------------------------ mapping
+
+    private void map(long offset) throws IOException {
+        long size = Math.min(fileSize - offset, MAX_WINDOW);
+        if (fileSize <= MAX_WINDOW) {
+            offset = 0;
+            size = fileSize;
+        }
+        if (window != null && offset == windowStart && size == windowBytes) {
+            return;
+        }
+        window = channel.map(FileChannel.MapMode.READ_ONLY, offset, size);
+        le = window.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        be = window.duplicate().order(ByteOrder.BIG_ENDIAN);
+        windowStart = offset;
+        windowBytes = size;
+    }
+
+    private void ensureWindow(long offset, long bytes) throws IOException {
+        if (window == null || offset < windowStart || offset + bytes > windowStart + windowBytes) {
+            if (bytes > MAX_WINDOW) {
+                throw TraceFormatException.atOffset(file, offset, "packet larger than 1 GiB");
+            }
+            map(offset);
+        }
+    }
+
+    // ------------------------------------------------------------------ packets
+
+    private boolean openPacket(long offset) throws IOException {
+        if (offset >= fileSize) {
+            return false;
+        }
+        ensureWindow(offset, Math.min(fileSize - offset, 4096));
+        packetStart = offset;
+        pos = (offset - windowStart) * 8;
+        limit = (windowStart + windowBytes - windowStart) * 8;
+        if (packetHeader != null) {
+            packetHeader.decode(this, slots);
+            if (magicRef != null && slots[magicRef.slot()] != PACKET_MAGIC) {
+                throw TraceFormatException.atOffset(file, offset, String.format(
+                        "bad packet magic 0x%08x (expected 0x%08x)", slots[magicRef.slot()], PACKET_MAGIC));
+            }
+            if (streamIdRef != null && slots[streamIdRef.slot()] != streamClassId) {
+                throw TraceFormatException.atOffset(file, offset, "packet of stream class " + slots[streamIdRef.slot()]
+                        + " in a stream of class " + streamClassId);
+            }
+            if (uuidRef != null && traceUuid != null && uuidWarnings == 0) {
+                int p = (int) (slots[uuidRef.slot()] >>> 3);
+                for (int i = 0; i < 16; i++) {
+                    if (le.get(p + i) != traceUuid[i]) {
+                        uuidWarnings++;
+                        warn(offset, "packet UUID differs from the metadata's trace UUID");
+                        break;
+                    }
+                }
+            }
+        }
+        if (packetContext != null) {
+            packetContext.decode(this, slots);
+            if (discardedRef != null) {
+                // a running count in LTTng: it grows when the ring buffer was full (lost events = lost messages)
+                long d = slots[discardedRef.slot()];
+                if (Long.compareUnsigned(d, discarded) > 0) {
+                    if (discardWarnings++ < MAX_WARNINGS_PER_KIND) {
+                        warn(offset, "the tracer discarded " + Long.toUnsignedString(d - discarded)
+                                + " events before this packet (buffers full)");
+                    }
+                    discarded = d;
+                }
+            }
+            if (beginRef != null && endRef != null) {
+                long begin = clockConversion.toNanos(slots[beginRef.slot()]);
+                if (begin < previousPacketEnd && overlaps++ < MAX_WARNINGS_PER_KIND) {
+                    warn(offset, "timestamp goes backwards: packet begins at " + begin + " ns, "
+                            + (previousPacketEnd - begin) + " ns before the previous packet's end");
+                }
+                previousPacketEnd = clockConversion.toNanos(slots[endRef.slot()]);
+            }
+        }
+        long avail = (fileSize - offset) * 8;
+        long psize = packetSizeRef != null ? slots[packetSizeRef.slot()] : avail;
+        long csize = contentSizeRef != null ? slots[contentSizeRef.slot()] : psize;
+        long headerBits = pos - (offset - windowStart) * 8;
+        if (psize <= 0 || psize % 8 != 0 || Long.compareUnsigned(csize, psize) > 0 || csize < headerBits) {
+            throw TraceFormatException.atOffset(file, offset, "bad packet sizes: content_size " + Long.toUnsignedString(csize)
+                    + " bits, packet_size " + Long.toUnsignedString(psize) + " bits, header+context " + headerBits + " bits");
+        }
+        truncated = false;
+        if (psize > avail) {
+            truncated = true;
+            warn(offset, "truncated packet: packet_size says " + psize / 8 + " bytes, only " + avail / 8
+                    + " left in the file; reading the events that are complete");
+            psize = avail;
+            csize = Math.min(csize, avail);
+        }
+        packetBits = psize;
+        long relBits = pos - (offset - windowStart) * 8;
+        ensureWindow(offset, psize / 8);
+        pos = (offset - windowStart) * 8 + relBits;
+        limit = (offset - windowStart) * 8 + csize;
+        return true;
+    }
+
+    /** Moves to the next event; false at the end of the stream. */
+    boolean advance() throws IOException {
+        if (finished) {
+            return false;
+        }
+        while (packetStart < 0 || pos >= limit) {
+            long next = packetStart < 0 ? 0 : packetStart + packetBits / 8;
+            if ((packetStart >= 0 && truncated) || !openPacket(next)) {
+                finished = true;
+                current = null;
+                return false;
+            }
+        }
+        long start = pos;
+        currentOffset = windowStart + (pos >>> 3);
+        try {
+            eventId = -1;
+            if (eventHeader != null) {
+                eventHeader.decode(this, slots);
+            }
+            long id = hasEventId ? eventId : 0;
+            CtfEventClass ec = byId != null ? (id >= 0 && id < byId.length ? byId[(int) id] : null) : byIdSparse.get(id);
+            if (ec == null) {
+                throw TraceFormatException.atOffset(file, currentOffset, "unknown event id " + id
+                        + " (stream class " + streamClassId + ")");
+            }
+            if (streamEventContext != null) {
+                streamEventContext.decode(this, slots);
+            }
+            if (ec.context != null) {
+                ec.context.decode(this, slots);
+            }
+            if (ec.fields != null) {
+                ec.fields.decode(this, slots);
+            }
+            if (pos == start) {
+                throw TraceFormatException.atOffset(file, currentOffset, "event of size zero");
+            }
+            current = ec;
+        } catch (TraceFormatException e) {
+            if (truncated) {
+                warn(currentOffset, "stopped at the end of the truncated packet");
+                finished = true;
+                current = null;
+                return false;
+            }
+            throw e;
+        }
+        currentCycles = clock;
+        currentTimestamp = clockConversion.toNanos(clock);
+        if (currentTimestamp < lastTimestamp) {
+            if (backwards++ < MAX_WARNINGS_PER_KIND) {
+                warn(currentOffset, "timestamp goes backwards by " + (lastTimestamp - currentTimestamp)
+                        + " ns inside the stream (event " + current.name() + ")");
+            }
+        }
+        lastTimestamp = currentTimestamp;
+        events++;
+        return true;
+    }
+
+    private void warn(long offset, String msg) {
+        synchronized (warnings) {
+            warnings.add(file + ":offset " + offset + ": " + msg);
+        }
+    }
+
+    // ------------------------------------------------------------------ primitive reads (FieldDecoder)
+
+    TraceFormatException error(String msg) {
+        return TraceFormatException.atOffset(file, windowStart + (pos >>> 3), msg);
+    }
+
+    void align(int bits) {
+        if (bits > 1) {
+            pos = (pos + bits - 1) & -(long) bits;
+        }
+    }
+
+    long bitPosition() {
+        return pos;
+    }
+
+    long bitsLeft() {
+        return Math.max(0, limit - pos);
+    }
+
+    int bytePosition() {
+        return (int) (pos >>> 3);
+    }
+
+    void skipBits(long n) throws TraceFormatException {
+        if (n < 0 || n > limit - pos) {
+            throw error("field extends past the end of the packet content");
+        }
+        pos += n;
+    }
+
+    void role(int role, long v, int size) {
+        switch (role) {
+            case FieldDecoder.ROLE_EVENT_ID -> eventId = v;
+            case FieldDecoder.ROLE_TIMESTAMP -> {
+                if (size >= 64) {
+                    clock = v;
+                } else {
+                    long mask = (1L << size) - 1;
+                    long low = clock & mask;
+                    long nv = (clock & ~mask) | v;
+                    if (v < low) {
+                        nv += 1L << size;
+                    }
+                    clock = nv;
+                }
+            }
+            case FieldDecoder.ROLE_PACKET_BEGIN -> clock = v;
+            default -> {
+            }
+        }
+    }
+
+    /** Skips a NUL-terminated string at the (byte-aligned) position; returns its length without the NUL. */
+    int skipString() throws TraceFormatException {
+        int start = (int) (pos >>> 3);
+        int end = (int) (limit >>> 3);
+        for (int i = start; i < end; i++) {
+            if (le.get(i) == 0) {
+                pos = (long) (i + 1) << 3;
+                return i - start;
+            }
+        }
+        throw error("string not terminated before the end of the packet content");
+    }
+
+    long readBits(int size, boolean bigEndian) throws TraceFormatException {
+        long p = pos;
+        if (size > limit - p) {
+            throw error("field extends past the end of the packet content");
+        }
+        pos = p + size;
+        int off = (int) (p >>> 3);
+        if ((p & 7) == 0) {
+            switch (size) {
+                case 8:
+                    return le.get(off) & 0xFFL;
+                case 16:
+                    return (bigEndian ? be : le).getShort(off) & 0xFFFFL;
+                case 32:
+                    return (bigEndian ? be : le).getInt(off) & 0xFFFFFFFFL;
+                case 64:
+                    return (bigEndian ? be : le).getLong(off);
+                default:
+                    break;
+            }
+        }
+        int shift = (int) (p & 7);
+        int nbytes = (shift + size + 7) >>> 3;
+        long v;
+        if (bigEndian) {
+            if (nbytes <= 8) {
+                long acc = 0;
+                for (int i = 0; i < nbytes; i++) {
+                    acc = (acc << 8) | (le.get(off + i) & 0xFFL);
+                }
+                v = acc >>> (nbytes * 8 - shift - size);
+            } else {
+                long acc = be.getLong(off);
+                int k = shift + size - 64;
+                v = (acc << k) | ((le.get(off + 8) & 0xFFL) >>> (8 - k));
+            }
+        } else {
+            if (nbytes <= 8) {
+                long acc = 0;
+                for (int i = nbytes - 1; i >= 0; i--) {
+                    acc = (acc << 8) | (le.get(off + i) & 0xFFL);
+                }
+                v = acc >>> shift;
+            } else {
+                long acc = le.getLong(off);
+                v = (acc >>> shift) | ((le.get(off + 8) & 0xFFL) << (64 - shift));
+            }
+        }
+        return size == 64 ? v : v & ((1L << size) - 1);
+    }
+
+    // ------------------------------------------------------------------ CtfEvent
+
+    @Override
+    public CtfEventClass eventClass() {
+        return current;
+    }
+
+    @Override
+    public long timestamp() {
+        return currentTimestamp;
+    }
+
+    @Override
+    public long cycles() {
+        return currentCycles;
+    }
+
+    @Override
+    public int streamIndex() {
+        return index;
+    }
+
+    @Override
+    public long offset() {
+        return currentOffset;
+    }
+
+    @Override
+    public long longValue(CtfFieldRef field) {
+        return slots[field.slot()];
+    }
+
+    @Override
+    public double doubleValue(CtfFieldRef field) {
+        long bits = slots[field.slot()];
+        if (field.type() instanceof FloatType ft && ft.size() == 32) {
+            return Float.intBitsToFloat((int) bits);
+        }
+        return Double.longBitsToDouble(bits);
+    }
+
+    @Override
+    public String stringValue(CtfFieldRef field) {
+        if (field.type() instanceof StringType) {
+            int start = (int) slots[field.slot()];
+            int len = (int) slots[field.slot() + 1];
+            return decode(start, len);
+        }
+        byte[] b = bytes(field);
+        int n = 0;
+        while (n < b.length && b[n] != 0) {
+            n++;
+        }
+        return new String(b, 0, n, StandardCharsets.UTF_8);
+    }
+
+    private String decode(int start, int len) {
+        byte[] b = new byte[len];
+        le.get(start, b);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] bytes(CtfFieldRef field) {
+        long elementBits = fixedBits(field.type() instanceof CtfType.SequenceType s ? s.element()
+                : field.type() instanceof CtfType.ArrayType a ? a.element() : null);
+        long startBit = slots[field.slot()];
+        long n = slots[field.slot() + 1];
+        if (elementBits <= 0 || elementBits % 8 != 0 || (startBit & 7) != 0) {
+            throw new IllegalArgumentException(field.path() + " is not an array or sequence of whole bytes");
+        }
+        byte[] b = new byte[(int) (n * elementBits / 8)];
+        le.get((int) (startBit >>> 3), b);
+        return b;
+    }
+
+    /** Size in bits of a fixed-size, padding-free type (integers and arrays of them), else -1. */
+    private static long fixedBits(CtfType t) {
+        if (t instanceof IntegerType it) {
+            return it.size() % it.alignment() == 0 ? it.size() : -1;
+        }
+        if (t instanceof EnumType et) {
+            return fixedBits(et.container());
+        }
+        if (t instanceof CtfType.ArrayType a) {
+            long e = fixedBits(a.element());
+            return e < 0 ? -1 : e * a.length();
+        }
+        return -1;
+    }
+}

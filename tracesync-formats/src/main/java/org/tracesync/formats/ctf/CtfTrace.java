@@ -1,0 +1,271 @@
+package org.tracesync.formats.ctf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.stream.Stream;
+
+import org.tracesync.core.model.NetEventSink;
+import org.tracesync.core.model.NetEventSource;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.TraceFormatException;
+
+/**
+ * A CTF 1.8 trace directory (LTTng kernel or user-space): metadata plus one file per stream.
+ *
+ * <p>{@link #read} streams every event of every stream merged in timestamp order (a priority queue
+ * over the streams' current events: O(log s) per event for s streams; ties go to the lower stream
+ * index). Packets are read in file order within a stream. Timestamps that go backwards inside a
+ * stream do not stop reading (babeltrace2's muxer stops there): they are counted and reported in
+ * {@link #warnings}. Memory is independent of the trace size (see {@link CtfStreamReader}).
+ *
+ * <p>As a {@link NetEventSource}, it emits the network events {@link CtfNetworkEvents} recognizes.
+ */
+public final class CtfTrace implements NetEventSource {
+
+    private final Path dir;
+    private final CtfMetadata metadata;
+    private final List<Path> streamFiles;
+    private final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+    private NodeInfo node;
+    private volatile List<StreamStats> lastStats = List.of();
+    private CtfNetworkEvents.Summary netSummary;
+
+    private CtfTrace(Path dir, CtfMetadata metadata, List<Path> streamFiles) {
+        this.dir = dir;
+        this.metadata = metadata;
+        this.streamFiles = streamFiles;
+    }
+
+    /**
+     * True when {@code path} is a CTF trace directory (has a metadata file), or an LTTng session
+     * directory holding exactly one kernel trace ({@code kernel/metadata}).
+     */
+    public static boolean isCtfTrace(Path path) {
+        return traceDirectory(path) != null;
+    }
+
+    /** The CTF trace directory {@code path} names: itself, or its {@code kernel} sub-directory; else null. */
+    static Path traceDirectory(Path path) {
+        if (Files.isDirectory(path) && Files.isRegularFile(path.resolve("metadata"))) {
+            return path;
+        }
+        Path kernel = path.resolve("kernel");
+        if (Files.isDirectory(path) && Files.isRegularFile(kernel.resolve("metadata"))) {
+            return kernel;
+        }
+        return null;
+    }
+
+    /**
+     * Opens a trace directory (or an LTTng session directory, whose {@code kernel} trace is read):
+     * reads and parses the metadata, lists the stream files.
+     */
+    public static CtfTrace open(Path path) throws IOException {
+        Path found = traceDirectory(path);
+        Path dir = found != null ? found : path;
+        if (!Files.isDirectory(dir)) {
+            throw new TraceFormatException(dir, "", Files.exists(dir) ? "not a directory (a CTF trace is a directory)"
+                    : "no such trace directory");
+        }
+        CtfMetadata meta = CtfMetadataFile.read(dir.resolve("metadata"));
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            s.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().equals("metadata"))
+                    .filter(p -> !p.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .forEach(files::add);
+        }
+        if (files.isEmpty()) {
+            throw new TraceFormatException(dir, "", "CTF trace has metadata but no stream file");
+        }
+        return new CtfTrace(dir, meta, files);
+    }
+
+    /** A trace whose metadata is already parsed (tests and fuzzing reuse one parse). */
+    static CtfTrace of(Path dir, CtfMetadata metadata, List<Path> streamFiles) {
+        return new CtfTrace(dir, metadata, List.copyOf(streamFiles));
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public CtfMetadata metadata() {
+        return metadata;
+    }
+
+    public List<Path> streamFiles() {
+        return List.copyOf(streamFiles);
+    }
+
+    /** Node name: the trace environment's hostname, else the directory name. */
+    public String nodeName() {
+        String h = metadata.hostname();
+        if (h != null && !h.isBlank()) {
+            return h;
+        }
+        Path d = dir.toAbsolutePath().normalize();
+        if (d.getFileName() != null && d.getFileName().toString().equals("kernel") && d.getParent() != null) {
+            d = d.getParent();   // an LTTng session: name the node after the session directory
+        }
+        Path name = d.getFileName();
+        return name == null ? dir.toString() : name.toString();
+    }
+
+    /**
+     * Reads every event, merged across streams in timestamp order.
+     *
+     * @throws TraceFormatException on corrupt data (naming the stream file and the byte offset)
+     */
+    public void read(CtfEventHandler handler) throws IOException {
+        List<CtfStreamReader> readers = new ArrayList<>();
+        warnings.clear();
+        try {
+            for (int i = 0; i < streamFiles.size(); i++) {
+                Path f = streamFiles.get(i);
+                if (!Files.exists(f)) {
+                    throw new TraceFormatException(f, "", "stream file missing");
+                }
+                readers.add(new CtfStreamReader(f, i, metadata, warnings));
+            }
+            if (readers.size() <= SCAN_LIMIT) {
+                mergeByScan(readers, handler);
+            } else {
+                PriorityQueue<CtfStreamReader> queue = new PriorityQueue<>(readers.size(), (a, b) -> {
+                    int c = Long.compare(a.timestamp(), b.timestamp());
+                    return c != 0 ? c : Integer.compare(a.streamIndex(), b.streamIndex());
+                });
+                for (CtfStreamReader r : readers) {
+                    if (r.advance()) {
+                        queue.add(r);
+                    }
+                }
+                while (!queue.isEmpty()) {
+                    CtfStreamReader r = queue.poll();
+                    handler.event(r);
+                    if (r.advance()) {
+                        queue.add(r);
+                    }
+                }
+            }
+        } catch (NoSuchFileException e) {
+            throw new TraceFormatException(Path.of(e.getFile()), "", "stream file missing");
+        } finally {
+            List<StreamStats> stats = new ArrayList<>();
+            for (CtfStreamReader r : readers) {
+                stats.add(new StreamStats(r.file(), r.streamClassId(), r.eventCount(), r.backwardsCount(),
+                        r.discardedEvents()));
+                r.close();
+            }
+            lastStats = List.copyOf(stats);
+        }
+    }
+
+    /** Per-stream figures of a read: events decoded, backward timestamp steps, events the tracer discarded. */
+    public record StreamStats(Path file, long streamClassId, long events, long backwardSteps, long discarded) {
+    }
+
+    /** Per-stream figures of the last {@link #read} (empty before the first). */
+    public List<StreamStats> lastReadStats() {
+        return lastStats;
+    }
+
+    /** Up to this many streams, the merge scans the streams' current timestamps instead of a heap. */
+    private static final int SCAN_LIMIT = 8;
+
+    /** Merge for few streams: a linear scan of current timestamps (s comparisons, no allocation). */
+    private static void mergeByScan(List<CtfStreamReader> readers, CtfEventHandler handler) throws IOException {
+        CtfStreamReader[] live = new CtfStreamReader[readers.size()];
+        long[] ts = new long[readers.size()];
+        int n = 0;
+        for (CtfStreamReader r : readers) {
+            if (r.advance()) {
+                live[n] = r;
+                ts[n] = r.timestamp();
+                n++;
+            }
+        }
+        while (n > 0) {
+            int best = 0;
+            for (int i = 1; i < n; i++) {
+                if (ts[i] < ts[best]) {
+                    best = i;
+                }
+            }
+            CtfStreamReader r = live[best];
+            handler.event(r);
+            if (r.advance()) {
+                ts[best] = r.timestamp();
+            } else {
+                // keep stream order among the remaining ones (ties go to the lower index)
+                System.arraycopy(live, best + 1, live, best, n - best - 1);
+                System.arraycopy(ts, best + 1, ts, best, n - best - 1);
+                n--;
+            }
+        }
+    }
+
+    /** Reads one stream file alone, in file order. */
+    public void readStream(int index, CtfEventHandler handler) throws IOException {
+        CtfStreamReader r = new CtfStreamReader(streamFiles.get(index), index, metadata, warnings);
+        try {
+            while (r.advance()) {
+                handler.event(r);
+            }
+        } finally {
+            r.close();
+        }
+    }
+
+    /** What reading found: timestamps going backwards, truncated packets, UUID mismatches. */
+    @Override
+    public List<String> warnings() {
+        synchronized (warnings) {
+            return List.copyOf(warnings);
+        }
+    }
+
+    @Override
+    public NodeInfo node() {
+        if (node == null) {
+            List<String> addresses = List.of();
+            try {
+                addresses = summary().addresses();
+            } catch (IOException e) {
+                warnings.add(dir + ": could not read the statedump for addresses: " + e.getMessage());
+            }
+            node = new NodeInfo(nodeName(), dir.toString(), addresses);
+        }
+        return node;
+    }
+
+    private CtfNetworkEvents.Summary summary() throws IOException {
+        if (netSummary == null) {
+            CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
+            read(net);
+            netSummary = net.summary();
+        }
+        return netSummary;
+    }
+
+    @Override
+    public void stream(NetEventSink sink) throws IOException {
+        CtfNetworkEvents net = new CtfNetworkEvents(sink);
+        read(net);
+        netSummary = net.summary();
+        String w = netSummary.noEventsWarning();
+        if (w != null) {
+            warnings.add(dir + ": " + w);
+        }
+        if (node == null) {
+            node = new NodeInfo(nodeName(), dir.toString(), netSummary.addresses());
+        }
+    }
+}
