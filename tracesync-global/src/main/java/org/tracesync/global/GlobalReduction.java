@@ -62,6 +62,13 @@ public final class GlobalReduction {
      */
     public static final int MAX_JOINT_BOUND_NODES = 50;
 
+    /**
+     * {@link Mode#WHERE_REDUNDANT} (the CLI default) leaves groups larger than this to path
+     * composition, with a warning: the program's L1 stage did not finish in 15 min of CPU on
+     * 100 nodes × 10 links (docs/PERFORMANCE.md); 20 nodes take seconds.
+     */
+    public static final int MAX_DEFAULT_GLOBAL_NODES = 30;
+
     /** Which groups get the global program. */
     public enum Mode {
         /** Every group of two nodes or more ({@code --reduction global}). */
@@ -138,6 +145,12 @@ public final class GlobalReduction {
                 }
             }
             if (mode == Mode.WHERE_REDUNDANT && links <= members.length - 1) {
+                continue;
+            }
+            if (mode == Mode.WHERE_REDUNDANT && members.length > MAX_DEFAULT_GLOBAL_NODES) {
+                warnings.add("group of " + members.length + " nodes (reference " + g.getKey() + "): path composition, "
+                        + "not the global program (costly above " + MAX_DEFAULT_GLOBAL_NODES
+                        + " nodes; --reduction global forces it); messages between nodes not on a path may be inverted");
                 continue;
             }
             String groupName = "group of " + members.length + " nodes (reference " + g.getKey() + ")";
