@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
+import org.tracesync.global.GlobalReduction;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,6 +21,8 @@ import picocli.CommandLine.Parameters;
 public final class SyncCommand implements Callable<Integer> {
 
     enum EstimatorChoice { bisector, regression }
+
+    enum ReductionChoice { global, path }
 
     @Parameters(arity = "1..*", paramLabel = "TRACE",
             description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines).")
@@ -38,6 +42,11 @@ public final class SyncCommand implements Callable<Integer> {
             description = "Regression outlier rejection level (default: ${DEFAULT-VALUE}).")
     double confidence;
 
+    @Option(names = "--reduction", paramLabel = "NAME",
+            description = {"Reduction to one reference: ${COMPLETION-CANDIDATES}. Default: global for every group of at most 30 nodes with redundant links"
+                    + " (more pairs than nodes - 1), path composition otherwise; path when the global program is infeasible."})
+    ReductionChoice reduction;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -53,7 +62,9 @@ public final class SyncCommand implements Callable<Integer> {
         MessageInput input = traces.input();
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
-                confidence, reference);
+                confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
+                        : GlobalReduction.reducer(reduction == ReductionChoice.global
+                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT));
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--reference " + reference + ": no such node (nodes: "

@@ -25,21 +25,39 @@ public final class Synchronizer {
     public enum Estimator { BISECTOR, REGRESSION }
 
     /**
+     * How pair estimates become one transform per node (DESIGN §4). {@link PathReduction#reduce}
+     * is the JDK-only default; the tracesync-global module provides the global linear program.
+     */
+    @FunctionalInterface
+    public interface Reducer {
+        SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs, String reference);
+    }
+
+    /**
      * @param estimator  bisector (default) or regression
      * @param confidence regression outlier rejection level
      * @param reference  node to use as reference, or null to choose
+     * @param reducer    the reduction (default: path composition)
      */
-    public record Options(Estimator estimator, double confidence, String reference) {
+    public record Options(Estimator estimator, double confidence, String reference, Reducer reducer) {
+        public Options(Estimator estimator, double confidence, String reference) {
+            this(estimator, confidence, reference, PathReduction::reduce);
+        }
+
         public static Options defaults() {
             return new Options(Estimator.BISECTOR, 0.95, null);
         }
 
         public Options withReference(String ref) {
-            return new Options(estimator, confidence, ref);
+            return new Options(estimator, confidence, ref, reducer);
         }
 
         public Options withEstimator(Estimator e) {
-            return new Options(e, confidence, reference);
+            return new Options(e, confidence, reference, reducer);
+        }
+
+        public Options withReducer(Reducer r) {
+            return new Options(estimator, confidence, reference, r);
         }
     }
 
@@ -83,7 +101,7 @@ public final class Synchronizer {
                 }
             }
         }
-        SyncResult result = PathReduction.reduce(nodes, acc, estimates, options.reference());
+        SyncResult result = options.reducer().reduce(nodes, acc, estimates, options.reference());
         return new Synchronization(result, nodes, acc, estimates);
     }
 }

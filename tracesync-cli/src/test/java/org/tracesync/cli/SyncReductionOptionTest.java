@@ -1,0 +1,71 @@
+package org.tracesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.result.ResultFile;
+
+/** {@code sync --reduction}: the triangle through the command line. */
+class SyncReductionOptionTest {
+
+    @TempDir
+    Path tmp;
+
+    /**
+     * Same clock everywhere. 0–1: 300 µs one way, 100 µs back; 0–2 the opposite; 1–2: 5 µs, sparse.
+     * Path composition misplaces 1 and 2 by 200 µs relative to each other.
+     */
+    private Path triangle() throws Exception {
+        StringBuilder sb = new StringBuilder("3\n");
+        for (int k = 1; k <= 9; k++) {
+            line(sb, 0, 1, k, 300e-6);
+            line(sb, 1, 0, k + 0.5, 100e-6);
+            line(sb, 0, 2, k + 0.25, 100e-6);
+            line(sb, 2, 0, k + 0.75, 300e-6);
+        }
+        for (int k = 1; k <= 9; k += 4) {
+            line(sb, 1, 2, k + 0.1, 5e-6);
+            line(sb, 2, 1, k + 0.6, 5e-6);
+        }
+        Path in = tmp.resolve("triangle.txt");
+        Files.writeString(in, sb.toString());
+        return in;
+    }
+
+    private static void line(StringBuilder sb, int s, int r, double send, double latency) {
+        sb.append(String.format(Locale.ROOT, "%d %d %.6f %.6f%n", s, r, send, send + latency));
+    }
+
+    /** Corrected latency (ns) of the 2 → 1 message sent at 1.6 s. */
+    private static long latencyTwoToOne(SyncResult r) {
+        long send = 1_600_000_000L;
+        long recv = 1_600_005_000L;
+        return r.node("1").transform().apply(recv) - r.node("2").transform().apply(send);
+    }
+
+    @Test
+    void globalIsTheDefaultWithRedundantLinksAndInvertsNothing() throws Exception {
+        Path out = tmp.resolve("global.json");
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0", "-o", out.toString());
+        assertThat(run.exit()).isZero();
+        SyncResult r = ResultFile.read(out);
+        assertThat(r.stats().get("reduction")).isEqualTo("global");
+        assertThat(latencyTwoToOne(r)).isBetween(0L, 5_000L);
+    }
+
+    @Test
+    void pathCompositionInvertsTheThirdLink() throws Exception {
+        Path out = tmp.resolve("path.json");
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0",
+                "--reduction", "path", "-o", out.toString());
+        assertThat(run.exit()).isZero();
+        SyncResult r = ResultFile.read(out);
+        assertThat(r.stats().get("reduction")).isEqualTo("path");
+        assertThat(latencyTwoToOne(r)).isBetween(-200_000L, -190_000L);
+    }
+}

@@ -1,0 +1,591 @@
+package org.tracesync.global;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.ClockTransform;
+
+/**
+ * The global linear program of one connected group (DESIGN §4): every non-reference node's
+ * transform, constrained by every pair's hull points, as close as possible to the pairwise
+ * estimates.
+ *
+ * <h2>Unknowns, rebased and scaled</h2>
+ * Node n's transform is written relative to its path-composition transform P_n (the starting
+ * point, already within microseconds of the answer):
+ * <pre>
+ *   ref_n(t) = t + P_n(t) + 1000·(O_n + D_n·s_n(t))      s_n(t) = (t − T_n) / H
+ * </pre>
+ * with T_n the middle of n's data, H the largest half-span of the group (ns), O_n in µs and D_n
+ * the drift correction expressed as µs per H (1 unit = 1000/H ns/ns; for a 100 s group, 0.02 ppm).
+ * The reference has O = D = 0. Every coefficient is then O(1) (|s| ≲ 1, constraint right-hand
+ * sides are path-corrected latencies in µs): a general LP solver fed raw epoch nanoseconds
+ * loses every digit that matters, and misreports unbounded problems as optimal.
+ *
+ * <h2>Constraints (exact linear, no approximation)</h2>
+ * A message sent at ts on node s and received at tr on node r needs ref_s(ts) + τ ≤ ref_r(tr):
+ * <pre>
+ *   O_s + D_s·s_s(ts) − O_r − D_r·s_r(tr) ≤ [(tr − ts) + P_r(tr) − P_s(ts) − τ] / 1000
+ * </pre>
+ * Only hull vertices can be tight (a line below the lower hull's vertices is below every a → b
+ * point), so one row per hull vertex, both directions, every pair whose two nodes are in the
+ * group — including one-way pairs, whose points are valid constraints too. (tr − ts) is an exact
+ * long; P's corrections are small doubles.
+ *
+ * <h2>Objective: stay closest to the pairwise estimates (minimax, then weighted L1)</h2>
+ * For a pair (a, b) with estimate E (a-time → b-time), consistency means ref_b(E(x)) = ref_a(x).
+ * The deviation δ(x) = ref_b(E(x)) − ref_a(x) is linear in x and <em>exactly</em> linear in the
+ * unknowns (E is fixed); it is taken at the pair's first and last message (two points fix a line:
+ * offset and drift deviation over the span the pair has data for), weighted by w = 1 / (pair's
+ * mean bound width): a precise pair is trusted more; incomplete pairs get the smallest weight.
+ * Two LPs, lexicographic: (1) minimize z = max w·|δ| (rows ±w·δ ≤ z); (2) with z ≤ z*, minimize
+ * Σ w·|δ| (one auxiliary e ≥ |δ| per term). Why: weighted L1 alone is degenerate on every cycle —
+ * moving two nodes together trades one pair's deviation for another's one-for-one, and the
+ * solver returns any vertex (on the issue's triangle it put the whole disagreement on one link at
+ * the start of the trace and on the other at the end: a 3.3 ppm drift error). The minimax stage
+ * shares a cycle's disagreement in proportion to the corridors, where the truth is when each
+ * estimate is its corridor's middle; the L1 stage then settles the pairs the minimax leaves free,
+ * robustly (a pair that disagrees with the rest absorbs its disagreement, rather than smearing it
+ * over every node as least squares would). Both are LPs: one solver for the estimate and the
+ * bounds, exact vertex answers. When ojAlgo fails on the minimax stage, the L1 stage runs alone.
+ *
+ * <h2>Joint bounds</h2>
+ * At local time t, the range of ref_n(t) over the feasible set (τ = τmin, default 0, so that the
+ * true clocks, if linear, are feasible) is [min, max] of the linear function O_n + D_n·s_n(t):
+ * two LPs per instant, see {@link #bounds}.
+ *
+ * <p>Size: 2·(N − 1) unknowns (+1 for the minimax stage, + one per objective term, i.e. two per
+ * estimated pair, for the L1 stage); one row per kept hull vertex (+2 per term for the minimax,
+ * +4 per term for the L1 stage). Every LP goes through {@link DualLinearProgram}. Not
+ * thread-safe; one instance per group.
+ */
+final class GlobalProgram {
+
+    /** ns per µs: the unit of the offsets in the program. */
+    static final double UNIT = 1000.0;
+    /** Widening of every joint bound (ns): solver tolerance and double rounding of the sides. */
+    static final double SAFETY_NS = 1.0;
+    /**
+     * The transforms' programs accept an answer within 0.5 ns of every row (rows carry a 1 ns
+     * margin, so every message keeps a latency ≥ 0.5 ns) and within 1e-4 of the optimum: the
+     * objective only picks an estimate, the rows are the guarantee.
+     */
+    static final double ESTIMATE_FEASIBILITY = 5e-4;
+    static final double ESTIMATE_GAP = 1e-4;
+    /** |value| beyond this (µs) is treated as unbounded: a scaled program never gets there honestly. */
+    static final double UNBOUNDED_US = 1e12;
+
+    /** One hull constraint: O_s + D_s·ss − O_r − D_r·sr ≤ rhs − τ/1000 (local indices; −1 = reference). */
+    private record Row(int s, double ss, int r, double sr, double rhs) {
+    }
+
+    /** One objective term: δ = k + (O_b + D_b·sb) − (O_a + D_a·sa), weighted. */
+    private record Term(int a, double sa, int b, double sb, double k, double weight) {
+    }
+
+    private final int[] members;     // node indices; members[local]
+    private final int[] local;       // node index → local index, −1 if not in the group
+    private final int refLocal;
+    private final ClockTransform[] path; // by local index
+    private final long[] origin;     // T_n, by local index
+    private final double h;          // H, ns
+    private final List<Row> rows = new ArrayList<>();
+    private final List<Term> terms = new ArrayList<>();
+    private final List<Row> allRows = new ArrayList<>(); // rows + the redundant ones, to validate a solution
+    private final long[] first;
+    private final long[] last;
+    private int oneWayPairs;
+    private int pairsUsed;
+
+    private double[] offsetUs;   // solution O, by local index
+    private double[] driftUnits; // solution D, by local index
+    private long solveNanos;
+    private int lpCount;
+    private int primalFallbacks;
+    private boolean minimaxSkipped;
+
+    /**
+     * @param members the group's node indices
+     * @param ref     the reference node index (a member)
+     * @param path    path-composition transform of every node (by node index), the starting point
+     * @param pairs   every pair estimate; pairs not inside the group, absent and invalid ones are skipped
+     */
+    GlobalProgram(int[] members, int ref, ClockTransform[] path, List<PairEstimate> pairs, PairAccumulators acc) {
+        this.members = members.clone();
+        this.local = new int[acc.nodes()];
+        Arrays.fill(local, -1);
+        for (int k = 0; k < members.length; k++) {
+            local[members[k]] = k;
+        }
+        this.refLocal = local[ref];
+        int m = members.length;
+        this.path = new ClockTransform[m];
+        this.origin = new long[m];
+        this.first = new long[m];
+        this.last = new long[m];
+        long maxHalf = 1_000_000L;
+        for (int k = 0; k < m; k++) {
+            int n = members[k];
+            this.path[k] = path[n];
+            first[k] = acc.first(n);
+            last[k] = acc.last(n);
+            origin[k] = first[k] + (last[k] - first[k]) / 2;
+            maxHalf = Math.max(maxHalf, (last[k] - first[k]) / 2);
+        }
+        this.h = maxHalf;
+        double maxWeight = 0;
+        List<double[]> rawTerms = new ArrayList<>();
+        for (PairEstimate p : pairs) {
+            int a = local[p.a()];
+            int b = local[p.b()];
+            if (a < 0 || b < 0 || p.quality() == Quality.INVALID || p.quality() == Quality.ABSENT) {
+                continue;
+            }
+            pairsUsed++;
+            if (p.quality() == Quality.ONE_WAY) {
+                oneWayPairs++;
+            }
+            long x0 = p.x0();
+            long v0 = p.v0();
+            // A vertex outside the range where the pair's bound function follows its hull only
+            // constrains lines outside the pair's feasible drift range: redundant, exactly (the
+            // joint constraints say "the pair's relative line lies in its feasible region").
+            long[] pRange = range(p.upperAToB(), p.x0(), p.pu());
+            long[] qRange = range(p.lowerAToB(), p.x0(), p.qu());
+            for (int i = 0; i < p.pu().length; i++) { // a → b: sent at x on a, received at y on b
+                long x = x0 + p.pu()[i];
+                long lat = v0 + p.pv()[i]; // y − x
+                long y = x + lat;
+                Row row = new Row(a, s(a, x), b, s(b, y),
+                        ((double) lat + this.path[b].correction(y) - this.path[a].correction(x)) / UNIT);
+                allRows.add(row);
+                if (x >= pRange[0] && x <= pRange[1]) {
+                    rows.add(row);
+                }
+            }
+            for (int i = 0; i < p.qu().length; i++) { // b → a: sent at y on b, received at x on a
+                long x = x0 + p.qu()[i];
+                long lat = -(v0 + p.qv()[i]); // x − y
+                long y = x - lat;
+                Row row = new Row(b, s(b, y), a, s(a, x),
+                        ((double) lat + this.path[a].correction(x) - this.path[b].correction(y)) / UNIT);
+                allRows.add(row);
+                if (x >= qRange[0] && x <= qRange[1]) {
+                    rows.add(row);
+                }
+            }
+            if (p.hasEstimate()) {
+                double accuracyUs = p.quality() == Quality.ACCURATE && Double.isFinite(p.meanAccuracy())
+                        ? p.meanAccuracy() / UNIT : 1e6;
+                double w = 1.0 / Math.max(accuracyUs, 1e-3);
+                maxWeight = Math.max(maxWeight, w);
+                long[] ends = p.minX() == p.maxX() ? new long[] {p.minX()} : new long[] {p.minX(), p.maxX()};
+                for (long x : ends) {
+                    double ex = (double) v0 + p.c() + p.d() * (double) (x - x0); // E(x) − x
+                    long ey = x + Math.round(ex);
+                    double frac = ex - Math.round(ex);
+                    double k = (ex + this.path[b].correction(ey) - this.path[a].correction(x)) / UNIT;
+                    double sb = ((double) (ey - origin[b]) + frac) / h;
+                    rawTerms.add(new double[] {a, s(a, x), b, sb, k, w});
+                }
+            }
+        }
+        for (double[] t : rawTerms) {
+            terms.add(new Term((int) t[0], t[1], (int) t[2], t[3], t[4], Math.max(t[5] / maxWeight, 1e-6)));
+        }
+    }
+
+    /** [first, last] a-time of the hull vertices a pair's bound function follows; everything without one. */
+    private static long[] range(org.tracesync.core.transform.MonotoneBound bound, long x0, long[] us) {
+        if (bound == null) {
+            return new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+        }
+        return new long[] {bound.t(0), bound.t(bound.size() - 1)};
+    }
+
+    private double s(int k, long t) {
+        return (double) (t - origin[k]) / h;
+    }
+
+    /** Hull constraints in the program (facet-defining vertices only). */
+    int constraintCount() {
+        return rows.size();
+    }
+
+    /** Hull vertices of the group's pairs (each checked against the solution). */
+    int hullVertexCount() {
+        return allRows.size();
+    }
+
+    int pairsUsed() {
+        return pairsUsed;
+    }
+
+    int oneWayPairs() {
+        return oneWayPairs;
+    }
+
+    int lpCount() {
+        return lpCount;
+    }
+
+    /** True when the minimax stage failed and the estimate is the plain weighted L1 optimum. */
+    boolean minimaxSkipped() {
+        return minimaxSkipped;
+    }
+
+    /** LPs whose dual answer failed its check and went to the primal. */
+    int primalFallbacks() {
+        return primalFallbacks;
+    }
+
+    long solveNanos() {
+        return solveNanos;
+    }
+
+    /** Column of O_k (D_k is the next one); the reference has none. */
+    private int col(int k) {
+        return 2 * (k < refLocal ? k : k - 1);
+    }
+
+    private int unknowns() {
+        return 2 * (members.length - 1);
+    }
+
+    /** Adds the hull rows, with τ = marginNs, to {@code lp}. */
+    private void addHullRows(DualLinearProgram lp, double marginNs) {
+        double margin = marginNs / UNIT;
+        for (Row r : rows) {
+            int[] idx = new int[4];
+            double[] val = new double[4];
+            int n = 0;
+            if (r.s() != refLocal) {
+                idx[n] = col(r.s());
+                val[n++] = 1.0;
+                idx[n] = col(r.s()) + 1;
+                val[n++] = r.ss();
+            }
+            if (r.r() != refLocal) {
+                idx[n] = col(r.r());
+                val[n++] = -1.0;
+                idx[n] = col(r.r()) + 1;
+                val[n++] = -r.sr();
+            }
+            lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), r.rhs() - margin);
+        }
+    }
+
+    /** Adds sign·(lin(b) − lin(a)) of term i into idx/val from position n; returns the new length. */
+    private int termLinear(Term term, double sign, int[] idx, double[] val, int n) {
+        if (term.b() != refLocal) {
+            idx[n] = col(term.b());
+            val[n++] = sign;
+            idx[n] = col(term.b()) + 1;
+            val[n++] = sign * term.sb();
+        }
+        if (term.a() != refLocal) {
+            idx[n] = col(term.a());
+            val[n++] = -sign;
+            idx[n] = col(term.a()) + 1;
+            val[n++] = -sign * term.sa();
+        }
+        return n;
+    }
+
+    /**
+     * First stage: unknowns (O, D) of every non-reference node and z; rows: the hull rows and
+     * ±w_i·δ_i ≤ z. Objective: minimize z, the largest weighted deviation. No per-term variable.
+     */
+    private DualLinearProgram minimaxProgram(double marginNs) {
+        int u = unknowns();
+        DualLinearProgram lp = new DualLinearProgram(u + 1);
+        addHullRows(lp, marginNs);
+        for (Term term : terms) {
+            for (double sign : new double[] {1.0, -1.0}) {
+                int[] idx = new int[5];
+                double[] val = new double[5];
+                int n = termLinear(term, sign * term.weight(), idx, val, 0);
+                idx[n] = u;
+                val[n++] = -1.0;
+                lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), -sign * term.weight() * term.k());
+            }
+        }
+        lp.addRow(new int[] {u}, new double[] {-1.0}, 0.0);
+        return lp;
+    }
+
+    /**
+     * Second stage: unknowns (O, D) and e_i ≥ |δ_i| per term; rows: the hull rows,
+     * ±δ_i ≤ e_i, and w_i·e_i ≤ zLimit (the first stage's optimum, slightly relaxed).
+     * Objective: minimize Σ w_i·e_i.
+     */
+    private DualLinearProgram l1Program(double marginNs, double zLimit) {
+        int u = unknowns();
+        int t = terms.size();
+        DualLinearProgram lp = new DualLinearProgram(u + t);
+        addHullRows(lp, marginNs);
+        for (int i = 0; i < t; i++) {
+            Term term = terms.get(i);
+            int e = u + i;
+            for (double sign : new double[] {1.0, -1.0}) {
+                int[] idx = new int[5];
+                double[] val = new double[5];
+                int n = termLinear(term, sign, idx, val, 0);
+                idx[n] = e;
+                val[n++] = -1.0;
+                lp.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n), -sign * term.k());
+            }
+            if (Double.isFinite(zLimit)) {
+                lp.addRow(new int[] {e}, new double[] {term.weight()}, zLimit);
+            }
+            lp.addRow(new int[] {e}, new double[] {-1.0}, 0.0);
+        }
+        return lp;
+    }
+
+    /**
+     * Solves for the transforms: first the smallest largest weighted deviation z*, then the
+     * smallest weighted L1 deviation with z ≤ z*·(1 + 1e-6). First with a 1 ns margin on every
+     * message (so that rounding the corrected times to ns never turns an equality into an
+     * inversion), then, if that is infeasible, with τ alone. Returns false when the program is
+     * infeasible: no linear clocks satisfy every message (or the answer violates a hull vertex,
+     * redundant ones included, by more than 1 ns).
+     */
+    boolean solve(double minLatencyNs) {
+        int u = unknowns();
+        int t = terms.size();
+        for (double margin : new double[] {Math.max(minLatencyNs, 1.0), minLatencyNs}) {
+            long t0 = System.nanoTime();
+            DualLinearProgram lp = minimaxProgram(margin);
+            double[] c = new double[u + 1];
+            c[u] = -1.0; // maximize −z
+            // The minimax stage only refines the estimate: when ojAlgo's dual fails on it (seen on
+            // groups of 50+ nodes), go straight to the L1 stage rather than to the slow primal.
+            DualLinearProgram.Answer first = lp.maximizeThroughDual(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP);
+            lpCount += lp.solves();
+            double zLimit = Double.POSITIVE_INFINITY;
+            if (first.optimal()) {
+                double zMin = -first.value();
+                zLimit = zMin + Math.max(1e-6 * zMin, 1e-6);
+            } else {
+                minimaxSkipped = true;
+            }
+            lp = l1Program(margin, zLimit);
+            c = new double[u + t];
+            for (int i = 0; i < t; i++) {
+                c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
+            }
+            DualLinearProgram.Answer second = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP);
+            lpCount += lp.solves();
+            primalFallbacks += lp.primalFallbacks();
+            solveNanos += System.nanoTime() - t0;
+            if (!second.optimal()) {
+                continue;
+            }
+            DualLinearProgram.Answer answer = second;
+            double[] off = new double[members.length];
+            double[] dr = new double[members.length];
+            for (int k = 0; k < members.length; k++) {
+                if (k != refLocal) {
+                    off[k] = answer.x()[col(k)];
+                    dr[k] = answer.x()[col(k) + 1];
+                }
+            }
+            if (maxViolationNs(off, dr, minLatencyNs) <= 1.0) {
+                offsetUs = off;
+                driftUnits = dr;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Largest amount (ns) by which the solution puts a hull message below τ. */
+    private double maxViolationNs(double[] off, double[] dr, double minLatencyNs) {
+        double worst = 0;
+        for (Row r : allRows) {
+            double lhs = off[r.s()] + dr[r.s()] * r.ss() - off[r.r()] - dr[r.r()] * r.sr();
+            worst = Math.max(worst, (lhs - (r.rhs() - minLatencyNs / UNIT)) * UNIT);
+        }
+        return worst;
+    }
+
+    /** The solved transform of node {@code node} (a member): P_n plus the correction found. */
+    ClockTransform transform(int node) {
+        int k = local[node];
+        if (k == refLocal) {
+            return path[k];
+        }
+        double corr = path[k].correction(origin[k]) + UNIT * offsetUs[k];
+        double drift = path[k].linearSegment().drift() + UNIT * driftUnits[k] / h;
+        return ClockTransform.linear(origin[k], corr, drift);
+    }
+
+    /**
+     * Joint bounds of node {@code node} (a non-reference member) under the feasible set with
+     * τ = {@code minLatencyNs}.
+     *
+     * <h2>Why linear interpolation between instants is conservative</h2>
+     * At local time t the reference time is t + P_n(t) + 1000·g(t), g(t) = O_n + D_n·s_n(t), linear
+     * in the unknowns and in t. Its maximum over the (convex) feasible set is a maximum of linear
+     * functions of t, hence convex: chords between sampled maxima lie above it, so interpolated
+     * upper bounds only widen. The minimum is concave and its chords lie below it. Beyond the
+     * first and last instant, rows continue with the feasible set's extreme drifts: for t past the
+     * last instant t_k, max g(t) ≤ max g(t_k) + (s(t) − s(t_k))·max D, and likewise on the other
+     * side and for the minimum; one extra row on each side, one data span away, makes the rows'
+     * linear extrapolation follow exactly those lines.
+     *
+     * <h2>Which instants: the sandwich method, at most {@code maxInstants}</h2>
+     * Each LP at an instant also yields a supporting line of the convex max (the optimal point's
+     * drift is a subgradient). Starting from the node's first and last timestamps, between two
+     * sampled instants the true maximum lies between the chord and the two supporting lines; where
+     * the gap (at the supporting lines' intersection) exceeds ε = max(10 ns, 0.5% of the bound
+     * width), the LP is solved at that intersection, largest gap first, until every gap is ≤ ε or
+     * each side has used maxInstants / 2 instants. So the rows are strict bounds and, when the cap
+     * is not reached, within ε of the tightest possible piecewise-linear ones.
+     *
+     * <p>Cost: 4 + (refinements) + 2 LPs of the program's size (at most maxInstants + 2).
+     * Returns an empty list when the feasible set is unbounded for this node.
+     */
+    List<BoundRow> bounds(int node, int maxInstants, double minLatencyNs) {
+        int k = local[node];
+        DualLinearProgram lp = new DualLinearProgram(unknowns());
+        addHullRows(lp, minLatencyNs);
+        long t0 = first[k];
+        long t1 = Math.max(last[k], first[k] + 1);
+        java.util.TreeMap<Long, double[]> hi = new java.util.TreeMap<>(); // t → {max g, subgradient}
+        java.util.TreeMap<Long, double[]> lo = new java.util.TreeMap<>(); // t → {min g, supergradient}
+        for (long t : new long[] {t0, t1}) {
+            double[] up = extreme(lp, k, s(k, t), 1.0);
+            double[] down = extreme(lp, k, s(k, t), -1.0);
+            if (up == null || down == null) {
+                return List.of();
+            }
+            hi.put(t, up);
+            lo.put(t, down);
+        }
+        double width = UNIT * Math.max(hi.get(t0)[0] - lo.get(t0)[0], hi.get(t1)[0] - lo.get(t1)[0]);
+        double epsUs = Math.max(10.0, 0.005 * width) / UNIT;
+        int perSide = Math.max(2, maxInstants / 2);
+        if (!refine(lp, k, hi, 1.0, epsUs, perSide) || !refine(lp, k, lo, -1.0, epsUs, perSide)) {
+            return List.of();
+        }
+        double[] dUp = extreme(lp, k, Double.NaN, 1.0);
+        double[] dDown = extreme(lp, k, Double.NaN, -1.0);
+        java.util.TreeSet<Long> ts = new java.util.TreeSet<>(hi.keySet());
+        ts.addAll(lo.keySet());
+        List<BoundRow> out = new ArrayList<>();
+        boolean extend = dUp != null && dDown != null;
+        long span = Math.max(t1 - t0, 1_000_000_000L);
+        if (extend) {
+            long t = t0 - span;
+            double ds = s(k, t) - s(k, t0); // negative
+            out.add(row(k, t, lo.get(t0)[0] + ds * dUp[0], hi.get(t0)[0] + ds * dDown[0]));
+        }
+        for (long t : ts) {
+            out.add(row(k, t, chord(k, lo, t), chord(k, hi, t)));
+        }
+        if (extend) {
+            long t = t1 + span;
+            double ds = s(k, t) - s(k, t1); // positive
+            out.add(row(k, t, lo.get(t1)[0] + ds * dDown[0], hi.get(t1)[0] + ds * dUp[0]));
+        }
+        return out;
+    }
+
+    /**
+     * Sandwich refinement of one side ({@code sign} 1: the convex max, −1: the concave min, handled
+     * as −max(−g)). Returns false if an LP failed.
+     */
+    private boolean refine(DualLinearProgram lp, int k,
+                           java.util.TreeMap<Long, double[]> samples, double sign, double epsUs, int cap) {
+        while (samples.size() < cap) {
+            long bestT = Long.MIN_VALUE;
+            double bestGap = epsUs;
+            Long prev = null;
+            for (long t : samples.keySet()) {
+                if (prev != null && t - prev > 1) {
+                    double sl = s(k, prev);
+                    double sr = s(k, t);
+                    double vl = sign * samples.get(prev)[0];
+                    double gl = sign * samples.get(prev)[1];
+                    double vr = sign * samples.get(t)[0];
+                    double gr = sign * samples.get(t)[1];
+                    if (gr > gl) {
+                        double sx = ((vl - gl * sl) - (vr - gr * sr)) / (gr - gl); // supporting lines meet
+                        sx = Math.max(sl, Math.min(sr, sx));
+                        double chordAt = vl + (vr - vl) * (sx - sl) / (sr - sl);
+                        double gap = chordAt - (vl + gl * (sx - sl));
+                        if (gap > bestGap) {
+                            long tx = origin[k] + Math.round(sx * h);
+                            if (tx > prev && tx < t) {
+                                bestGap = gap;
+                                bestT = tx;
+                            }
+                        }
+                    }
+                }
+                prev = t;
+            }
+            if (bestT == Long.MIN_VALUE) {
+                return true;
+            }
+            double[] v = extreme(lp, k, s(k, bestT), sign);
+            if (v == null) {
+                return false;
+            }
+            samples.put(bestT, v);
+        }
+        return true;
+    }
+
+    /** The chord (linear interpolation in t) of one side's samples at t, within their range. */
+    private double chord(int k, java.util.TreeMap<Long, double[]> samples, long t) {
+        double[] exact = samples.get(t);
+        if (exact != null) {
+            return exact[0];
+        }
+        Long l = samples.floorKey(t);
+        Long r = samples.ceilingKey(t);
+        double f = (double) (t - l) / (double) (r - l);
+        return samples.get(l)[0] + f * (samples.get(r)[0] - samples.get(l)[0]);
+    }
+
+    private BoundRow row(int k, long t, double loUs, double hiUs) {
+        double est = offsetUs[k] + driftUnits[k] * s(k, t);
+        double minus = Math.max(0.0, UNIT * (est - loUs)) + SAFETY_NS;
+        double plus = Math.max(0.0, UNIT * (hiUs - est)) + SAFETY_NS;
+        return new BoundRow(t, minus, plus);
+    }
+
+    /**
+     * Extreme of g = O + D·s over the feasible set: the max for sign 1, the min for −1; with s NaN,
+     * the extreme of D alone. Returns {value, D at the optimum} or null when unbounded/unsolved.
+     */
+    private double[] extreme(DualLinearProgram lp, int k, double s, double sign) {
+        boolean driftOnly = Double.isNaN(s);
+        double[] c = new double[unknowns()];
+        c[col(k)] = driftOnly ? 0.0 : sign;
+        c[col(k) + 1] = driftOnly ? sign : sign * s;
+        long t0 = System.nanoTime();
+        int before = lp.solves();
+        int fallbacksBefore = lp.primalFallbacks();
+        DualLinearProgram.Answer a = lp.upperBound(c);
+        primalFallbacks += lp.primalFallbacks() - fallbacksBefore;
+        solveNanos += System.nanoTime() - t0;
+        lpCount += lp.solves() - before;
+        if (!a.optimal()) {
+            return null;
+        }
+        double v = sign * a.value();
+        if (!Double.isFinite(v) || Math.abs(v) > UNBOUNDED_US) {
+            return null;
+        }
+        double dv = a.x()[col(k) + 1]; // a hint: where the next sample goes
+        return new double[] {v, dv};
+    }
+}

@@ -1,0 +1,247 @@
+package org.tracesync.global;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.PathReduction;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.reduce.Synchronizer;
+import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.ClockTransform;
+
+/**
+ * Reduction to one reference per connected group by one global linear program (DESIGN §4):
+ * no message of <em>any</em> pair inverted, and joint accuracy bounds.
+ *
+ * <p>Path composition ({@link PathReduction}) protects only the pairs on its spanning tree: with
+ * two slow asymmetric links to the reference (300 µs one way, 100 µs the other, opposite on the
+ * two links), each neighbour is misplaced by ~100 µs in opposite directions, and the 5 µs link
+ * between them sees its messages arrive before they leave. The global program (see
+ * {@link GlobalProgram}) solves every non-reference node's transform at once, subject to every
+ * pair's hull points in both directions, staying as close as it can (weighted L1) to the pairwise
+ * estimates.
+ *
+ * <p>How it runs: path composition first — it chooses the groups and references exactly as before
+ * and gives the starting point the program is rebased on. Then, per group of two nodes or more
+ * (all of them, or in {@link Mode#WHERE_REDUNDANT} only those with redundant links: more pairs
+ * than nodes − 1, counting one-way pairs between members, whose messages path composition cannot
+ * protect either), the program replaces the transforms and the bounds. A group with a fallback pair
+ * (hulls cross), or whose program is infeasible (no linear clocks satisfy every message: the
+ * clocks were not linear over the trace), keeps its path-composition result; the result says so
+ * in a warning and in {@code stats.reduction = "path (global infeasible)"}.
+ *
+ * <p>Nodes connected to the group only by one-way pairs stay unsynchronized (their transform is
+ * unbounded on one side: nothing to estimate), but one-way pairs <em>between</em> members are
+ * constraints of the program.
+ *
+ * <p>Cost: two LPs for the transforms (minimax, then weighted L1), then per non-reference node
+ * at most {@link #MAX_BOUND_INSTANTS} + 2 LPs for the joint bounds (sandwich method; typically
+ * ~8), none for groups above {@link #MAX_JOINT_BOUND_NODES} non-reference nodes. Each LP has
+ * 2·(N − 1) unknowns (plus two per estimated pair in the L1 stage) and one row per kept hull
+ * vertex; every one is solved by ojAlgo through its dual and checked ({@link DualLinearProgram}).
+ * Measured in docs/PERFORMANCE.md ("Global reduction").
+ */
+public final class GlobalReduction {
+
+    /** Cap on the instants at which each node's joint bounds are computed (2 LPs each). */
+    public static final int MAX_BOUND_INSTANTS = 32;
+
+    /**
+     * Joint bounds are computed for groups of at most this many non-reference nodes. Beyond, each
+     * node keeps path composition's bounds, re-centred on its global transform: still strict (the
+     * global transform lies inside them, the joint feasible set being a subset of what the path's
+     * pairs allow), only not the tightest. Why the cap: each node costs up to 34 LPs whose size
+     * grows with the group; measured in docs/PERFORMANCE.md.
+     */
+    public static final int MAX_JOINT_BOUND_NODES = 50;
+
+    /**
+     * {@link Mode#WHERE_REDUNDANT} (the CLI default) leaves groups larger than this to path
+     * composition, with a warning: the program's L1 stage did not finish in 15 min of CPU on
+     * 100 nodes × 10 links (docs/PERFORMANCE.md); 20 nodes take seconds.
+     */
+    public static final int MAX_DEFAULT_GLOBAL_NODES = 30;
+
+    /** Which groups get the global program. */
+    public enum Mode {
+        /** Every group of two nodes or more ({@code --reduction global}). */
+        EVERY_GROUP,
+        /** Only groups with redundant links (the CLI default). */
+        WHERE_REDUNDANT
+    }
+
+    private GlobalReduction() {
+    }
+
+    /** The reducer for {@link Synchronizer.Options#withReducer}. */
+    public static Synchronizer.Reducer reducer(Mode mode) {
+        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, 0.0, MAX_BOUND_INSTANTS);
+    }
+
+    /** The global program on every group (same signature and output as {@link PathReduction#reduce}). */
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference) {
+        return reduce(nodes, acc, pairs, requestedReference, Mode.EVERY_GROUP, 0.0, MAX_BOUND_INSTANTS);
+    }
+
+    /**
+     * @param minLatencyNs τmin: every message takes at least this long (0 when unknown)
+     * @param maxInstants  cap on the bound instants per node (≥ 2)
+     */
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference, Mode mode, double minLatencyNs, int maxInstants) {
+        if (maxInstants < 2) {
+            throw new IllegalArgumentException("need at least 2 bound instants, got " + maxInstants);
+        }
+        SyncResult path = PathReduction.reduce(nodes, acc, pairs, requestedReference);
+        int n = nodes.size();
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            index.put(nodes.get(i).name(), i);
+        }
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            NodeResult r = path.nodes().get(i);
+            if (r.synchronizedToOther()) {
+                groups.computeIfAbsent(r.reference(), k -> new ArrayList<>(List.of(index.get(k)))).add(i);
+            }
+        }
+        ClockTransform[] pathTransforms = new ClockTransform[n];
+        for (int i = 0; i < n; i++) {
+            pathTransforms[i] = path.nodes().get(i).transform();
+        }
+        List<NodeResult> results = new ArrayList<>(path.nodes());
+        List<String> warnings = new ArrayList<>(path.warnings());
+        int solved = 0;
+        int infeasible = 0;
+        long constraints = 0;
+        long lps = 0;
+        long fallbacks = 0;
+        int minimaxSkipped = 0;
+        int jointBounds = 0;
+        int oneWayUsed = 0;
+        for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
+            int ref = index.get(g.getKey());
+            int[] members = g.getValue().stream().mapToInt(Integer::intValue).toArray();
+            boolean[] in = new boolean[n];
+            for (int m : members) {
+                in[m] = true;
+            }
+            int links = 0;
+            PairEstimate fallback = null;
+            for (PairEstimate p : pairs) {
+                if (in[p.a()] && in[p.b()] && p.quality() != Quality.INVALID && p.quality() != Quality.ABSENT) {
+                    links++;
+                    if (p.quality() == Quality.FALLBACK && fallback == null) {
+                        fallback = p;
+                    }
+                }
+            }
+            if (mode == Mode.WHERE_REDUNDANT && links <= members.length - 1) {
+                continue;
+            }
+            if (mode == Mode.WHERE_REDUNDANT && members.length > MAX_DEFAULT_GLOBAL_NODES) {
+                warnings.add("group of " + members.length + " nodes (reference " + g.getKey() + "): path composition, "
+                        + "not the global program (costly above " + MAX_DEFAULT_GLOBAL_NODES
+                        + " nodes; --reduction global forces it); messages between nodes not on a path may be inverted");
+                continue;
+            }
+            String groupName = "group of " + members.length + " nodes (reference " + g.getKey() + ")";
+            if (fallback != null) {
+                infeasible++;
+                warnings.add("global program infeasible for the " + groupName + ": pair "
+                        + nodes.get(fallback.a()).name() + "/" + nodes.get(fallback.b()).name()
+                        + " is fallback (hulls cross: clocks not linear over the trace); used path composition");
+                continue;
+            }
+            GlobalProgram program = new GlobalProgram(members, ref, pathTransforms, pairs, acc);
+            if (!program.solve(minLatencyNs)) {
+                infeasible++;
+                lps += program.lpCount();
+                warnings.add("global program infeasible for the " + groupName + ": no linear clocks satisfy all "
+                        + program.constraintCount() + " hull constraints (clocks not linear over the trace); used path composition");
+                continue;
+            }
+            solved++;
+            constraints += program.constraintCount();
+            oneWayUsed += program.oneWayPairs();
+            String how = "global program over " + members.length + " nodes, " + program.pairsUsed() + " pairs ("
+                    + program.oneWayPairs() + " one-way), " + program.constraintCount() + " hull constraints";
+            for (int m : members) {
+                NodeResult old = results.get(m);
+                if (m == ref) {
+                    results.set(m, new NodeResult(old.name(), old.source(), old.reference(), old.quality(),
+                            old.transform(), old.bounds(), old.path(), old.start(), old.end(),
+                            old.note() + " (" + how + ")"));
+                    continue;
+                }
+                ClockTransform transform = program.transform(m);
+                List<BoundRow> rows;
+                Quality q;
+                String note;
+                if (members.length - 1 <= MAX_JOINT_BOUND_NODES) {
+                    rows = program.bounds(m, maxInstants, minLatencyNs);
+                    q = rows.isEmpty() ? (old.quality() == Quality.ACCURATE ? Quality.INCOMPLETE : old.quality())
+                            : Quality.ACCURATE;
+                    note = how + (rows.isEmpty()
+                            ? "; no joint bounds (the feasible set is unbounded for this node)"
+                            : "; joint bounds (" + rows.size() + " rows)");
+                    jointBounds += rows.isEmpty() ? 0 : 1;
+                } else {
+                    rows = recentred(old, transform);
+                    q = old.quality();
+                    note = how + "; bounds: path composition's, re-centred (group above "
+                            + MAX_JOINT_BOUND_NODES + " nodes: joint bounds not computed)";
+                }
+                results.set(m, new NodeResult(old.name(), old.source(), old.reference(), q,
+                        transform, rows, old.path(), old.start(), old.end(), note));
+            }
+            lps += program.lpCount();
+            fallbacks += program.primalFallbacks();
+            if (program.minimaxSkipped()) {
+                minimaxSkipped++;
+            }
+        }
+        Map<String, Object> stats = new LinkedHashMap<>(path.stats());
+        if (solved == 0 && infeasible == 0) {
+            stats.put("reduction", "path");
+        } else if (solved == 0) {
+            stats.put("reduction", "path (global infeasible)");
+        } else if (infeasible > 0) {
+            stats.put("reduction", "global (path for " + infeasible + " groups: global infeasible)");
+        } else {
+            stats.put("reduction", "global");
+        }
+        if (solved + infeasible > 0) {
+            stats.put("global_groups", solved);
+            stats.put("global_constraints", constraints);
+            stats.put("global_one_way_pairs", oneWayUsed);
+            stats.put("global_lps", lps);
+            stats.put("global_primal_fallbacks", fallbacks);
+            stats.put("global_minimax_skipped", minimaxSkipped);
+            stats.put("global_joint_bounds", jointBounds);
+        }
+        return new SyncResult(path.reference(), results, path.pairs(), stats, warnings);
+    }
+
+    /**
+     * Path bounds (rows relative to the path transform) re-expressed around {@code transform}: the
+     * same absolute interval [P(t) − minus, P(t) + plus] at every row; since the difference of two
+     * linear transforms is linear in t, interpolation between rows gives the same intervals too.
+     */
+    static List<BoundRow> recentred(NodeResult path, ClockTransform transform) {
+        List<BoundRow> out = new ArrayList<>();
+        for (BoundRow r : path.bounds()) {
+            double shift = transform.correction(r.t()) - path.transform().correction(r.t());
+            out.add(new BoundRow(r.t(), r.minus() + shift, r.plus() - shift));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,192 @@
+package org.tracesync.global;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.PathReduction;
+import org.tracesync.core.reduce.SyncResult;
+
+class GlobalReductionTest {
+
+    private static final long MINUTE = 60_000_000_000L;
+
+    /**
+     * The issue's triangle: links 0–1 and 0–2 slow and asymmetric (300 µs one way, 100 µs the
+     * other, opposite on the two links), link 1–2 fast (5 µs) and sparse.
+     */
+    static MessageSimulation triangle(long seed) {
+        return new MessageSimulation(seed, 3, MINUTE)
+                .clock(1, 30e6, 20e-6)
+                .clock(2, -45e6, -15e-6)
+                .link(0, 1, 200, 300_000, 100_000, 5_000)
+                .link(0, 2, 200, 100_000, 300_000, 5_000)
+                .link(1, 2, 6, 5_000, 5_000, 2_000);
+    }
+
+    @Test
+    void triangleHasInversionsWithPathCompositionAndNoneGlobally() {
+        MessageSimulation sim = triangle(1);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        SyncResult global = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+
+        assertThat(path.node("n1").path()).containsExactly("n1", "n0");
+        assertThat(path.node("n2").path()).containsExactly("n2", "n0");
+        assertThat(sim.inversions(path, 1, 2)).isGreaterThan(0);
+        assertThat(sim.inversions(global)).isZero();
+        assertThat(global.stats()).containsEntry("reduction", "global");
+        for (int n = 1; n <= 2; n++) {
+            assertThat(global.nodes().get(n).quality()).isEqualTo(Quality.ACCURATE);
+            assertThat(sim.boundsMisses(global, n, 0, 200)).isZero();
+        }
+        // the misplacement: path puts 1 and 2 ~200 µs apart relative to each other, global within the 5 µs link's corridor
+        double pathRel = relativeError(sim, path, 1, 2);
+        double globalRel = relativeError(sim, global, 1, 2);
+        assertThat(Math.abs(pathRel)).isBetween(150e3, 250e3);
+        assertThat(Math.abs(globalRel)).isLessThan(10e3);
+    }
+
+    @Test
+    void recentredPathBoundsKeepTheSameAbsoluteIntervals() {
+        MessageSimulation sim = triangle(2);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        SyncResult global = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        NodeResult p = path.node("n1");
+        NodeResult g = global.node("n1");
+        var rows = GlobalReduction.recentred(p, g.transform());
+        assertThat(rows).hasSameSizeAs(p.bounds());
+        for (long t = p.start(); t <= p.end(); t += (p.end() - p.start()) / 7) {
+            double[] before = MessageSimulation.interpolate(p.bounds(), t);
+            double[] after = MessageSimulation.interpolate(rows, t);
+            assertThat(g.transform().correction(t) - after[0]).isCloseTo(p.transform().correction(t) - before[0], within(1e-3));
+            assertThat(g.transform().correction(t) + after[1]).isCloseTo(p.transform().correction(t) + before[1], within(1e-3));
+        }
+        // the global transform lies inside the path bounds (the joint feasible set is a subset)
+        assertThat(rows).allSatisfy(r -> assertThat(Math.min(r.minus(), r.plus())).isGreaterThan(-1.0));
+    }
+
+    /** Error (ns) of node x relative to node y at the middle of the trace. */
+    private static double relativeError(MessageSimulation sim, SyncResult r, int x, int y) {
+        long tx = sim.local(x, sim.duration() / 2.0);
+        long ty = sim.local(y, sim.duration() / 2.0);
+        double ex = r.nodes().get(x).transform().correction(tx) - sim.trueCorrection(x, 0, tx);
+        double ey = r.nodes().get(y).transform().correction(ty) - sim.trueCorrection(y, 0, ty);
+        return ex - ey;
+    }
+
+    /**
+     * A chain n0 – n1 – n2 – n3 (three hops from the reference n0), a one-way pair n0 → n2 inside
+     * it, an island n4 – n5, and n6 that only ever receives from n0.
+     */
+    static MessageSimulation chain(long seed) {
+        return new MessageSimulation(seed, 7, MINUTE)
+                .randomClocks(80e6, 60e-6)
+                .link(0, 1, 100, 120_000, 40_000, 8_000)
+                .link(1, 2, 100, 30_000, 90_000, 8_000)
+                .link(2, 3, 100, 50_000, 50_000, 8_000)
+                .send(0, 2, 40, 20_000, 4_000)
+                .link(4, 5, 100, 70_000, 20_000, 8_000)
+                .send(0, 6, 50, 60_000, 5_000);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void chainWithAnIslandAndAOneWayNode(long seed) {
+        MessageSimulation sim = chain(seed);
+        SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+
+        assertThat(r.stats()).containsEntry("reduction", "global").containsEntry("global_groups", 2)
+                .containsEntry("global_one_way_pairs", 1);
+        for (int n = 1; n <= 3; n++) {
+            NodeResult node = r.nodes().get(n);
+            assertThat(node.reference()).isEqualTo("n0");
+            assertThat(node.quality()).isEqualTo(Quality.ACCURATE);
+            assertThat(sim.boundsMisses(r, n, 0, 100)).as("bounds of n%d contain the truth", n).isZero();
+        }
+        assertThat(r.node("n3").path()).containsExactly("n3", "n2", "n1", "n0");
+        NodeResult island = r.node("n5").reference().equals("n4") ? r.node("n5") : r.node("n4");
+        int islandNode = island.name().equals("n5") ? 5 : 4;
+        assertThat(sim.boundsMisses(r, islandNode, 9 - islandNode, 100)).isZero();
+        NodeResult oneWay = r.node("n6");
+        assertThat(oneWay.reference()).isEqualTo("n6");
+        assertThat(oneWay.quality()).isEqualTo(Quality.ONE_WAY);
+        assertThat(oneWay.bounds()).isEmpty();
+        assertThat(sim.inversions(r)).isZero();
+        assertThat(r.warnings()).anyMatch(w -> w.contains("n6 is not synchronized"));
+    }
+
+    @Test
+    void whereRedundantSolvesOnlyGroupsWithRedundantLinks() {
+        MessageSimulation sim = chain(4);
+        SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
+                GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, GlobalReduction.MAX_BOUND_INSTANTS);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+
+        // the chain has 3 two-way pairs and a one-way one among 4 nodes: redundant; the island has 1 pair among 2
+        assertThat(r.stats()).containsEntry("reduction", "global").containsEntry("global_groups", 1);
+        assertThat(r.node("n4").transform()).isEqualTo(path.node("n4").transform());
+        assertThat(r.node("n5").transform()).isEqualTo(path.node("n5").transform());
+        assertThat(r.node("n3").transform()).isNotEqualTo(path.node("n3").transform());
+    }
+
+    @Test
+    void infeasibleProgramFallsBackToPathComposition() {
+        // every pair on its own is consistent with linear clocks, the cycle is not: n1 → n2 messages
+        // "arrive" 1 ms before they leave while links to n0 pin both clocks within ~10 µs
+        MessageSimulation sim = new MessageSimulation(5, 3, MINUTE)
+                .link(0, 1, 100, 10_000, 10_000, 1_000)
+                .link(0, 2, 100, 10_000, 10_000, 1_000)
+                .link(1, 2, 100, -1_000_000, 1_010_000, 1_000);
+        SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+
+        assertThat(r.stats()).containsEntry("reduction", "path (global infeasible)");
+        assertThat(r.warnings()).anyMatch(w -> w.startsWith("global program infeasible for the group of 3 nodes (reference n0)"));
+        assertThat(r.nodes()).isEqualTo(path.nodes());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {11})
+    void randomMeshOfTwentyNodes(long seed) {
+        MessageSimulation sim = mesh(seed, 20, 2);
+        // 8 bound instants per node (instead of 32) keeps the test to seconds; the bounds stay strict
+        SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
+                GlobalReduction.Mode.EVERY_GROUP, 0.0, 8);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        assertThat(sim.inversions(path)).isGreaterThan(0);
+
+        assertThat(r.stats()).containsEntry("reduction", "global");
+        assertThat(sim.inversions(r)).isZero();
+        for (int n = 1; n < 20; n++) {
+            assertThat(r.nodes().get(n).reference()).isEqualTo("n0");
+            assertThat(sim.boundsMisses(r, n, 0, 50)).as("bounds of n%d contain the truth", n).isZero();
+        }
+    }
+
+    /** n nodes, a random spanning tree plus about (extraPerNode·n) random extra links, asymmetric latencies. */
+    static MessageSimulation mesh(long seed, int n, int extraPerNode) {
+        MessageSimulation sim = new MessageSimulation(seed, n, MINUTE).randomClocks(100e6, 50e-6);
+        java.util.Set<Long> links = new java.util.HashSet<>();
+        for (int i = 1; i < n; i++) {
+            int j = sim.random().nextInt(i);
+            links.add((long) j * n + i);
+        }
+        while (links.size() < n - 1 + extraPerNode * n) {
+            int a = sim.random().nextInt(n);
+            int b = sim.random().nextInt(n);
+            if (a != b) {
+                links.add((long) Math.min(a, b) * n + Math.max(a, b));
+            }
+        }
+        for (long l : links.stream().sorted().toList()) {
+            int a = (int) (l / n);
+            int b = (int) (l % n);
+            sim.link(a, b, 40, sim.random().nextDouble(5_000, 400_000), sim.random().nextDouble(5_000, 400_000), 10_000);
+        }
+        return sim;
+    }
+}

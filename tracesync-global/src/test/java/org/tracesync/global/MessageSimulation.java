@@ -1,0 +1,191 @@
+package org.tracesync.global;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.estimate.ConvexHullEstimator;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.BoundRow;
+
+/**
+ * A small seeded message generator: linear clocks on epoch-sized timestamps
+ * ({@code local(t) = E + t + offset + drift·t}, t the true time in ns since E), messages with
+ * latency = minimum + exponential tail, exact integer timestamps. Knows the truth, so tests can
+ * check inversions and whether bounds contain the true clock.
+ */
+final class MessageSimulation {
+
+    static final long EPOCH = 1_700_000_000_000_000_000L;
+
+    private final SplittableRandom random;
+    private final double[] offset;
+    private final double[] drift;
+    private final List<NodeInfo> nodes = new ArrayList<>();
+    private final PairAccumulators acc;
+    private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv
+    private final long duration;
+
+    MessageSimulation(long seed, int n, long durationNs) {
+        this.random = new SplittableRandom(seed);
+        this.offset = new double[n];
+        this.drift = new double[n];
+        this.acc = new PairAccumulators(n);
+        this.duration = durationNs;
+        for (int i = 0; i < n; i++) {
+            nodes.add(new NodeInfo("n" + i, "sim/n" + i, List.of()));
+        }
+    }
+
+    /** Sets node n's clock: offset (ns) and drift (dimensionless). */
+    MessageSimulation clock(int n, double offsetNs, double driftValue) {
+        offset[n] = offsetNs;
+        drift[n] = driftValue;
+        return this;
+    }
+
+    /** Random clocks: offsets uniform in ±maxOffset ns, drifts in ±maxDrift; node 0 keeps its clock. */
+    MessageSimulation randomClocks(double maxOffsetNs, double maxDrift) {
+        for (int i = 1; i < offset.length; i++) {
+            clock(i, random.nextDouble(-maxOffsetNs, maxOffsetNs), random.nextDouble(-maxDrift, maxDrift));
+        }
+        return this;
+    }
+
+    /** {@code count} messages from s to r at uniform true times, latency = minNs + Exp(meanTailNs). */
+    MessageSimulation send(int s, int r, int count, double minNs, double meanTailNs) {
+        for (int k = 0; k < count; k++) {
+            double t = random.nextDouble() * duration;
+            double latency = minNs - meanTailNs * Math.log(1 - random.nextDouble());
+            long send = local(s, t);
+            long recv = local(r, t + latency);
+            acc.message(s, r, send, recv);
+            messages.add(new long[] {s, r, send, recv});
+        }
+        return this;
+    }
+
+    /** Both directions of a link, {@code count} messages each way. */
+    MessageSimulation link(int a, int b, int count, double minAToB, double minBToA, double meanTailNs) {
+        return send(a, b, count, minAToB, meanTailNs).send(b, a, count, minBToA, meanTailNs);
+    }
+
+    SplittableRandom random() {
+        return random;
+    }
+
+    long local(int n, double t) {
+        return EPOCH + Math.round(t + offset[n] + drift[n] * t);
+    }
+
+    /** True {@code ref time − local time} at node n's local time, ref = node ref's clock. */
+    double trueCorrection(int n, int ref, long localTime) {
+        double t = ((double) (localTime - EPOCH) - offset[n]) / (1 + drift[n]);
+        return (offset[ref] + drift[ref] * t) - (offset[n] + drift[n] * t);
+    }
+
+    List<NodeInfo> nodes() {
+        return nodes;
+    }
+
+    PairAccumulators accumulators() {
+        return acc;
+    }
+
+    List<long[]> messages() {
+        return messages;
+    }
+
+    long duration() {
+        return duration;
+    }
+
+    List<PairEstimate> estimates() {
+        List<PairEstimate> out = new ArrayList<>();
+        for (PairAccumulator p : acc.nonEmptyPairs()) {
+            out.add(ConvexHullEstimator.estimate(p));
+        }
+        return out;
+    }
+
+    /** Messages received before they were sent after correction, among nodes of the same group. */
+    int inversions(SyncResult r) {
+        return inversions(r, -1, -1);
+    }
+
+    /** Inversions on the messages between nodes x and y only (−1: every pair). */
+    int inversions(SyncResult r, int x, int y) {
+        int count = 0;
+        for (long[] m : messages) {
+            int s = (int) m[0];
+            int d = (int) m[1];
+            if (x >= 0 && !((s == x && d == y) || (s == y && d == x))) {
+                continue;
+            }
+            NodeResult ns = r.nodes().get(s);
+            NodeResult nd = r.nodes().get(d);
+            if (!ns.reference().equals(nd.reference())) {
+                continue;
+            }
+            if (nd.transform().apply(m[3]) < ns.transform().apply(m[2])) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Checks the bounds of node n (synchronized to ref) against the truth at {@code samples}
+     * instants spread over its data span extended by 20% on both sides; returns the number of
+     * instants where the truth lies outside. Empty bounds count as failures.
+     */
+    int boundsMisses(SyncResult r, int n, int ref, int samples) {
+        NodeResult node = r.nodes().get(n);
+        if (node.bounds().isEmpty()) {
+            return samples;
+        }
+        long from = node.start();
+        long span = node.end() - node.start();
+        int misses = 0;
+        for (int k = 0; k < samples; k++) {
+            long t = from - span / 5 + Math.round((double) k / (samples - 1) * 1.4 * span);
+            double est = node.transform().correction(t);
+            double[] mp = interpolate(node.bounds(), t);
+            double truth = trueCorrection(n, ref, t);
+            if (truth < est - mp[0] || truth > est + mp[1]) {
+                misses++;
+            }
+        }
+        return misses;
+    }
+
+    /** Largest bound width (minus + plus, ns) over node n's data span. */
+    static double maxWidth(NodeResult node) {
+        double w = 0;
+        for (int k = 0; k <= 20; k++) {
+            long t = node.start() + Math.round(k / 20.0 * (node.end() - node.start()));
+            double[] mp = interpolate(node.bounds(), t);
+            w = Math.max(w, mp[0] + mp[1]);
+        }
+        return w;
+    }
+
+    /** {minus, plus} at t: linear interpolation between rows, linear extrapolation beyond (DESIGN §7). */
+    static double[] interpolate(List<BoundRow> rows, long t) {
+        if (rows.size() == 1) {
+            return new double[] {rows.get(0).minus(), rows.get(0).plus()};
+        }
+        int k = 0;
+        while (k < rows.size() - 2 && rows.get(k + 1).t() <= t) {
+            k++;
+        }
+        BoundRow a = rows.get(k);
+        BoundRow b = rows.get(k + 1);
+        double f = (double) (t - a.t()) / (double) (b.t() - a.t());
+        return new double[] {a.minus() + f * (b.minus() - a.minus()), a.plus() + f * (b.plus() - a.plus())};
+    }
+}
