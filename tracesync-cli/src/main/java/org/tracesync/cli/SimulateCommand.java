@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.matching.MessageIdKey;
 import org.tracesync.core.matching.TcpSegmentKey;
-import org.tracesync.core.model.Direction;
 import org.tracesync.core.model.NetEvent;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.simulate.ClusterSimulator;
@@ -20,9 +19,14 @@ import org.tracesync.core.simulate.LatencyModel;
 import org.tracesync.core.simulate.SimulationConfig;
 import org.tracesync.core.simulate.SimulationSink;
 import org.tracesync.core.simulate.Topology;
+import org.tracesync.core.model.Direction;
 import org.tracesync.formats.ctf.CtfTraceWriter;
 import org.tracesync.formats.jsonl.JsonLinesWriter;
 import org.tracesync.formats.lttv.LttvTextWriter;
+import org.tracesync.formats.pcap.LinkTypes;
+import org.tracesync.formats.pcap.PacketBuilder;
+import org.tracesync.formats.pcap.PcapngWriter;
+import org.tracesync.formats.pcap.TimestampResolution;
 import org.tracesync.formats.truth.TruthFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,7 +40,7 @@ import picocli.CommandLine.Option;
 public final class SimulateCommand implements Callable<Integer> {
 
     /** Output formats. */
-    enum Format { text, jsonl, ctf }
+    enum Format { text, jsonl, pcap, ctf }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -63,8 +67,8 @@ public final class SimulateCommand implements Callable<Integer> {
     double rate;
 
     @Option(names = "--format", split = ",", paramLabel = "FMT", defaultValue = "jsonl",
-            description = "text (LTTV text), jsonl (JSON lines), ctf (LTTng kernel traces of TCP segments), or several: "
-                    + "text,jsonl,ctf (default: ${DEFAULT-VALUE}).")
+            description = "text (LTTV text), jsonl (JSON lines), pcap (pcapng captures of TCP segments), ctf (LTTng "
+                    + "kernel traces of the same segments), or several: text,jsonl,pcap,ctf (default: ${DEFAULT-VALUE}).")
     List<Format> formats;
 
     @Option(names = "--acks", description = "Answer every message with an acknowledgement.")
@@ -103,7 +107,7 @@ public final class SimulateCommand implements Callable<Integer> {
     Double paretoShape;
 
     @Option(names = "--names", split = ",", paramLabel = "NAME",
-            description = "Node names for JSON lines and CTF (default h1, h2, …); LTTV text always numbers its traces 0 … N−1.")
+            description = "Node names for JSON lines and captures (default h1, h2, …); LTTV text always numbers its traces 0 … N−1.")
     List<String> names;
 
     @Override
@@ -112,7 +116,7 @@ public final class SimulateCommand implements Callable<Integer> {
         List<Format> distinct = new ArrayList<>(EnumSet.copyOf(formats));
         if (distinct.contains(Format.ctf) && broadcast > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--broadcast cannot be written as ctf yet; use text or jsonl");
+                    "--broadcast cannot be written as ctf yet; use text, jsonl or pcap");
         }
         StringBuilder summary = new StringBuilder();
         for (Format f : distinct) {
@@ -121,6 +125,7 @@ public final class SimulateCommand implements Callable<Integer> {
             long messages = switch (f) {
                 case text -> writeText(config, dir);
                 case jsonl -> writeJsonLines(config, dir);
+                case pcap -> writeCaptures(config, dir);
                 case ctf -> writeKernelTraces(config, dir);
             };
             summary.append(String.format("wrote %s: %d nodes, %d messages, truth.json%n", dir, nodes, messages));
@@ -200,34 +205,102 @@ public final class SimulateCommand implements Callable<Integer> {
         return messages;
     }
 
+    /** Bytes of each captured packet kept, as {@code tcpdump -s 128} would. */
+    private static final int SNAP = 128;
+
     /**
-     * One LTTng-style CTF kernel trace per node, in {@code DIR/<node>/} (hostname = node name): a
-     * {@code lttng_statedump_network_interface} event with the node's address 10.0.x.y, then a
-     * {@code net_dev_queue} / {@code net_if_receive_skb} event per TCP segment (IPv4 and TCP headers,
-     * as lttng-modules ≥ 2.9 records them).
+     * One pcapng capture per node of TCP-like segments (Ethernet, IPv4, TCP; zero payloads cut at
+     * {@link #SNAP} bytes), nanosecond timestamps, the node's address declared on its interface.
+     */
+    private long writeCaptures(SimulationConfig base, Path dir) throws IOException {
+        List<String> nodeNames = names != null ? names : SimulationConfig.names(base.nodeCount(), "h");
+        SimulationConfig config = renamed(base, nodeNames).withKeys(org.tracesync.core.simulate.KeyKind.TCP);
+        List<PcapngWriter> writers = new ArrayList<>();
+        byte[] frame = new byte[256];
+        PacketBuilder builder = new PacketBuilder().link(LinkTypes.ETHERNET, 0).snapLength(SNAP);
+        long messages;
+        try {
+            for (int i = 0; i < nodeNames.size(); i++) {
+                PcapngWriter w = new PcapngWriter(dir.resolve(nodeNames.get(i) + ".pcapng"), false);
+                w.addInterface(new PcapngWriter.Interface(LinkTypes.ETHERNET, SNAP, "eth0",
+                        TimestampResolution.NANOSECONDS, 0, List.of(ClusterSimulator.address(i) + "/16")));
+                writers.add(w);
+            }
+            messages = new ClusterSimulator(config).run(new SimulationSink() {
+                @Override
+                public void event(int node, int peer, NetEvent event) {
+                    int length = packet(builder, frame, event, node, peer);
+                    try {
+                        writers.get(node).writePacket(0, event.timestamp(), frame, 0, length, builder.length());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+            }).messages();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            for (PcapngWriter w : writers) {
+                w.close();
+            }
+        }
+        new TruthFile(config.start(), config.clocks(), messages).write(dir.resolve("truth.json"));
+        return messages;
+    }
+
+    /**
+     * The bytes of the packet an event stands for, the same on the sending and the receiving side:
+     * a TCP segment (IP id derived from the segment), or, for a broadcast ({@code b<n>} ids), a UDP
+     * datagram from the sender to the directed broadcast 10.0.255.255 (IP id and payload from n).
+     */
+    private static int packet(PacketBuilder builder, byte[] frame, NetEvent event, int node, int peer) {
+        if (event.key() instanceof TcpSegmentKey k) {
+            builder.addresses(k.source(), k.destination())
+                    .tcp(k.sourcePort(), k.destinationPort(), k.seq(), k.ack(), k.flags(), k.payloadLength())
+                    .ipId(k.hashCode() & 0xffff);
+        } else {
+            String id = ((MessageIdKey) event.key()).id();
+            long n = Long.parseLong(id.substring(1));
+            int sender = event.direction() == Direction.SEND ? node : peer;
+            int host = sender + 1;
+            builder.addresses(new byte[] {10, 0, (byte) (host >> 8), (byte) host}, new byte[] {10, 0, (byte) 255, (byte) 255})
+                    .udp(5353, 9999, 32, (byte) n)
+                    .ipId((int) (n & 0xffff));
+        }
+        return builder.build(frame);
+    }
+
+    /**
+     * One LTTng-style CTF kernel trace per node, in {@code DIR/<node>/} (hostname = node name):
+     * a {@code lttng_statedump_network_interface} event with the node's address, then a
+     * {@code net_dev_queue} / {@code net_if_receive_skb} event per segment (IPv4 and TCP headers).
      */
     private long writeKernelTraces(SimulationConfig base, Path dir) throws IOException {
         List<String> nodeNames = names != null ? names : SimulationConfig.names(base.nodeCount(), "h");
         SimulationConfig config = renamed(base, nodeNames).withKeys(org.tracesync.core.simulate.KeyKind.TCP);
         List<CtfTraceWriter> writers = new ArrayList<>();
+        PacketBuilder builder = new PacketBuilder().link(LinkTypes.RAW, 0).snapLength(SNAP);
+        byte[] frame = new byte[256];
         long messages;
         try {
             for (int i = 0; i < nodeNames.size(); i++) {
-                long first = config.clocks().get(i).local(config.start()) - 1_000;
+                ClockModel clock = config.clocks().get(i);
+                long first = clock.local(config.start()) - 1_000;
                 // the trace clock counts from one hour before the simulation (a plausible boot time)
                 CtfTraceWriter w = new CtfTraceWriter(dir.resolve(nodeNames.get(i)), nodeNames.get(i),
                         first - 3_600_000_000_000L);
-                w.networkInterface(0, first, "eth0", new byte[] {10, 0, (byte) ((i + 1) >> 8), (byte) (i + 1)});
+                byte[] address = new byte[] {10, 0, (byte) ((i + 1) >> 8), (byte) (i + 1)};
+                w.networkInterface(0, first, "eth0", address);
                 writers.add(w);
             }
             long[] skb = {0xffff_8880_0000_0000L};
             messages = new ClusterSimulator(config).run(new SimulationSink() {
                 @Override
                 public void event(int node, int peer, NetEvent event) {
-                    TcpSegmentKey k = (TcpSegmentKey) event.key();
+                    int length = packet(builder, frame, event, node, peer);
                     try {
                         writers.get(node).networkPacket(0, event.timestamp(), event.direction() == Direction.SEND,
-                                "eth0", skb[0] += 256, Ipv4TcpPacket.encode(k, k.hashCode()));
+                                "eth0", skb[0] += 256, java.util.Arrays.copyOf(frame, length));
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

@@ -66,6 +66,24 @@ class ReportCommandTest {
     }
 
     @Test
+    void capturesWithBroadcastsPlotDifferentialDelays() throws IOException {
+        Path sim = dir.resolve("sim");
+        CommandRun run = CommandRun.of("simulate", "--nodes", "3", "--topology", "mesh", "--seed", "4", "--duration", "2s",
+                "--rate", "20", "--broadcast", "10", "--format", "pcap", "-o", sim.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> captures = List.of(sim.resolve("h1.pcapng").toString(), sim.resolve("h2.pcapng").toString(),
+                sim.resolve("h3.pcapng").toString());
+        Path result = dir.resolve("bcast.json");
+        assertThat(CommandRun.of("sync", "-q", captures.get(0), captures.get(1), captures.get(2), "-o",
+                result.toString()).exitCode()).isZero();
+        Path html = dir.resolve("bcast.html");
+        run = CommandRun.of("report", result.toString(), captures.get(0), captures.get(1), captures.get(2),
+                "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Files.readString(html)).contains("broadcast differential delay", "groups seen by several hosts");
+    }
+
+    @Test
     void tracesInAnotherOrderThanTheResultStillPlotEachNodesLatencies() throws IOException {
         Path result = syncExample();
         Path html = dir.resolve("reordered.html");

@@ -93,6 +93,29 @@ class SimulateCommandTest {
     }
 
     @Test
+    void capturesSynchronizeAndHoldAgainstTheirTruth() throws IOException {
+        CommandRun run = CommandRun.of("simulate", "--nodes", "3", "--topology", "star", "--seed", "8",
+                "--duration", "2s", "--rate", "50", "--acks", "--format", "pcap", "-o", dir.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<Path> captures = List.of(dir.resolve("h1.pcapng"), dir.resolve("h2.pcapng"), dir.resolve("h3.pcapng"));
+        Path result = dir.resolve("result.json");
+        CommandRun sync = CommandRun.of("sync", "-q", captures.get(0).toString(), captures.get(1).toString(),
+                captures.get(2).toString(), "-o", result.toString());
+        assertThat(sync.exitCode()).as(sync.err()).isZero();
+        SyncResult r = ResultFile.read(result);
+        TruthFile truth = TruthFile.read(dir.resolve("truth.json"));
+        MessageInput input = TraceInputs.open(captures);
+        TruthScore score = new TruthScore(r, input.nodes().stream().map(NodeInfo::name).toList(),
+                truth.clocks().stream().collect(Collectors.toMap(ClockModel::name, c -> c)), 2.0);
+        input.readMessages(score);
+        TruthScore.Score s = score.score();
+        // every simulated segment is matched (data and acks), and the result holds
+        assertThat(s.messages()).isEqualTo(truth.messages());
+        assertThat(s.inversions()).isZero();
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+    }
+
+    @Test
     void kernelTracesSynchronizeAndHoldAgainstTheirTruth() throws Exception {
         CommandRun run = CommandRun.of("simulate", "--nodes", "3", "--topology", "chain", "--seed", "9",
                 "--duration", "2s", "--rate", "50", "--acks", "--format", "ctf", "-o", dir.toString());
@@ -110,7 +133,6 @@ class SimulateCommandTest {
                 truth.clocks().stream().collect(Collectors.toMap(ClockModel::name, c -> c)), 2.0);
         input.readMessages(score);
         TruthScore.Score s = score.score();
-        // every simulated segment (data and acks) is matched, and the result holds against the truth
         assertThat(s.messages()).isEqualTo(truth.messages());
         assertThat(s.inversions()).isZero();
         assertThat(s.violations()).as(s.firstViolation()).isZero();

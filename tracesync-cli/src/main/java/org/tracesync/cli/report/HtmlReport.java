@@ -252,6 +252,10 @@ public final class HtmlReport {
             double[][] received = lat.received.points(start, 1e-9, 1e-3, -1);
             band.points(sent[0], sent[1], A_TO_B, "sent by " + n.name() + ": +latency");
             band.points(received[0], received[1], B_TO_A, "received: −latency");
+            if (lat.broadcast.offered() > 0) {
+                double[][] bc = lat.broadcast.points(start, 1e-9, 1e-3, 1);
+                band.points(bc[0], bc[1], "#8c564b", "broadcast differential delay");
+            }
             yLimit = Math.max(yLimit, 3 * Math.max(quantile(sent[1], 0.1), -quantile(received[1], 0.9)));
         }
         if (truth) {
@@ -266,7 +270,9 @@ public final class HtmlReport {
         out.append("<div class=\"plots\">\n").append(correction.render()).append(band.render()).append("</div>\n");
         out.append("<p class=\"cap\">Right: the true time of the reference lies in the shaded band around the estimate. "
                 + "Points are corrected one-way latencies of this node's messages: a message it sent is drawn at "
-                + "+latency, one it received at −latency; the band must fit between the two clouds.</p>\n");
+                + "+latency, one it received at −latency; the band must fit between the two clouds. Broadcast "
+                + "differential delays (when the traces hold broadcasts the reference also received) are this node's "
+                + "corrected arrival minus the reference's arrival of the same datagram.</p>\n");
     }
 
     // ---------------------------------------------------------------- per pair

@@ -71,11 +71,16 @@ public final class ReportGenerator {
             AtomicLong count = new AtomicLong();
             try (ProgressReporter p = ProgressReporter.start("reading traces", totalBytes, bytesRead,
                     eventsRead != null ? eventsRead : count::get, eventsRead != null ? "events" : "messages", quiet)) {
-                traces.readMessages((sender, receiver, sendTime, recvTime) -> {
+                org.tracesync.core.model.MessageSink fanOut = (sender, receiver, sendTime, recvTime) -> {
                     count.incrementAndGet();
                     s.message(sender, receiver, sendTime, recvTime);
                     acc.message(sender, receiver, sendTime, recvTime);
-                });
+                };
+                if (traces instanceof org.tracesync.formats.pcap.CaptureMessageInput captures) {
+                    captures.read(fanOut, s); // captures also give broadcast groups
+                } else {
+                    traces.readMessages(fanOut);
+                }
                 sampler = s;
                 inputWarnings.addAll(traces.warnings());
                 for (PairAccumulator pa : acc.nonEmptyPairs()) {

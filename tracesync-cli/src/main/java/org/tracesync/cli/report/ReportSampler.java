@@ -17,7 +17,7 @@ import org.tracesync.core.reduce.SyncResult;
  * corrected one-way latencies (positive for messages it sent, negated for messages it received);
  * per pair, the number of inversions after correction. O(1) per message.
  */
-public final class ReportSampler implements MessageSink {
+public final class ReportSampler implements MessageSink, org.tracesync.core.matching.BroadcastSink {
 
     static final int POINTS = 2500;
     static final int BINS = 400;
@@ -44,10 +44,12 @@ public final class ReportSampler implements MessageSink {
     static final class Node {
         final PointSample sent;
         final PointSample received;
+        final PointSample broadcast;
 
         Node(long from, long to, int index) {
             sent = new PointSample(POINTS, from, to, BINS, 41L * index);
             received = new PointSample(POINTS, from, to, BINS, 43L * index);
+            broadcast = new PointSample(POINTS, 0, 0, 0, 47L * index);
         }
     }
 
@@ -101,6 +103,29 @@ public final class ReportSampler implements MessageSink {
             }
             latencies[sender].sent.add(sendTime, latency);
             latencies[receiver].received.add(recvTime, latency);
+        }
+    }
+
+    /**
+     * A broadcast group: for every receiver synchronized onto a reference that received the same
+     * datagram, its differential delay = its corrected arrival time − the reference's arrival time.
+     */
+    @Override
+    public void broadcast(int sender, long sendTime, int[] receivers, long[] recvTimes) {
+        for (int k = 0; k < receivers.length; k++) {
+            NodeResult ref = nodeResults[receivers[k]];
+            if (ref == null || !ref.reference().equals(ref.name())) {
+                continue;
+            }
+            // receivers[k] is a reference that received the datagram
+            for (int i = 0; i < receivers.length; i++) {
+                NodeResult r = nodeResults[receivers[i]];
+                if (i == k || r == null || !r.reference().equals(ref.name())) {
+                    continue;
+                }
+                double delay = (recvTimes[i] - recvTimes[k]) + r.transform().correction(recvTimes[i]);
+                latencies[receivers[i]].broadcast.add(recvTimes[i], delay);
+            }
         }
     }
 
