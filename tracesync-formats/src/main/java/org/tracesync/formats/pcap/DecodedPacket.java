@@ -31,6 +31,8 @@ public final class DecodedPacket {
     public int payloadLength;
     /** IPv4 identification, IPv6 flow label. */
     public int ipId;
+    /** Offset of the IP header in the record's buffer (valid when kind is not OTHER). */
+    public int ipOffset;
     /** Offset and captured length of the transport payload in the record's buffer. */
     public int payloadOffset;
     public int payloadCaptured;

@@ -84,6 +84,7 @@ public final class PacketDecoder {
             return DecodedPacket.OTHER;
         }
         out.ipVersion = 4;
+        out.ipOffset = p;
         out.ipId = Bytes.u16be(b, p + 4);
         out.srcHi = 0;
         out.srcLo = DecodedPacket.V4_MAPPED | Bytes.u32be(b, p + 12);
@@ -102,6 +103,7 @@ public final class PacketDecoder {
             return DecodedPacket.OTHER;
         }
         out.ipVersion = 6;
+        out.ipOffset = p;
         out.ipId = Bytes.i32be(b, p) & 0xfffff;
         int remaining = Bytes.u16be(b, p + 4);
         int next = b[p + 6] & 0xff;
