@@ -62,23 +62,8 @@ public final class SyncSummary {
         if (rows.isEmpty()) {
             return "unknown";
         }
-        double[] mp = interpolate(rows, t);
+        double[] mp = BoundRow.at(rows, t);
         return duration(mp[0]) + " / " + duration(mp[1]);
-    }
-
-    /** {minus, plus} at t by linear interpolation between rows, linear extrapolation beyond. */
-    public static double[] interpolate(List<BoundRow> rows, long t) {
-        if (rows.size() == 1) {
-            return new double[] {rows.get(0).minus(), rows.get(0).plus()};
-        }
-        int k = 0;
-        while (k < rows.size() - 2 && rows.get(k + 1).t() <= t) {
-            k++;
-        }
-        BoundRow a = rows.get(k);
-        BoundRow b = rows.get(k + 1);
-        double f = (double) (t - a.t()) / (double) (b.t() - a.t());
-        return new double[] {a.minus() + f * (b.minus() - a.minus()), a.plus() + f * (b.plus() - a.plus())};
     }
 
     static String drift(double d) {

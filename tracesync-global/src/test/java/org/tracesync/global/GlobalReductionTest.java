@@ -60,8 +60,8 @@ class GlobalReductionTest {
         var rows = GlobalReduction.recentred(p, g.transform());
         assertThat(rows).hasSameSizeAs(p.bounds());
         for (long t = p.start(); t <= p.end(); t += (p.end() - p.start()) / 7) {
-            double[] before = MessageSimulation.interpolate(p.bounds(), t);
-            double[] after = MessageSimulation.interpolate(rows, t);
+            double[] before = org.tracesync.core.transform.BoundRow.at(p.bounds(), t);
+            double[] after = org.tracesync.core.transform.BoundRow.at(rows, t);
             assertThat(g.transform().correction(t) - after[0]).isCloseTo(p.transform().correction(t) - before[0], within(1e-3));
             assertThat(g.transform().correction(t) + after[1]).isCloseTo(p.transform().correction(t) + before[1], within(1e-3));
         }

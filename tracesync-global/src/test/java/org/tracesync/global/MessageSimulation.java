@@ -154,7 +154,7 @@ final class MessageSimulation {
         for (int k = 0; k < samples; k++) {
             long t = from - span / 5 + Math.round((double) k / (samples - 1) * 1.4 * span);
             double est = node.transform().correction(t);
-            double[] mp = interpolate(node.bounds(), t);
+            double[] mp = BoundRow.at(node.bounds(), t);
             double truth = trueCorrection(n, ref, t);
             if (truth < est - mp[0] || truth > est + mp[1]) {
                 misses++;
@@ -168,24 +168,9 @@ final class MessageSimulation {
         double w = 0;
         for (int k = 0; k <= 20; k++) {
             long t = node.start() + Math.round(k / 20.0 * (node.end() - node.start()));
-            double[] mp = interpolate(node.bounds(), t);
+            double[] mp = BoundRow.at(node.bounds(), t);
             w = Math.max(w, mp[0] + mp[1]);
         }
         return w;
-    }
-
-    /** {minus, plus} at t: linear interpolation between rows, linear extrapolation beyond (DESIGN §7). */
-    static double[] interpolate(List<BoundRow> rows, long t) {
-        if (rows.size() == 1) {
-            return new double[] {rows.get(0).minus(), rows.get(0).plus()};
-        }
-        int k = 0;
-        while (k < rows.size() - 2 && rows.get(k + 1).t() <= t) {
-            k++;
-        }
-        BoundRow a = rows.get(k);
-        BoundRow b = rows.get(k + 1);
-        double f = (double) (t - a.t()) / (double) (b.t() - a.t());
-        return new double[] {a.minus() + f * (b.minus() - a.minus()), a.plus() + f * (b.plus() - a.plus())};
     }
 }

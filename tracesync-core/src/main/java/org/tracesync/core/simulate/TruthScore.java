@@ -102,7 +102,7 @@ public final class TruthScore implements MessageSink {
         }
         long trueRef = referenceClocks[node].local(clocks[node].trueTime(t));
         double error = (double) (trueRef - t) - n.transform().correction(t);
-        double[] b = boundsAt(n.bounds(), t);
+        double[] b = BoundRow.at(n.bounds(), t);
         checks++;
         maxError = Math.max(maxError, Math.abs(error));
         maxBoundWidth = Math.max(maxBoundWidth, b[0] + b[1]);
@@ -113,34 +113,6 @@ public final class TruthScore implements MessageSink {
                         "node %s at %d: true error %.1f ns outside [-%.1f, +%.1f]", n.name(), t, error, b[0], b[1]);
             }
         }
-    }
-
-    /** {minus, plus} at t: linear interpolation between rows, extrapolation from the end rows. */
-    static double[] boundsAt(List<BoundRow> rows, long t) {
-        int n = rows.size();
-        if (n == 1) {
-            return new double[] {rows.get(0).minus(), rows.get(0).plus()};
-        }
-        int lo = 0;
-        int hi = n - 1;
-        if (t <= rows.get(0).t()) {
-            hi = 1;
-        } else if (t >= rows.get(n - 1).t()) {
-            lo = n - 2;
-        } else {
-            while (hi - lo > 1) {
-                int mid = (lo + hi) >>> 1;
-                if (rows.get(mid).t() <= t) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-        }
-        BoundRow a = rows.get(lo);
-        BoundRow b = rows.get(hi);
-        double f = (double) (t - a.t()) / (double) (b.t() - a.t());
-        return new double[] {a.minus() + f * (b.minus() - a.minus()), a.plus() + f * (b.plus() - a.plus())};
     }
 
     public Score score() {

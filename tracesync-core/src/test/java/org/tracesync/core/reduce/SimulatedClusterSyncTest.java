@@ -65,7 +65,7 @@ class SimulatedClusterSyncTest {
                 }
                 double truth = sim.trueCorrection(i, ref, t);
                 double est = node.transform().correction(t);
-                double[] mp = interpolate(node.bounds(), t);
+                double[] mp = BoundRow.at(node.bounds(), t);
                 assertThat(truth).as("node %s at %d: truth vs [%f, %f]", node.name(), t, est - mp[0], est + mp[1])
                         .isBetween(est - mp[0] - 1.0, est + mp[1] + 1.0);
             }
@@ -79,19 +79,5 @@ class SimulatedClusterSyncTest {
             }
         }
         throw new AssertionError(name);
-    }
-
-    static double[] interpolate(List<BoundRow> rows, long t) {
-        if (rows.size() == 1) {
-            return new double[] {rows.get(0).minus(), rows.get(0).plus()};
-        }
-        int k = 0;
-        while (k < rows.size() - 2 && rows.get(k + 1).t() <= t) {
-            k++;
-        }
-        BoundRow a = rows.get(k);
-        BoundRow b = rows.get(k + 1);
-        double f = (double) (t - a.t()) / (double) (b.t() - a.t());
-        return new double[] {a.minus() + f * (b.minus() - a.minus()), a.plus() + f * (b.plus() - a.plus())};
     }
 }

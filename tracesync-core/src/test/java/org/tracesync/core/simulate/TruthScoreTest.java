@@ -63,8 +63,8 @@ class TruthScoreTest {
     @Test
     void boundsInterpolateAndExtrapolate() {
         List<BoundRow> rows = List.of(new BoundRow(100, 10, 20), new BoundRow(200, 30, 20));
-        assertThat(TruthScore.boundsAt(rows, 150)).containsExactly(20, 20);
-        assertThat(TruthScore.boundsAt(rows, 300)).containsExactly(50, 20);
-        assertThat(TruthScore.boundsAt(rows, 0)).containsExactly(-10, 20);
+        assertThat(org.tracesync.core.transform.BoundRow.at(rows, 150)).containsExactly(20, 20);
+        assertThat(org.tracesync.core.transform.BoundRow.at(rows, 300)).containsExactly(50, 20);
+        assertThat(org.tracesync.core.transform.BoundRow.at(rows, 0)).containsExactly(-10, 20);
     }
 }

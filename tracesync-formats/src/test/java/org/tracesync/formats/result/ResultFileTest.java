@@ -102,22 +102,11 @@ class ResultFileTest {
             double tau = (double) (t - alpha - t0) / (1 + beta);
             double truthCorr = -alpha - beta * tau;
             double est = n3.transform().correction(t);
-            double[] mp = interpolate(n3.bounds(), t);
+            double[] mp = org.tracesync.core.transform.BoundRow.at(n3.bounds(), t);
             assertThat(truthCorr).isBetween(est - mp[0] - 1, est + mp[1] + 1);
             assertThat(Math.abs(truthCorr - est)).isLessThan(2_000);
             checked[0]++;
         });
         assertThat(checked[0]).isEqualTo(2976 + 2968 + 2557);
-    }
-
-    static double[] interpolate(java.util.List<org.tracesync.core.transform.BoundRow> rows, long t) {
-        int k = 0;
-        while (k < rows.size() - 2 && rows.get(k + 1).t() <= t) {
-            k++;
-        }
-        var a = rows.get(k);
-        var b = rows.get(k + 1);
-        double f = (double) (t - a.t()) / (double) (b.t() - a.t());
-        return new double[] {a.minus() + f * (b.minus() - a.minus()), a.plus() + f * (b.plus() - a.plus())};
     }
 }
