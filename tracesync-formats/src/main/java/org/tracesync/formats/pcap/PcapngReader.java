@@ -113,32 +113,8 @@ final class PcapngReader extends CaptureReader {
                 continue;
             }
             switch (type) {
-                case BLOCK_EPB -> {
-                    int len = blockLength(start, 32);
-                    byte[] b = in.buffer();
-                    int p = in.position();
-                    int id = interfaceOf(start, Bytes.i32(b, p + 8, bigEndian));
-                    long ticks = Bytes.u32(b, p + 12, bigEndian) << 32 | Bytes.u32(b, p + 16, bigEndian);
-                    long cap = Bytes.u32(b, p + 20, bigEndian);
-                    if (cap > len - 32) {
-                        throw error(start + 20, "captured length " + cap + " exceeds block length " + len);
-                    }
-                    setPacket(start, id, ticks, p + 28, (int) cap, Bytes.u32(b, p + 24, bigEndian));
-                    in.skip(len);
-                    return true;
-                }
-                case BLOCK_PB -> {
-                    int len = blockLength(start, 32);
-                    byte[] b = in.buffer();
-                    int p = in.position();
-                    int id = interfaceOf(start, Bytes.u16(b, p + 8, bigEndian));
-                    long ticks = Bytes.u32(b, p + 12, bigEndian) << 32 | Bytes.u32(b, p + 16, bigEndian);
-                    long cap = Bytes.u32(b, p + 20, bigEndian);
-                    if (cap > len - 32) {
-                        throw error(start + 20, "captured length " + cap + " exceeds block length " + len);
-                    }
-                    setPacket(start, id, ticks, p + 28, (int) cap, Bytes.u32(b, p + 24, bigEndian));
-                    in.skip(len);
+                case BLOCK_EPB, BLOCK_PB -> {
+                    readPacketBlock(start, type == BLOCK_PB);
                     return true;
                 }
                 case BLOCK_IDB -> {
@@ -286,5 +262,23 @@ final class PcapngReader extends CaptureReader {
                     + " simple packet blocks skipped (they carry no timestamp)");
         }
         return w;
+    }
+
+    /**
+     * Enhanced packet block, or the obsolete packet block (whose interface id is 16 bits, followed
+     * by a drops count): the same layout otherwise.
+     */
+    private void readPacketBlock(long start, boolean obsolete) throws IOException {
+        int len = blockLength(start, 32);
+        byte[] b = in.buffer();
+        int p = in.position();
+        int id = interfaceOf(start, obsolete ? Bytes.u16(b, p + 8, bigEndian) : Bytes.i32(b, p + 8, bigEndian));
+        long ticks = Bytes.u32(b, p + 12, bigEndian) << 32 | Bytes.u32(b, p + 16, bigEndian);
+        long cap = Bytes.u32(b, p + 20, bigEndian);
+        if (cap > len - 32) {
+            throw error(start + 20, "captured length " + cap + " exceeds block length " + len);
+        }
+        setPacket(start, id, ticks, p + 28, (int) cap, Bytes.u32(b, p + 24, bigEndian));
+        in.skip(len);
     }
 }
