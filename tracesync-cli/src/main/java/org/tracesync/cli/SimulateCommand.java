@@ -1,6 +1,7 @@
 package org.tracesync.cli;
 
 import java.io.BufferedWriter;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -215,23 +216,47 @@ public final class SimulateCommand implements Callable<Integer> {
     private long writeCaptures(SimulationConfig base, Path dir) throws IOException {
         List<String> nodeNames = names != null ? names : SimulationConfig.names(base.nodeCount(), "h");
         SimulationConfig config = renamed(base, nodeNames).withKeys(org.tracesync.core.simulate.KeyKind.TCP);
-        List<PcapngWriter> writers = new ArrayList<>();
-        byte[] frame = new byte[256];
         PacketBuilder builder = new PacketBuilder().link(LinkTypes.ETHERNET, 0).snapLength(SNAP);
+        return simulatePackets(config, dir, builder, i -> {
+            PcapngWriter w = new PcapngWriter(dir.resolve(nodeNames.get(i) + ".pcapng"), false);
+            w.addInterface(new PcapngWriter.Interface(LinkTypes.ETHERNET, SNAP, "eth0",
+                    TimestampResolution.NANOSECONDS, 0, List.of(ClusterSimulator.address(i) + "/16")));
+            return w;
+        }, (w, event, frame, length) -> w.writePacket(0, event.timestamp(), frame, 0, length, builder.length()));
+    }
+
+    /** Opens node i's output. */
+    @FunctionalInterface
+    private interface NodeOutput<W extends Closeable> {
+        W open(int node) throws IOException;
+    }
+
+    /** Writes one simulated packet (the first {@code length} bytes of {@code frame}) to a node's output. */
+    @FunctionalInterface
+    private interface PacketOutput<W extends Closeable> {
+        void write(W out, NetEvent event, byte[] frame, int length) throws IOException;
+    }
+
+    /**
+     * Runs the simulation into one packet-level output per node (captures, kernel traces), closes
+     * them, and writes the truth file. Returns the number of messages.
+     */
+    private static <W extends Closeable> long simulatePackets(SimulationConfig config, Path dir, PacketBuilder builder,
+                                                              NodeOutput<W> open, PacketOutput<W> write)
+            throws IOException {
+        List<W> outputs = new ArrayList<>();
+        byte[] frame = new byte[256];
         long messages;
         try {
-            for (int i = 0; i < nodeNames.size(); i++) {
-                PcapngWriter w = new PcapngWriter(dir.resolve(nodeNames.get(i) + ".pcapng"), false);
-                w.addInterface(new PcapngWriter.Interface(LinkTypes.ETHERNET, SNAP, "eth0",
-                        TimestampResolution.NANOSECONDS, 0, List.of(ClusterSimulator.address(i) + "/16")));
-                writers.add(w);
+            for (int i = 0; i < config.nodeCount(); i++) {
+                outputs.add(open.open(i));
             }
             messages = new ClusterSimulator(config).run(new SimulationSink() {
                 @Override
                 public void event(int node, int peer, NetEvent event) {
                     int length = packet(builder, frame, event, node, peer);
                     try {
-                        writers.get(node).writePacket(0, event.timestamp(), frame, 0, length, builder.length());
+                        write.write(outputs.get(node), event, frame, length);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -240,7 +265,7 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         } finally {
-            for (PcapngWriter w : writers) {
+            for (W w : outputs) {
                 w.close();
             }
         }
@@ -278,43 +303,18 @@ public final class SimulateCommand implements Callable<Integer> {
     private long writeKernelTraces(SimulationConfig base, Path dir) throws IOException {
         List<String> nodeNames = names != null ? names : SimulationConfig.names(base.nodeCount(), "h");
         SimulationConfig config = renamed(base, nodeNames).withKeys(org.tracesync.core.simulate.KeyKind.TCP);
-        List<CtfTraceWriter> writers = new ArrayList<>();
         PacketBuilder builder = new PacketBuilder().link(LinkTypes.RAW, 0).snapLength(SNAP);
-        byte[] frame = new byte[256];
-        long messages;
-        try {
-            for (int i = 0; i < nodeNames.size(); i++) {
-                ClockModel clock = config.clocks().get(i);
-                long first = clock.local(config.start()) - 1_000;
-                // the trace clock counts from one hour before the simulation (a plausible boot time)
-                CtfTraceWriter w = new CtfTraceWriter(dir.resolve(nodeNames.get(i)), nodeNames.get(i),
-                        first - 3_600_000_000_000L);
-                byte[] address = new byte[] {10, 0, (byte) ((i + 1) >> 8), (byte) (i + 1)};
-                w.networkInterface(0, first, "eth0", address);
-                writers.add(w);
-            }
-            long[] skb = {0xffff_8880_0000_0000L};
-            messages = new ClusterSimulator(config).run(new SimulationSink() {
-                @Override
-                public void event(int node, int peer, NetEvent event) {
-                    int length = packet(builder, frame, event, node, peer);
-                    try {
-                        writers.get(node).networkPacket(0, event.timestamp(), event.direction() == Direction.SEND,
-                                "eth0", skb[0] += 256, java.util.Arrays.copyOf(frame, length));
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }
-            }).messages();
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        } finally {
-            for (CtfTraceWriter w : writers) {
-                w.close();
-            }
-        }
-        new TruthFile(config.start(), config.clocks(), messages).write(dir.resolve("truth.json"));
-        return messages;
+        long[] skb = {0xffff_8880_0000_0000L};
+        return simulatePackets(config, dir, builder, i -> {
+            ClockModel clock = config.clocks().get(i);
+            long first = clock.local(config.start()) - 1_000;
+            // the trace clock counts from one hour before the simulation (a plausible boot time)
+            CtfTraceWriter w = new CtfTraceWriter(dir.resolve(nodeNames.get(i)), nodeNames.get(i),
+                    first - 3_600_000_000_000L);
+            w.networkInterface(0, first, "eth0", new byte[] {10, 0, (byte) ((i + 1) >> 8), (byte) (i + 1)});
+            return w;
+        }, (w, event, frame, length) -> w.networkPacket(0, event.timestamp(), event.direction() == Direction.SEND,
+                "eth0", skb[0] += 256, java.util.Arrays.copyOf(frame, length)));
     }
 
     private long writeJsonLines(SimulationConfig base, Path dir) throws IOException {
