@@ -43,7 +43,7 @@ public final class SyncCommand implements Callable<Integer> {
     double confidence;
 
     @Option(names = "--reduction", paramLabel = "NAME",
-            description = {"Reduction to one reference: ${COMPLETION-CANDIDATES}. Default: global for every group of at most 30 nodes with redundant links"
+            description = {"Reduction to one reference: ${COMPLETION-CANDIDATES}. Default: global for every group with redundant links"
                     + " (more pairs than nodes - 1), path composition otherwise; path when the global program is infeasible."})
     ReductionChoice reduction;
 

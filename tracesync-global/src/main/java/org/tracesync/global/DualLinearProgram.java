@@ -1,7 +1,5 @@
 package org.tracesync.global;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.ojalgo.optimisation.Expression;
 import org.ojalgo.optimisation.ExpressionsBasedModel;
 import org.ojalgo.optimisation.Optimisation;
@@ -25,109 +23,73 @@ import org.ojalgo.optimisation.Variable;
  * point with equal objectives are both optimal (strong duality), so the value is certified.
  * Otherwise the primal itself is handed to ojAlgo (slow, but direct) and checked the same way.
  *
- * <p>Status: {@link Status#OPTIMAL}; {@link Status#UNBOUNDED_OR_INFEASIBLE} when the dual has no
+ * <p>Status: {@link LinearProgram.Status#OPTIMAL}; {@link LinearProgram.Status#UNBOUNDED_OR_INFEASIBLE} when the dual has no
  * optimum (its infeasibility means the primal is unbounded or infeasible; which one is known to
  * the caller: the bound programs are feasible, the estimate programs bounded).
  *
  * <p>The dual model is built once and reused for every objective c (only the equality levels
  * change). Not thread-safe.
  */
-final class DualLinearProgram {
+final class DualLinearProgram extends CheckedRows {
 
-    enum Status { OPTIMAL, UNBOUNDED_OR_INFEASIBLE }
-
-    /** An answer: status, the optimal value and an optimal x (null unless optimal). */
-    record Answer(Status status, double value, double[] x, boolean dualFeasible) {
-        Answer(Status status, double value, double[] x) {
-            this(status, value, x, false);
-        }
-
-        boolean optimal() {
-            return status == Status.OPTIMAL;
-        }
-    }
-
-    private static final double FEASIBILITY_TOLERANCE = 1e-4;
-    private static final double GAP_TOLERANCE = 1e-7;
-
-    private final int variables;
-    private final List<int[]> cols = new ArrayList<>();
-    private final List<double[]> vals = new ArrayList<>();
-    private final List<Double> rhs = new ArrayList<>();
     private ExpressionsBasedModel dual;
     private Expression[] equalities;
     private int solves;
     private int primalFallbacks;
 
     DualLinearProgram(int variables) {
-        this.variables = variables;
+        super(variables);
     }
 
-    /** Adds the row {@code Σ vals[i]·x[cols[i]] ≤ b}. */
-    void addRow(int[] rowCols, double[] rowVals, double b) {
-        cols.add(rowCols.clone());
-        vals.add(rowVals.clone());
-        rhs.add(b);
+    @Override
+    protected void rowsChanged() {
         dual = null;
     }
 
-    int rows() {
-        return rhs.size();
-    }
-
-    /** LPs handed to ojAlgo so far (dual solves plus primal fallbacks). */
-    int solves() {
+    @Override
+    public int solves() {
         return solves;
     }
 
-    int primalFallbacks() {
+    @Override
+    public int retries() {
         return primalFallbacks;
     }
 
-    /**
-     * Solves max cᵀx. The answer's x is an optimal point, certified as above (the dual's, or the
-     * primal fallback's).
-     */
-    Answer maximize(double[] c) {
-        return maximize(c, FEASIBILITY_TOLERANCE, GAP_TOLERANCE);
+    @Override
+    public void close() {
+        dual = null;
     }
 
     /**
-     * Same, with the check's tolerances: every row satisfied within {@code feasibility} and cᵀx
-     * within {@code gap} (relative) of the dual objective.
+     * The dual, checked; when {@code thorough}, a failed check hands the primal itself to ojAlgo
+     * (slow, but direct), checked the same way.
      */
-    Answer maximize(double[] c, double feasibility, double gap) {
-        Answer a = maximizeThroughDual(c, feasibility, gap);
-        return a.optimal() ? a : primal(c);
-    }
-
-    /** The dual only, checked; no primal fallback (the answer is not optimal when the check fails). */
-    Answer maximizeThroughDual(double[] c, double feasibility, double gap) {
-        Answer a = solveDual(c);
-        if (a.optimal() && certified(c, a.x(), a.value(), feasibility, gap)) {
-            return a;
+    @Override
+    public Answer maximize(double[] c, double feasibility, double gap, boolean thorough) {
+        Solved s = solveDual(c);
+        // certified only against a dual-feasible bound: ojAlgo's own objective value is not proof
+        // (LinearProgramAgreementTest found it reporting a suboptimal vertex as optimal)
+        if (s != null && certified(c, s.x, s.bound, feasibility, gap)) {
+            return new Answer(Status.OPTIMAL, dot(c, s.x), s.x);
         }
-        return new Answer(Status.UNBOUNDED_OR_INFEASIBLE, Double.NaN, null);
+        return thorough ? primal(c, feasibility) : Answer.NONE;
     }
 
-    /**
-     * An upper bound of max cᵀx: the dual objective bᵀy at a dual-feasible y (Aᵀy = c within
-     * 1e-9, y ≥ 0), valid by weak duality whether or not the solver reached the optimum — so a
-     * joint bound built from it can only be conservative. {@code value} is that bound (NaN when
-     * the dual has no optimum: the primal is unbounded); {@code x} is the point read from the
-     * multipliers, a hint only (used to place the next sample), possibly null.
-     */
-    Answer upperBound(double[] c) {
-        Answer a = solveDual(c);
-        if (!a.optimal() || !a.dualFeasible()) {
-            Answer p = primal(c);
-            // the primal's own optimum, when the dual failed: as good as ojAlgo gets
-            return p;
+    @Override
+    public Answer upperBound(double[] c) {
+        Solved s = solveDual(c);
+        if (s == null || !Double.isFinite(s.bound)) {
+            return primal(c, FEASIBILITY_TOLERANCE); // the primal's own optimum: as good as ojAlgo gets
         }
-        return a;
+        return new Answer(Status.OPTIMAL, s.bound, s.x);
     }
 
-    private Answer solveDual(double[] c) {
+    private record Solved(double[] x, double bound) {
+    }
+
+    /** The dual's answer: x read from its multipliers, its own value, and bᵀy if y is dual feasible (else NaN). */
+    private Solved solveDual(double[] c) {
         if (dual == null) {
             buildDual();
         }
@@ -137,31 +99,12 @@ final class DualLinearProgram {
         solves++;
         Optimisation.Result r = dual.minimise();
         if (!r.getState().isOptimal()) {
-            return new Answer(Status.UNBOUNDED_OR_INFEASIBLE, Double.NaN, null);
+            return null;
         }
-        int m = rhs.size();
+        int m = rows();
         double[] y = new double[m];
-        double by = 0;
         for (int i = 0; i < m; i++) {
             y[i] = Math.max(0.0, r.doubleValue(i));
-            by += rhs.get(i) * y[i];
-        }
-        // dual feasibility: Aᵀy = c
-        double[] aty = new double[variables];
-        for (int i = 0; i < m; i++) {
-            if (y[i] != 0) {
-                int[] ci = cols.get(i);
-                double[] vi = vals.get(i);
-                for (int k = 0; k < ci.length; k++) {
-                    aty[ci[k]] += vi[k] * y[i];
-                }
-            }
-        }
-        boolean dualFeasible = true;
-        for (int j = 0; j < variables; j++) {
-            if (Math.abs(aty[j] - c[j]) > 1e-9 * (1 + Math.abs(c[j]))) {
-                dualFeasible = false;
-            }
         }
         double[] x = new double[variables];
         for (var mu : r.getMatchedMultipliers()) {
@@ -170,25 +113,25 @@ final class DualLinearProgram {
                 x[Integer.parseInt(name.substring(1))] = -mu.doubleValue();
             }
         }
-        return new Answer(Status.OPTIMAL, dualFeasible ? by : r.getValue(), x, dualFeasible);
+        return new Solved(x, dualBound(c, y));
     }
 
     private void buildDual() {
         dual = new ExpressionsBasedModel();
         // the sparse tableau: fewer failed answers (primal fallbacks) than the dense one, same speed
         dual.options.sparse = Boolean.TRUE;
-        int m = rhs.size();
+        int m = rows();
         Variable[] y = new Variable[m];
         for (int i = 0; i < m; i++) {
-            y[i] = dual.addVariable("y" + i).lower(0).weight(rhs.get(i));
+            y[i] = dual.addVariable("y" + i).lower(0).weight(rhs(i));
         }
         equalities = new Expression[variables];
         for (int j = 0; j < variables; j++) {
             equalities[j] = dual.addExpression("x" + j).level(0);
         }
         for (int i = 0; i < m; i++) {
-            int[] ci = cols.get(i);
-            double[] vi = vals.get(i);
+            int[] ci = cols(i);
+            double[] vi = vals(i);
             for (int k = 0; k < ci.length; k++) {
                 equalities[ci[k]].add(y[i], vi[k]);
             }
@@ -196,7 +139,7 @@ final class DualLinearProgram {
     }
 
     /** The primal handed to ojAlgo directly: the slow path, used only when the dual's answer fails its check. */
-    private Answer primal(double[] c) {
+    private Answer primal(double[] c, double feasibility) {
         primalFallbacks++;
         solves++;
         ExpressionsBasedModel model = new ExpressionsBasedModel();
@@ -204,56 +147,27 @@ final class DualLinearProgram {
         for (int j = 0; j < variables; j++) {
             x[j] = model.addVariable("x" + j).weight(c[j]);
         }
-        for (int i = 0; i < rhs.size(); i++) {
-            Expression e = model.addExpression("r" + i).upper(rhs.get(i));
-            int[] ci = cols.get(i);
-            double[] vi = vals.get(i);
+        for (int i = 0; i < rows(); i++) {
+            Expression e = model.addExpression("r" + i).upper(rhs(i));
+            int[] ci = cols(i);
+            double[] vi = vals(i);
             for (int k = 0; k < ci.length; k++) {
                 e.add(x[ci[k]], vi[k]);
             }
         }
         Optimisation.Result r = model.maximise();
         if (!r.getState().isOptimal()) {
-            return new Answer(Status.UNBOUNDED_OR_INFEASIBLE, Double.NaN, null);
+            return Answer.NONE;
         }
         double[] xs = new double[variables];
         for (int j = 0; j < variables; j++) {
             xs[j] = x[j].getValue().doubleValue();
         }
-        double value = dot(c, xs);
-        if (maxViolation(xs) > FEASIBILITY_TOLERANCE) {
-            return new Answer(Status.UNBOUNDED_OR_INFEASIBLE, Double.NaN, null);
+        if (maxViolation(xs) > feasibility) {
+            return Answer.NONE;
         }
-        return new Answer(Status.OPTIMAL, value, xs);
+        return new Answer(Status.OPTIMAL, dot(c, xs), xs);
     }
 
-    private boolean certified(double[] c, double[] x, double value, double feasibility, double gap) {
-        double primalValue = dot(c, x);
-        return maxViolation(x) <= feasibility
-                && Math.abs(primalValue - value) <= gap * (1 + Math.abs(value)) + feasibility;
-    }
-
-    /** Largest row violation {@code A·x − b} (≤ 0 when feasible). */
-    double maxViolation(double[] x) {
-        double worst = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < rhs.size(); i++) {
-            int[] ci = cols.get(i);
-            double[] vi = vals.get(i);
-            double lhs = 0;
-            for (int k = 0; k < ci.length; k++) {
-                lhs += vi[k] * x[ci[k]];
-            }
-            worst = Math.max(worst, lhs - rhs.get(i));
-        }
-        return worst;
-    }
-
-    private static double dot(double[] a, double[] b) {
-        double s = 0;
-        for (int i = 0; i < a.length; i++) {
-            s += a[i] * b[i];
-        }
-        return s;
-    }
+    private static final double FEASIBILITY_TOLERANCE = 1e-4;
 }
-

@@ -3,6 +3,14 @@ package org.tracesync.global;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
@@ -60,8 +68,9 @@ import org.tracesync.core.transform.ClockTransform;
  *
  * <p>Size: 2·(N − 1) unknowns (+1 for the minimax stage, + one per objective term, i.e. two per
  * estimated pair, for the L1 stage); one row per kept hull vertex (+2 per term for the minimax,
- * +4 per term for the L1 stage). Every LP goes through {@link DualLinearProgram}. Not
- * thread-safe; one instance per group.
+ * +4 per term for the L1 stage). Every LP goes through a checked {@link LinearProgram} (GLOP, or
+ * ojAlgo where GLOP's native library is missing). Not thread-safe; one instance per group, closed
+ * after use (it holds the bound program's native model).
  */
 final class GlobalProgram {
 
@@ -103,10 +112,12 @@ final class GlobalProgram {
 
     private double[] offsetUs;   // solution O, by local index
     private double[] driftUnits; // solution D, by local index
-    private long solveNanos;
-    private int lpCount;
-    private int primalFallbacks;
+    // updated by the bound workers too
+    private final LongAdder solveNanos = new LongAdder();
+    private final LongAdder lpCount = new LongAdder();
+    private final LongAdder primalFallbacks = new LongAdder();
     private boolean minimaxSkipped;
+    private final IntFunction<LinearProgram> solvers;
 
     /**
      * @param members the group's node indices
@@ -115,6 +126,13 @@ final class GlobalProgram {
      * @param pairs   every pair estimate; pairs not inside the group, absent and invalid ones are skipped
      */
     GlobalProgram(int[] members, int ref, ClockTransform[] path, List<PairEstimate> pairs, PairAccumulators acc) {
+        this(members, ref, path, pairs, acc, LinearPrograms.factory());
+    }
+
+    /** Same, with the given solver ({@link LinearPrograms#factory()} by default). */
+    GlobalProgram(int[] members, int ref, ClockTransform[] path, List<PairEstimate> pairs, PairAccumulators acc,
+                  IntFunction<LinearProgram> solvers) {
+        this.solvers = solvers;
         this.members = members.clone();
         this.local = new int[acc.nodes()];
         Arrays.fill(local, -1);
@@ -229,8 +247,8 @@ final class GlobalProgram {
         return oneWayPairs;
     }
 
-    int lpCount() {
-        return lpCount;
+    long lpCount() {
+        return lpCount.sum();
     }
 
     /** True when the minimax stage failed and the estimate is the plain weighted L1 optimum. */
@@ -239,12 +257,12 @@ final class GlobalProgram {
     }
 
     /** LPs whose dual answer failed its check and went to the primal. */
-    int primalFallbacks() {
-        return primalFallbacks;
+    long primalFallbacks() {
+        return primalFallbacks.sum();
     }
 
     long solveNanos() {
-        return solveNanos;
+        return solveNanos.sum();
     }
 
     /** Column of O_k (D_k is the next one); the reference has none. */
@@ -257,7 +275,7 @@ final class GlobalProgram {
     }
 
     /** Adds the hull rows, with τ = marginNs, to {@code lp}. */
-    private void addHullRows(DualLinearProgram lp, double marginNs) {
+    private void addHullRows(LinearProgram lp, double marginNs) {
         double margin = marginNs / UNIT;
         for (Row r : rows) {
             int[] idx = new int[4];
@@ -300,9 +318,9 @@ final class GlobalProgram {
      * First stage: unknowns (O, D) of every non-reference node and z; rows: the hull rows and
      * ±w_i·δ_i ≤ z. Objective: minimize z, the largest weighted deviation. No per-term variable.
      */
-    private DualLinearProgram minimaxProgram(double marginNs) {
+    private LinearProgram minimaxProgram(double marginNs) {
         int u = unknowns();
-        DualLinearProgram lp = new DualLinearProgram(u + 1);
+        LinearProgram lp = solvers.apply(u + 1);
         addHullRows(lp, marginNs);
         for (Term term : terms) {
             for (double sign : new double[] {1.0, -1.0}) {
@@ -323,10 +341,10 @@ final class GlobalProgram {
      * ±δ_i ≤ e_i, and w_i·e_i ≤ zLimit (the first stage's optimum, slightly relaxed).
      * Objective: minimize Σ w_i·e_i.
      */
-    private DualLinearProgram l1Program(double marginNs, double zLimit) {
+    private LinearProgram l1Program(double marginNs, double zLimit) {
         int u = unknowns();
         int t = terms.size();
-        DualLinearProgram lp = new DualLinearProgram(u + t);
+        LinearProgram lp = solvers.apply(u + t);
         addHullRows(lp, marginNs);
         for (int i = 0; i < t; i++) {
             Term term = terms.get(i);
@@ -360,13 +378,17 @@ final class GlobalProgram {
         int t = terms.size();
         for (double margin : new double[] {Math.max(minLatencyNs, 1.0), minLatencyNs}) {
             long t0 = System.nanoTime();
-            DualLinearProgram lp = minimaxProgram(margin);
-            double[] c = new double[u + 1];
-            c[u] = -1.0; // maximize −z
-            // The minimax stage only refines the estimate: when ojAlgo's dual fails on it (seen on
-            // groups of 50+ nodes), go straight to the L1 stage rather than to the slow primal.
-            DualLinearProgram.Answer first = lp.maximizeThroughDual(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP);
-            lpCount += lp.solves();
+            LinearProgram.Answer first;
+            try (LinearProgram lp = minimaxProgram(margin)) {
+                double[] c = new double[u + 1];
+                c[u] = -1.0; // maximize −z
+                // The minimax stage only refines the estimate: when its answer fails the check
+                // (ojAlgo's dual, on groups of 50+ nodes), go straight to the L1 stage rather than
+                // to ojAlgo's slow primal.
+                first = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, false);
+                lpCount.add(lp.solves());
+                primalFallbacks.add(lp.retries());
+            }
             double zLimit = Double.POSITIVE_INFINITY;
             if (first.optimal()) {
                 double zMin = -first.value();
@@ -374,19 +396,21 @@ final class GlobalProgram {
             } else {
                 minimaxSkipped = true;
             }
-            lp = l1Program(margin, zLimit);
-            c = new double[u + t];
-            for (int i = 0; i < t; i++) {
-                c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
+            LinearProgram.Answer second;
+            try (LinearProgram lp = l1Program(margin, zLimit)) {
+                double[] c = new double[u + t];
+                for (int i = 0; i < t; i++) {
+                    c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
+                }
+                second = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, true);
+                lpCount.add(lp.solves());
+                primalFallbacks.add(lp.retries());
             }
-            DualLinearProgram.Answer second = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP);
-            lpCount += lp.solves();
-            primalFallbacks += lp.primalFallbacks();
-            solveNanos += System.nanoTime() - t0;
+            solveNanos.add(System.nanoTime() - t0);
             if (!second.optimal()) {
                 continue;
             }
-            DualLinearProgram.Answer answer = second;
+            LinearProgram.Answer answer = second;
             double[] off = new double[members.length];
             double[] dr = new double[members.length];
             for (int k = 0; k < members.length; k++) {
@@ -426,8 +450,85 @@ final class GlobalProgram {
     }
 
     /**
-     * Joint bounds of node {@code node} (a non-reference member) under the feasible set with
-     * τ = {@code minLatencyNs}.
+     * The program of the joint bounds: the hull rows alone with τ = {@code minLatencyNs}, no
+     * objective yet; one per worker, reused for every bound LP of its nodes (the solver restarts
+     * each from the previous optimal basis). The caller closes it.
+     */
+    LinearProgram boundProgram(double minLatencyNs) {
+        LinearProgram lp = solvers.apply(unknowns());
+        addHullRows(lp, minLatencyNs);
+        return lp;
+    }
+
+    /**
+     * Lanes of the joint-bound computation: the nodes are cut into this many contiguous runs, each
+     * solved in order on its own bound program. A fixed number, not the machine's core count: the
+     * sample instants follow the solver's optimal vertices, which depend on the basis each LP
+     * starts from, so the output must not depend on how many threads ran.
+     */
+    static final int BOUND_LANES = 4;
+
+    /**
+     * Joint bounds of every given non-reference member: {@link #BOUND_LANES} lanes, run by up to
+     * {@code threads} threads at once. Same output whatever {@code threads} is. Returns rows by node
+     * index; a lane's failure propagates.
+     */
+    Map<Integer, List<BoundRow>> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads) {
+        Map<Integer, List<BoundRow>> out = new ConcurrentHashMap<>();
+        int lanes = Math.max(1, Math.min(BOUND_LANES, nodes.length));
+        List<Runnable> work = new ArrayList<>();
+        for (int lane = 0; lane < lanes; lane++) {
+            int from = (int) ((long) nodes.length * lane / lanes);
+            int to = (int) ((long) nodes.length * (lane + 1) / lanes);
+            work.add(() -> {
+                try (LinearProgram lp = boundProgram(minLatencyNs)) {
+                    for (int i = from; i < to; i++) {
+                        out.put(nodes[i], bounds(lp, nodes[i], maxInstants));
+                    }
+                }
+            });
+        }
+        int workers = Math.max(1, Math.min(threads, lanes));
+        if (workers == 1) {
+            work.forEach(Runnable::run);
+            return out;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(workers, r -> {
+            Thread t = new Thread(r, "tracesync-global-bounds");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (Runnable r : work) {
+                futures.add(pool.submit(r));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    if (cause instanceof Error err) {
+                        throw err;
+                    }
+                    throw new IllegalStateException(cause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while computing joint bounds", e);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return out;
+    }
+
+    /**
+     * Joint bounds of node {@code node} (a non-reference member) under the feasible set of
+     * {@code lp}, a {@link #boundProgram} (τ = its minLatencyNs).
      *
      * <h2>Why linear interpolation between instants is conservative</h2>
      * At local time t the reference time is t + P_n(t) + 1000·g(t), g(t) = O_n + D_n·s_n(t), linear
@@ -451,10 +552,8 @@ final class GlobalProgram {
      * <p>Cost: 4 + (refinements) + 2 LPs of the program's size (at most maxInstants + 2).
      * Returns an empty list when the feasible set is unbounded for this node.
      */
-    List<BoundRow> bounds(int node, int maxInstants, double minLatencyNs) {
+    List<BoundRow> bounds(LinearProgram lp, int node, int maxInstants) {
         int k = local[node];
-        DualLinearProgram lp = new DualLinearProgram(unknowns());
-        addHullRows(lp, minLatencyNs);
         long t0 = first[k];
         long t1 = Math.max(last[k], first[k] + 1);
         java.util.TreeMap<Long, double[]> hi = new java.util.TreeMap<>(); // t → {max g, subgradient}
@@ -501,7 +600,7 @@ final class GlobalProgram {
      * Sandwich refinement of one side ({@code sign} 1: the convex max, −1: the concave min, handled
      * as −max(−g)). Returns false if an LP failed.
      */
-    private boolean refine(DualLinearProgram lp, int k,
+    private boolean refine(LinearProgram lp, int k,
                            java.util.TreeMap<Long, double[]> samples, double sign, double epsUs, int cap) {
         while (samples.size() < cap) {
             long bestT = Long.MIN_VALUE;
@@ -566,18 +665,18 @@ final class GlobalProgram {
      * Extreme of g = O + D·s over the feasible set: the max for sign 1, the min for −1; with s NaN,
      * the extreme of D alone. Returns {value, D at the optimum} or null when unbounded/unsolved.
      */
-    private double[] extreme(DualLinearProgram lp, int k, double s, double sign) {
+    private double[] extreme(LinearProgram lp, int k, double s, double sign) {
         boolean driftOnly = Double.isNaN(s);
         double[] c = new double[unknowns()];
         c[col(k)] = driftOnly ? 0.0 : sign;
         c[col(k) + 1] = driftOnly ? sign : sign * s;
         long t0 = System.nanoTime();
         int before = lp.solves();
-        int fallbacksBefore = lp.primalFallbacks();
-        DualLinearProgram.Answer a = lp.upperBound(c);
-        primalFallbacks += lp.primalFallbacks() - fallbacksBefore;
-        solveNanos += System.nanoTime() - t0;
-        lpCount += lp.solves() - before;
+        int fallbacksBefore = lp.retries();
+        LinearProgram.Answer a = lp.upperBound(c);
+        primalFallbacks.add(lp.retries() - fallbacksBefore);
+        solveNanos.add(System.nanoTime() - t0);
+        lpCount.add(lp.solves() - before);
         if (!a.optimal()) {
             return null;
         }

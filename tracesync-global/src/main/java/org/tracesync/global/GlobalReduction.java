@@ -25,8 +25,8 @@ import org.tracesync.core.transform.ClockTransform;
  * two links), each neighbour is misplaced by ~100 µs in opposite directions, and the 5 µs link
  * between them sees its messages arrive before they leave. The global program (see
  * {@link GlobalProgram}) solves every non-reference node's transform at once, subject to every
- * pair's hull points in both directions, staying as close as it can (weighted L1) to the pairwise
- * estimates.
+ * pair's hull points in both directions, staying as close as it can to the pairwise estimates
+ * (minimax, then weighted L1).
  *
  * <p>How it runs: path composition first — it chooses the groups and references exactly as before
  * and gives the starting point the program is rebased on. Then, per group of two nodes or more
@@ -43,10 +43,13 @@ import org.tracesync.core.transform.ClockTransform;
  *
  * <p>Cost: two LPs for the transforms (minimax, then weighted L1), then per non-reference node
  * at most {@link #MAX_BOUND_INSTANTS} + 2 LPs for the joint bounds (sandwich method; typically
- * ~8), none for groups above {@link #MAX_JOINT_BOUND_NODES} non-reference nodes. Each LP has
- * 2·(N − 1) unknowns (plus two per estimated pair in the L1 stage) and one row per kept hull
- * vertex; every one is solved by ojAlgo through its dual and checked ({@link DualLinearProgram}).
- * Measured in docs/PERFORMANCE.md ("Global reduction").
+ * ~20 on large meshes), spread over the cores. Each LP has 2·(N − 1) unknowns (plus two per
+ * estimated pair in the L1 stage) and one row per kept hull vertex; every one is solved by GLOP
+ * (OR-Tools) and checked ({@link GlopLinearProgram}). Where GLOP's native library does not load
+ * (it ships for Linux x86-64 and aarch64), ojAlgo solves instead ({@link DualLinearProgram}), two
+ * orders of magnitude slower on large groups, and the caps {@link #OJALGO_MAX_JOINT_BOUND_NODES}
+ * and {@link #OJALGO_MAX_DEFAULT_GLOBAL_NODES} apply. Measured in docs/PERFORMANCE.md ("Global
+ * reduction"): 100 nodes × 10 links in seconds with GLOP.
  */
 public final class GlobalReduction {
 
@@ -54,20 +57,28 @@ public final class GlobalReduction {
     public static final int MAX_BOUND_INSTANTS = 32;
 
     /**
-     * Joint bounds are computed for groups of at most this many non-reference nodes. Beyond, each
-     * node keeps path composition's bounds, re-centred on its global transform: still strict (the
-     * global transform lies inside them, the joint feasible set being a subset of what the path's
-     * pairs allow), only not the tightest. Why the cap: each node costs up to 34 LPs whose size
-     * grows with the group; measured in docs/PERFORMANCE.md.
+     * With ojAlgo only (no GLOP on this platform): joint bounds are computed for groups of at most
+     * this many non-reference nodes. Beyond, each node keeps path composition's bounds, re-centred
+     * on its global transform: still strict (the global transform lies inside them, the joint
+     * feasible set being a subset of what the path's pairs allow), only not the tightest. Why: with
+     * ojAlgo each bound LP of a 100-node group takes seconds (docs/PERFORMANCE.md).
      */
-    public static final int MAX_JOINT_BOUND_NODES = 50;
+    public static final int OJALGO_MAX_JOINT_BOUND_NODES = 50;
 
     /**
-     * {@link Mode#WHERE_REDUNDANT} (the CLI default) leaves groups larger than this to path
-     * composition, with a warning: the program's L1 stage did not finish in 15 min of CPU on
-     * 100 nodes × 10 links (docs/PERFORMANCE.md); 20 nodes take seconds.
+     * With ojAlgo only: {@link Mode#WHERE_REDUNDANT} (the CLI default) leaves groups larger than
+     * this to path composition, with a warning; ojAlgo took 9 min for the transforms of 100 nodes ×
+     * 10 links (docs/PERFORMANCE.md), 20 nodes take seconds. With GLOP there is no cap.
      */
-    public static final int MAX_DEFAULT_GLOBAL_NODES = 30;
+    public static final int OJALGO_MAX_DEFAULT_GLOBAL_NODES = 30;
+
+    private static int maxJointBoundNodes() {
+        return "glop".equals(LinearPrograms.solverName()) ? Integer.MAX_VALUE : OJALGO_MAX_JOINT_BOUND_NODES;
+    }
+
+    private static int maxDefaultGlobalNodes() {
+        return "glop".equals(LinearPrograms.solverName()) ? Integer.MAX_VALUE : OJALGO_MAX_DEFAULT_GLOBAL_NODES;
+    }
 
     /** Which groups get the global program. */
     public enum Mode {
@@ -147,10 +158,11 @@ public final class GlobalReduction {
             if (mode == Mode.WHERE_REDUNDANT && links <= members.length - 1) {
                 continue;
             }
-            if (mode == Mode.WHERE_REDUNDANT && members.length > MAX_DEFAULT_GLOBAL_NODES) {
+            if (mode == Mode.WHERE_REDUNDANT && members.length > maxDefaultGlobalNodes()) {
                 warnings.add("group of " + members.length + " nodes (reference " + g.getKey() + "): path composition, "
-                        + "not the global program (costly above " + MAX_DEFAULT_GLOBAL_NODES
-                        + " nodes; --reduction global forces it); messages between nodes not on a path may be inverted");
+                        + "not the global program (GLOP is not available on this platform and ojAlgo is slow above "
+                        + maxDefaultGlobalNodes() + " nodes; --reduction global forces it); "
+                        + "messages between nodes not on a path may be inverted");
                 continue;
             }
             String groupName = "group of " + members.length + " nodes (reference " + g.getKey() + ")";
@@ -174,6 +186,13 @@ public final class GlobalReduction {
             oneWayUsed += program.oneWayPairs();
             String how = "global program over " + members.length + " nodes, " + program.pairsUsed() + " pairs ("
                     + program.oneWayPairs() + " one-way), " + program.constraintCount() + " hull constraints";
+            boolean joint = members.length - 1 <= maxJointBoundNodes();
+            Map<Integer, List<BoundRow>> jointRows = Map.of();
+            if (joint) {
+                int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
+                jointRows = program.allBounds(others, maxInstants, minLatencyNs,
+                        Runtime.getRuntime().availableProcessors());
+            }
             for (int m : members) {
                 NodeResult old = results.get(m);
                 if (m == ref) {
@@ -186,8 +205,8 @@ public final class GlobalReduction {
                 List<BoundRow> rows;
                 Quality q;
                 String note;
-                if (members.length - 1 <= MAX_JOINT_BOUND_NODES) {
-                    rows = program.bounds(m, maxInstants, minLatencyNs);
+                if (joint) {
+                    rows = jointRows.get(m);
                     q = rows.isEmpty() ? (old.quality() == Quality.ACCURATE ? Quality.INCOMPLETE : old.quality())
                             : Quality.ACCURATE;
                     note = how + (rows.isEmpty()
@@ -198,7 +217,7 @@ public final class GlobalReduction {
                     rows = recentred(old, transform);
                     q = old.quality();
                     note = how + "; bounds: path composition's, re-centred (group above "
-                            + MAX_JOINT_BOUND_NODES + " nodes: joint bounds not computed)";
+                            + maxJointBoundNodes() + " nodes with the ojAlgo solver: joint bounds not computed)";
                 }
                 results.set(m, new NodeResult(old.name(), old.source(), old.reference(), q,
                         transform, rows, old.path(), old.start(), old.end(), note));
@@ -220,11 +239,16 @@ public final class GlobalReduction {
             stats.put("reduction", "global");
         }
         if (solved + infeasible > 0) {
+            stats.put("global_solver", LinearPrograms.solverName());
+            if (LinearPrograms.loadFailure() != null) {
+                warnings.add("GLOP (OR-Tools) could not be loaded (" + LinearPrograms.loadFailure()
+                        + "); the global program was solved with ojAlgo, which is much slower on large groups");
+            }
             stats.put("global_groups", solved);
             stats.put("global_constraints", constraints);
             stats.put("global_one_way_pairs", oneWayUsed);
             stats.put("global_lps", lps);
-            stats.put("global_primal_fallbacks", fallbacks);
+            stats.put("global_solver_retries", fallbacks);
             stats.put("global_minimax_skipped", minimaxSkipped);
             stats.put("global_joint_bounds", jointBounds);
         }

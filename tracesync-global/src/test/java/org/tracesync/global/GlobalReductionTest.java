@@ -153,9 +153,8 @@ class GlobalReductionTest {
     @ValueSource(longs = {11})
     void randomMeshOfTwentyNodes(long seed) {
         MessageSimulation sim = mesh(seed, 20, 2);
-        // 8 bound instants per node (instead of 32) keeps the test to seconds; the bounds stay strict
         SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
-                GlobalReduction.Mode.EVERY_GROUP, 0.0, 8);
+                GlobalReduction.Mode.EVERY_GROUP, 0.0, GlobalReduction.MAX_BOUND_INSTANTS);
         SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
         assertThat(sim.inversions(path)).isGreaterThan(0);
 
@@ -164,6 +163,69 @@ class GlobalReductionTest {
         for (int n = 1; n < 20; n++) {
             assertThat(r.nodes().get(n).reference()).isEqualTo("n0");
             assertThat(sim.boundsMisses(r, n, 0, 50)).as("bounds of n%d contain the truth", n).isZero();
+        }
+    }
+
+    @Test
+    void defaultModeSolvesLargeGroupsWithJointBounds() {
+        // 60 nodes: above the caps that apply when only ojAlgo is available (30 by default, 50 for joint bounds)
+        MessageSimulation sim = mesh(12, 60, 2);
+        SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
+                GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, GlobalReduction.MAX_BOUND_INSTANTS);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        assertThat(sim.inversions(path)).isGreaterThan(0);
+
+        assertThat(r.stats()).containsEntry("reduction", "global").containsEntry("global_solver", "glop")
+                .containsEntry("global_joint_bounds", 59);
+        assertThat(r.warnings()).noneMatch(w -> w.contains("path composition, not the global program"));
+        assertThat(sim.inversions(r)).isZero();
+        for (int n = 1; n < 60; n++) {
+            assertThat(r.nodes().get(n).quality()).isEqualTo(Quality.ACCURATE);
+            assertThat(r.nodes().get(n).note()).contains("joint bounds");
+            assertThat(sim.boundsMisses(r, n, 0, 30)).as("bounds of n%d contain the truth", n).isZero();
+        }
+    }
+
+    @Test
+    void jointBoundsDoNotDependOnTheNumberOfThreads() {
+        MessageSimulation sim = mesh(13, 12, 2);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        org.tracesync.core.transform.ClockTransform[] transforms = new org.tracesync.core.transform.ClockTransform[12];
+        for (int i = 0; i < 12; i++) {
+            transforms[i] = path.nodes().get(i).transform();
+        }
+        int[] members = java.util.stream.IntStream.range(0, 12).toArray();
+        int[] others = java.util.stream.IntStream.range(1, 12).toArray();
+        GlobalProgram one = new GlobalProgram(members, 0, transforms, sim.estimates(), sim.accumulators());
+        GlobalProgram four = new GlobalProgram(members, 0, transforms, sim.estimates(), sim.accumulators());
+        assertThat(one.solve(0.0)).isTrue();
+        assertThat(four.solve(0.0)).isTrue();
+        var serial = one.allBounds(others, GlobalReduction.MAX_BOUND_INSTANTS, 0.0, 1);
+        var parallel = four.allBounds(others, GlobalReduction.MAX_BOUND_INSTANTS, 0.0, 4);
+        assertThat(parallel).isEqualTo(serial);
+        assertThat(serial).hasSize(11).allSatisfy((node, rows) -> assertThat(rows).hasSizeGreaterThan(2));
+    }
+
+    @Test
+    void ojAlgoStillSolvesWhereGlopIsMissing() {
+        // the portable fallback: same guarantees (no inversion, truth inside the bounds), slower
+        String before = System.getProperty("tracesync.lp");
+        System.setProperty("tracesync.lp", "ojalgo");
+        try {
+            MessageSimulation sim = triangle(3);
+            SyncResult global = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+            assertThat(global.stats()).containsEntry("reduction", "global").containsEntry("global_solver", "ojalgo");
+            assertThat(sim.inversions(global)).isZero();
+            for (int n = 1; n <= 2; n++) {
+                assertThat(global.nodes().get(n).quality()).isEqualTo(Quality.ACCURATE);
+                assertThat(sim.boundsMisses(global, n, 0, 200)).isZero();
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty("tracesync.lp");
+            } else {
+                System.setProperty("tracesync.lp", before);
+            }
         }
     }
 
