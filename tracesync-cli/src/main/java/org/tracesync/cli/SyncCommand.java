@@ -47,6 +47,13 @@ public final class SyncCommand implements Callable<Integer> {
                     + " (more pairs than nodes - 1), path composition otherwise; path when the global program is infeasible."})
     ReductionChoice reduction;
 
+    @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
+            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: the global"
+                    + " program's constraints and joint bounds use it, which narrows the bounds. Implies the global"
+                    + " program for every group; a message faster than TIME makes it infeasible (path composition,"
+                    + " with a warning). Default: 0."})
+    Long minLatency;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -58,13 +65,19 @@ public final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (minLatency != null && (minLatency < 0 || reduction == ReductionChoice.path)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), minLatency < 0
+                    ? "--min-latency must be >= 0"
+                    : "--min-latency is used by the global program only; it cannot go with --reduction path");
+        }
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
         MessageInput input = traces.input();
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
-                        : GlobalReduction.reducer(reduction == ReductionChoice.global
-                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT));
+                        : GlobalReduction.reducer(reduction == ReductionChoice.global || minLatency != null
+                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT,
+                                minLatency == null ? 0.0 : minLatency));
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--reference " + reference + ": no such node (nodes: "

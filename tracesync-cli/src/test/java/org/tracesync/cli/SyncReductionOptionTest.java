@@ -68,4 +68,59 @@ class SyncReductionOptionTest {
         assertThat(r.stats().get("reduction")).isEqualTo("path");
         assertThat(latencyTwoToOne(r)).isBetween(-200_000L, -190_000L);
     }
+
+    /** Largest bound width (minus + plus, ns) of node 1 over the trace. */
+    private static double widthOfNodeOne(SyncResult r) {
+        var node = r.node("1");
+        double w = 0;
+        for (long t = node.start(); t <= node.end(); t += (node.end() - node.start()) / 10) {
+            double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+            w = Math.max(w, mp[0] + mp[1]);
+        }
+        return w;
+    }
+
+    @Test
+    void aKnownMinimumLatencyNarrowsTheJointBoundsAndKeepsTheTruth() throws Exception {
+        Path plain = tmp.resolve("plain.json");
+        Path tau = tmp.resolve("tau.json");
+        assertThat(SyncCommandTest.run("sync", triangle().toString(), "--reference", "0", "-o", plain.toString()).exit()).isZero();
+        // every message takes at least 5 µs (the 1–2 link); 4 µs is a true minimum
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0",
+                "--min-latency", "4us", "-o", tau.toString());
+        assertThat(run.exit()).isZero();
+        SyncResult a = ResultFile.read(plain);
+        SyncResult b = ResultFile.read(tau);
+        assertThat(b.stats().get("reduction")).isEqualTo("global");
+        assertThat(latencyTwoToOne(b)).isBetween(4_000L, 5_000L);
+        // all clocks are equal: the truth is a correction of 0, inside the bounds of both runs
+        for (SyncResult r : java.util.List.of(a, b)) {
+            var node = r.node("1");
+            for (long t = node.start(); t <= node.end(); t += (node.end() - node.start()) / 10) {
+                double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+                double est = node.transform().correction(t);
+                assertThat(0.0).isBetween(est - mp[0], est + mp[1]);
+            }
+        }
+        // each of the two slow links' corridors loses 2·4 µs: the 400 µs bounds get ~8 µs narrower
+        assertThat(widthOfNodeOne(b)).isLessThan(widthOfNodeOne(a) - 7_000);
+    }
+
+    @Test
+    void aMinimumLatencyAboveARealOneFallsBackToPathCompositionAndSaysSo() throws Exception {
+        Path out = tmp.resolve("tau.json");
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0",
+                "--min-latency", "50us", "-o", out.toString());
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).contains("global program infeasible").contains("minimum latency of 50000 ns");
+        assertThat(ResultFile.read(out).stats().get("reduction")).isEqualTo("path (global infeasible)");
+    }
+
+    @Test
+    void aMinimumLatencyNeedsTheGlobalProgram() throws Exception {
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reduction", "path",
+                "--min-latency", "4us");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--min-latency is used by the global program only");
+    }
 }

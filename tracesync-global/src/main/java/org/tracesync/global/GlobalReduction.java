@@ -93,7 +93,12 @@ public final class GlobalReduction {
 
     /** The reducer for {@link Synchronizer.Options#withReducer}. */
     public static Synchronizer.Reducer reducer(Mode mode) {
-        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, 0.0, MAX_BOUND_INSTANTS);
+        return reducer(mode, 0.0);
+    }
+
+    /** Same, with τmin: every message is known to take at least {@code minLatencyNs}. */
+    public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs) {
+        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS);
     }
 
     /** The global program on every group (same signature and output as {@link PathReduction#reduce}). */
@@ -178,7 +183,9 @@ public final class GlobalReduction {
                 infeasible++;
                 lps += program.lpCount();
                 warnings.add("global program infeasible for the " + groupName + ": no linear clocks satisfy all "
-                        + program.constraintCount() + " hull constraints (clocks not linear over the trace); used path composition");
+                        + program.constraintCount() + " hull constraints" + (minLatencyNs > 0
+                        ? " with a minimum latency of " + Math.round(minLatencyNs) + " ns (too large, or clocks not linear over the trace)"
+                        : " (clocks not linear over the trace)") + "; used path composition");
                 continue;
             }
             solved++;
