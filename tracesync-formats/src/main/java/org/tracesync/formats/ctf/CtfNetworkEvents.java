@@ -84,6 +84,36 @@ public final class CtfNetworkEvents implements CtfEventHandler {
     private long headerless;
     private Layout layout = Layout.NONE;
 
+    /**
+     * Thrown by a handler made by {@link #untilStatedumpEnd()} at the first
+     * {@code lttng_statedump_end}: the read is over (no stack trace; one instance).
+     */
+    public static final class StatedumpEnd extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final StatedumpEnd INSTANCE = new StatedumpEnd();
+
+        private StatedumpEnd() {
+            super("end of the statedump", null, false, false);
+        }
+    }
+
+    private static final Object STATEDUMP_END = new Object();
+    private boolean stopAtStatedumpEnd;
+
+    /**
+     * A handler that collects the own addresses of the statedump and stops the read at its end
+     * ({@link StatedumpEnd}), instead of decoding the whole trace for them: LTTng records the
+     * statedump once, when the session starts, so every {@code lttng_statedump_network_interface}
+     * of it precedes its {@code lttng_statedump_end} in the merged time order. A trace without
+     * that event is read to its end. Addresses of a later statedump (after {@code lttng
+     * regenerate statedump}) are not seen.
+     */
+    public static CtfNetworkEvents untilStatedumpEnd() {
+        CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
+        net.stopAtStatedumpEnd = true;
+        return net;
+    }
+
     public CtfNetworkEvents(NetEventSink sink) {
         this.sink = sink;
     }
@@ -101,6 +131,12 @@ public final class CtfNetworkEvents implements CtfEventHandler {
             ec.networkLayout = l;
         }
         if (l == NOT_NETWORK) {
+            return;
+        }
+        if (l == STATEDUMP_END) {
+            if (stopAtStatedumpEnd) {
+                throw StatedumpEnd.INSTANCE;
+            }
             return;
         }
         if (l == HEADERLESS) {
@@ -131,6 +167,9 @@ public final class CtfNetworkEvents implements CtfEventHandler {
                     return NOT_NETWORK;
                 }
                 return new Addon(n.endsWith("out") ? Direction.SEND : Direction.RECEIVE, seq, ack, flags, this);
+            }
+            case "lttng_statedump_end" -> {
+                return STATEDUMP_END;
             }
             case "lttng_statedump_network_interface" -> {
                 CtfFieldRef a4 = ec.field("address_ipv4");

@@ -237,7 +237,7 @@ public final class CtfTrace implements NetEventSource {
         if (node == null) {
             List<String> addresses = List.of();
             try {
-                addresses = summary().addresses();
+                addresses = statedumpAddresses();
             } catch (IOException e) {
                 warnings.add(dir + ": could not read the statedump for addresses: " + e.getMessage());
             }
@@ -246,13 +246,21 @@ public final class CtfTrace implements NetEventSource {
         return node;
     }
 
-    private CtfNetworkEvents.Summary summary() throws IOException {
-        if (netSummary == null) {
-            CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
-            read(net);
-            netSummary = net.summary();
+    /** Own addresses from the statedump, reading only up to its end (see {@link CtfNetworkEvents#untilStatedumpEnd()}). */
+    private List<String> statedumpAddresses() throws IOException {
+        if (netSummary != null) {
+            return netSummary.addresses();
         }
-        return netSummary;
+        if (metadata.events().stream().noneMatch(e -> e.name().equals("lttng_statedump_network_interface"))) {
+            return List.of(); // no such event in the metadata (user-space traces): nothing to read
+        }
+        CtfNetworkEvents net = CtfNetworkEvents.untilStatedumpEnd();
+        try {
+            read(net);
+        } catch (CtfNetworkEvents.StatedumpEnd end) {
+            // read far enough: the rest of the trace holds no statedump
+        }
+        return net.summary().addresses();
     }
 
     @Override

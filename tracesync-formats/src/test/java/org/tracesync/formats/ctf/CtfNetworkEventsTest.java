@@ -86,4 +86,34 @@ class CtfNetworkEventsTest {
         assertThat(s.receives()).isPositive();
         assertThat(src.node().addresses()).isEqualTo(s.addresses());
     }
+
+    /**
+     * The node's addresses come from reading only up to the end of the statedump, and equal those
+     * of a whole read (where the trace has a statedump end, fewer events are decoded for them).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"scp_src", "scp_dest", "bug446190", "ust-tracef"})
+    void addressesNeedOnlyTheStatedump(String name) throws Exception {
+        CtfTrace whole = CtfTrace.open(SharedCtfData.trace(name));
+        CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
+        whole.read(net);
+        long all = whole.lastReadStats().stream().mapToLong(CtfTrace.StreamStats::events).sum();
+        boolean[] hasEnd = {false};
+        whole.read(e -> hasEnd[0] |= e.eventClass().name().equals("lttng_statedump_end"));
+
+        CtfTrace t = CtfTrace.open(SharedCtfData.trace(name));
+        assertThat(t.node().addresses()).isEqualTo(net.summary().addresses());
+        long decoded = t.lastReadStats().stream().mapToLong(CtfTrace.StreamStats::events).sum();
+        if (name.equals("ust-tracef")) {
+            assertThat(decoded).isZero(); // its metadata has no statedump events: nothing read
+        } else if (hasEnd[0]) {
+            assertThat(decoded).isLessThan(all);
+        } else {
+            assertThat(decoded).isEqualTo(all);
+        }
+        // the full stream afterwards still sees every event
+        List<NetEvent> got = new ArrayList<>();
+        t.stream(got::add);
+        assertThat(t.lastReadStats().stream().mapToLong(CtfTrace.StreamStats::events).sum()).isEqualTo(all);
+    }
 }
