@@ -20,10 +20,9 @@ import com.google.ortools.linearsolver.MPVariable;
  * <h2>Checked, never trusted</h2>
  * Like {@link DualLinearProgram}: a maximum is accepted only if x satisfies every row (checked
  * here, in Java, on the rows as given) and the row duals y, clamped to y ≥ 0, satisfy Aᵀy = c and
- * give bᵀy within the gap of cᵀx; an upper bound is only ever bᵀy at such a y (weak duality). A
- * basic dual solution has at most as many nonzero entries as there are unknowns; when GLOP's y
- * misses Aᵀy = c by more than the rounding of a few terms, it is recomputed from those rows (a
- * small dense least-squares solve, see {@link #refine}) and checked again.
+ * give bᵀy within the gap of cᵀx; an upper bound is only ever bᵀy at such a y (weak duality).
+ * When GLOP's y misses Aᵀy = c by more than the rounding of a few terms, it is recomputed from
+ * the optimal basis (the tight rows: a square system, see {@link #refine}) and checked again.
  */
 final class GlopLinearProgram extends CheckedRows {
 
@@ -35,6 +34,7 @@ final class GlopLinearProgram extends CheckedRows {
      * bound; with the default, ~1% of the bound LPs ended with duals too loose to certify.
      */
     static final String PARAMETERS = "use_preprocessing: false dual_feasibility_tolerance: 1e-11";
+
     private MPSolver solver;
     private MPVariable[] x;
     private MPConstraint[] constraints;
