@@ -1,17 +1,22 @@
 package org.tracesync.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.formats.pcap.CaptureMessageInput;
 import org.tracesync.formats.pcap.CaptureOptions;
 
 /**
  * Measured end-to-end run (not JMH: one pass over gigabytes is the measurement): reads and
- * matches a capture set with {@link CaptureMessageInput}, REPEAT times, and prints packets/s,
- * messages, peak matcher keys and the heap in use after the run.
+ * matches a capture set with {@link CaptureMessageInput} into {@link PairAccumulators}, REPEAT
+ * times — what {@code sync} does before estimation (read, decode, merge, match, half hulls) — and
+ * prints packets/s, the process CPU time (all threads), messages, peak matcher keys and the heap
+ * in use after the run.
  *
  * <pre>java -Xmx256m -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.CaptureReadMatchRun REPEAT FILE...</pre>
  * {@code -Dwindow=SECONDS} sets the matching window (default 60).
@@ -29,25 +34,30 @@ public final class CaptureReadMatchRun {
             files.add(Path.of(args[i]));
             bytes += Files.size(Path.of(args[i]));
         }
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         for (int k = 0; k < repeat; k++) {
             CaptureOptions opts = CaptureOptions.defaults();
             if (System.getProperty("window") != null) {
                 opts = opts.withWindow(Long.parseLong(System.getProperty("window")) * 1_000_000_000L);
             }
-            CaptureMessageInput in = new CaptureMessageInput(files, opts);
-            long[] messages = new long[1];
+            // timed from the constructor: sync pays for the address inference too
             long start = System.nanoTime();
-            in.readMessages((s, r, ts, tr) -> messages[0]++);
+            long cpuStart = os.getProcessCpuTime();
+            CaptureMessageInput in = new CaptureMessageInput(files, opts);
+            PairAccumulators acc = new PairAccumulators(in.nodes().size());
+            in.readMessages(acc);
             double sec = (System.nanoTime() - start) / 1e9;
+            double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9;
             CaptureMessageInput.ReadStats st = in.stats();
             Runtime rt = Runtime.getRuntime();
             System.gc();
             long used = rt.totalMemory() - rt.freeMemory();
-            System.out.printf("run %d: %d packets (%.2f GB) in %.2f s = %.2f M packets/s, %.0f MB/s; "
-                            + "%d messages, %d retransmitted, %d ambiguous, %d unmatched, peak %d keys; heap after %d MB%n",
-                    k + 1, st.packets(), bytes / 1e9, sec, st.packets() / sec / 1e6, bytes / sec / 1e6,
-                    messages[0], st.duplicateEvents(), st.ambiguous(),
-                    st.evictedUnmatched() + st.unmatchedAtEnd(), st.peakKeys(), used >> 20);
+            System.out.printf("run %d: %d packets (%.2f GB) in %.2f s = %.2f M packets/s, %.0f MB/s, process CPU %.2f s; "
+                            + "%d messages, %d retransmitted, %d ambiguous, %d unmatched, %d exchanges, peak %d keys; "
+                            + "heap after %d MB%n",
+                    k + 1, st.packets(), bytes / 1e9, sec, st.packets() / sec / 1e6, bytes / sec / 1e6, cpu,
+                    acc.messages() + acc.selfMessages(), st.duplicateEvents(), st.ambiguous(),
+                    st.evictedUnmatched() + st.unmatchedAtEnd(), st.exchanges(), st.peakKeys(), used >> 20);
         }
     }
 }
