@@ -106,6 +106,35 @@ class TcpMatcherTest {
     }
 
     @Test
+    void anAckCountsOnceEvenWhenTwoSegmentsCarryIt() {
+        seg(0, true, 1_000, 0, 1, 100, 7, 0x18, 50);
+        seg(1, false, 1_400, 0, 1, 100, 7, 0x18, 50);
+        seg(1, true, 1_900, 1, 0, 7, 150, 0x10, 0); // pure ack of 150: rtt 1200 - 500
+        seg(0, false, 2_200, 1, 0, 7, 150, 0x10, 0);
+        seg(1, true, 2_000, 1, 0, 7, 150, 0x18, 20); // data that carries ack 150 again
+        seg(0, false, 2_150, 1, 0, 7, 150, 0x18, 20);
+        m.finish();
+        assertThat(out).hasSize(3);
+        assertThat(m.exchanges()).isEqualTo(1);
+        assertThat(m.roundTrips().minimum(0, 1)).isEqualTo(700);
+    }
+
+    @Test
+    void twoDataMessagesExpectingTheSameAckGiveNoExchange() {
+        // nodes 0 and 2 both send on address 0's connection (a duplicated address), both segments
+        // ending at 150: the ack of 150 that node 2 receives cannot tell which one it covers
+        seg(0, true, 1_000, 0, 1, 100, 7, 0x18, 50);
+        seg(1, false, 1_400, 0, 1, 100, 7, 0x18, 50);
+        seg(2, true, 1_100, 0, 1, 120, 7, 0x18, 30);
+        seg(1, false, 1_500, 0, 1, 120, 7, 0x18, 30);
+        seg(1, true, 1_900, 1, 0, 7, 150, 0x10, 0);
+        seg(2, false, 2_200, 1, 0, 7, 150, 0x10, 0);
+        m.finish();
+        assertThat(out).hasSize(3);
+        assertThat(m.exchanges()).isZero();
+    }
+
+    @Test
     void memoryStaysBoundedByTheWindow() {
         long step = 1_000_000; // one segment per ms: 1000 per window
         for (int i = 0; i < 200_000; i++) {
