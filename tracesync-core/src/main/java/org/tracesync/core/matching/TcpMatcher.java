@@ -44,6 +44,9 @@ public final class TcpMatcher {
     /** Default window W: 60 s. */
     public static final long DEFAULT_WINDOW_NS = 60_000_000_000L;
 
+    /** The exchange table packs node ids in 15 bits. */
+    public static final int MAX_NODES = 1 << 15;
+
     private static final int ACK = 0x10;
 
     private final MessageSink out;
@@ -57,11 +60,20 @@ public final class TcpMatcher {
      */
     private static final int EXCHANGE_SLOTS = 1 << 16;
     private static final int EXCHANGE_MASK = EXCHANGE_SLOTS - 1;
-    /** Entry d at {@code ex[8d ..]}: flow, expected ack, t1, t2, decision time, state|from|to (one cache line). */
-    private final long[] ex = new long[EXCHANGE_SLOTS * 8];
+    /**
+     * Entry d at {@code ex[4d ..]}: flow, expected ack|state|from|to, t2 − t1 of the data message
+     * (the round trip needs only that difference), decision time. 32 bytes rather than a cache
+     * line per entry: the table (2 MB) is touched at random once or twice per message, and at half
+     * the size more of it stays cached (measured: about a fifth of the matcher's time on the real
+     * capture set).
+     */
+    private final long[] ex = new long[EXCHANGE_SLOTS * 4];
+    private static final long AWAITING = 1;
+    private static final long USED = 2;
+    private static final long STATE_MASK = 3L << 30;
 
-    private static long exMeta(int state, int from, int to) {
-        return (long) state << 40 | (long) (from & 0xfffff) << 20 | (to & 0xfffff);
+    private static long exWord(long expected, long state, int from, int to) {
+        return expected << 32 | state << 30 | (long) (from & 0x7fff) << 15 | (to & 0x7fff);
     }
     private final FlowTable flows = new FlowTable();
     private static final int RETRANSMITTED = 0x8000_0000;
@@ -86,6 +98,9 @@ public final class TcpMatcher {
     public TcpMatcher(int nodes, long windowNs, MessageSink out) {
         if (windowNs <= 0) {
             throw new IllegalArgumentException("window must be positive");
+        }
+        if (nodes > MAX_NODES) {
+            throw new IllegalArgumentException(nodes + " nodes: the TCP matcher handles at most " + MAX_NODES);
         }
         this.out = out;
         this.window = windowNs;
@@ -196,28 +211,28 @@ public final class TcpMatcher {
         long seq = k1 >>> 32;
         if ((flags & ACK) != 0) {
             long ackNo = k1 & 0xffffffffL;
-            int d = (KeyWindow.hash(k0, ackNo, 0) & EXCHANGE_MASK) << 3;
-            if (ex[d + 5] == exMeta(1, to, from) && ex[d] == k0 && ex[d + 1] == ackNo
-                    && decisionTime - ex[d + 4] <= window) {
-                long rtt = (t2 - ex[d + 2]) - (t1 - ex[d + 3]);
-                roundTrips.add(to, from, rtt);
+            int d = (KeyWindow.hash(k0, ackNo, 0) & EXCHANGE_MASK) << 2;
+            if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
+                    && decisionTime - ex[d + 3] <= window) {
+                // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
+                roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
                 exchanges++;
-                ex[d + 5] = exMeta(2, to, from); // used: a later duplicate ack must not count again
+                ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
             }
         }
         if (len > 0) {
             long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
                     | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
             long expected = (seq + len) & 0xffffffffL;
-            int d = (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 3;
-            boolean same = ex[d + 5] != 0 && ex[d] == reversed && ex[d + 1] == expected
-                    && decisionTime - ex[d + 4] <= window;
+            int d = (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 2;
+            long w = ex[d + 1];
+            boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
+                    && decisionTime - ex[d + 3] <= window;
             ex[d] = reversed;
-            ex[d + 1] = expected;
-            ex[d + 2] = t1;
-            ex[d + 3] = t2;
-            ex[d + 4] = decisionTime;
-            ex[d + 5] = exMeta(same ? 3 : 1, from, to); // 3: two data segments expect the same ack
+            // two data segments expecting the same ack: the ack cannot tell which, neither counts
+            ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
+            ex[d + 2] = t2 - t1;
+            ex[d + 3] = decisionTime;
         }
     }
 
