@@ -19,7 +19,8 @@ import org.tracesync.formats.pcap.CaptureOptions;
  * in use after the run.
  *
  * <pre>java -Xmx256m -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.CaptureReadMatchRun REPEAT FILE...</pre>
- * {@code -Dwindow=SECONDS} sets the matching window (default 60).
+ * {@code -Dwindow=SECONDS} sets the matching window (default 60); {@code -DreaderThread=false}
+ * reads and matches on one thread (default: the reading thread of {@link CaptureOptions#defaults()}).
  */
 public final class CaptureReadMatchRun {
 
@@ -40,6 +41,9 @@ public final class CaptureReadMatchRun {
             if (System.getProperty("window") != null) {
                 opts = opts.withWindow(Long.parseLong(System.getProperty("window")) * 1_000_000_000L);
             }
+            if (System.getProperty("readerThread") != null) {
+                opts = opts.withReaderThread(Boolean.parseBoolean(System.getProperty("readerThread")));
+            }
             // timed from the constructor: sync pays for the address inference too
             long start = System.nanoTime();
             long cpuStart = os.getProcessCpuTime();
@@ -52,10 +56,10 @@ public final class CaptureReadMatchRun {
             Runtime rt = Runtime.getRuntime();
             System.gc();
             long used = rt.totalMemory() - rt.freeMemory();
-            System.out.printf("run %d: %d packets (%.2f GB) in %.2f s = %.2f M packets/s, %.0f MB/s, process CPU %.2f s; "
+            System.out.printf("run %d (%s): %d packets (%.2f GB) in %.2f s = %.2f M packets/s, %.0f MB/s, process CPU %.2f s; "
                             + "%d messages, %d retransmitted, %d ambiguous, %d unmatched, %d exchanges, peak %d keys; "
                             + "heap after %d MB%n",
-                    k + 1, st.packets(), bytes / 1e9, sec, st.packets() / sec / 1e6, bytes / sec / 1e6, cpu,
+                    k + 1, opts.readerThread() ? "reading thread" : "one thread", st.packets(), bytes / 1e9, sec, st.packets() / sec / 1e6, bytes / sec / 1e6, cpu,
                     acc.messages() + acc.selfMessages(), st.duplicateEvents(), st.ambiguous(),
                     st.evictedUnmatched() + st.unmatchedAtEnd(), st.exchanges(), st.peakKeys(), used >> 20);
         }

@@ -113,15 +113,55 @@ public final class TcpMatcher {
      */
     public void segment(int node, boolean send, long time, int srcAddr, int dstAddr, int srcPort,
                         int dstPort, long seq, long ack, int flags, int payloadLength) {
+        step(node, send, time, connection(srcAddr, dstAddr, srcPort, dstPort), sequences(seq, ack),
+                flagsAndLength(flags, payloadLength));
+    }
+
+    /**
+     * Every event of {@code block} in order: its segments as {@link #segment} would take them, its
+     * datagrams given to {@code broadcasts} (which may be null when the block has none). The
+     * results, and the order of the calls to both sinks, are those of feeding the events one by one.
+     */
+    public void match(EventBlock block, BroadcastMatcher broadcasts) {
+        int[] info = block.info;
+        long[] time = block.time;
+        long[] a = block.a;
+        long[] b = block.b;
+        long[] c = block.c;
+        for (int i = 0, n = block.size; i < n; i++) {
+            int f = info[i];
+            if (EventBlock.datagram(f)) {
+                broadcasts.datagram(EventBlock.node(f), EventBlock.send(f), time[i], a[i], b[i], c[i]);
+            } else {
+                step(EventBlock.node(f), EventBlock.send(f), time[i], a[i], b[i], c[i]);
+            }
+        }
+    }
+
+    /** The key's first word: the connection direction. */
+    static long connection(int srcAddr, int dstAddr, int srcPort, int dstPort) {
+        return (long) srcAddr << 48 | (long) (dstAddr & 0xffff) << 32 | (long) (srcPort & 0xffff) << 16
+                | (dstPort & 0xffff);
+    }
+
+    static long sequences(long seq, long ack) {
+        return seq << 32 | (ack & 0xffffffffL);
+    }
+
+    static long flagsAndLength(int flags, int payloadLength) {
+        return (long) flags << 32 | (payloadLength & 0xffffffffL);
+    }
+
+    /** One segment with its key packed (a: connection, b: seq|ack, c: flags|length). */
+    private void step(int node, boolean send, long time, long a, long b, long c) {
         events++;
         if (time > now) {
             now = time;
             evictOlderThan(now - window);
         }
-        long a = (long) srcAddr << 48 | (long) (dstAddr & 0xffff) << 32 | (long) (srcPort & 0xffff) << 16
-                | (dstPort & 0xffff);
-        long b = seq << 32 | (ack & 0xffffffffL);
-        long c = (long) flags << 32 | (payloadLength & 0xffffffffL);
+        long seq = b >>> 32;
+        int flags = (int) (c >>> 32);
+        int payloadLength = (int) c;
         boolean retrans = send && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
         long id = keys.findOrInsert(a, b, c, time);
         if (keys.inserted && keys.size() > peakKeys) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.tracesync.core.matching.BroadcastMatcher;
 import org.tracesync.core.matching.BroadcastSink;
+import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.core.matching.TcpMatcher;
 import org.tracesync.core.model.MessageInput;
@@ -24,10 +25,18 @@ import org.tracesync.core.model.NodeInfo;
  * Broadcast destinations: multicast, 255.255.255.255, a directed broadcast derived from a pcapng
  * interface's netmask, or — no netmask being known — an IPv4 address ending in .255.
  *
+ * <p>Threads: with {@link CaptureOptions#readerThread()} the captures are read, merged and
+ * decoded on a second thread ({@link CaptureEventReader}) that hands blocks of events to this
+ * one, which matches them ({@link BlockHandover}); the messages, their order and every count are
+ * those of the single-threaded pass, and the sinks are called from the calling thread only.
+ *
  * <p>Cost: O(log k) per packet for k captures plus the matchers' O(1); memory: one read buffer
- * per capture plus the matchers' windows.
+ * per capture, four blocks of {@value EventBlock#DEFAULT_CAPACITY} events, the matchers' windows.
  */
 public final class CaptureMessageInput implements MessageInput {
+
+    /** Blocks in flight between the reading thread and the matching one. */
+    private static final int HANDOVER_BLOCKS = 4;
 
     private final List<Path> files;
     private final List<NodeInfo> nodes;
@@ -80,116 +89,35 @@ public final class CaptureMessageInput implements MessageInput {
     /** One pass: messages into {@code sink}, broadcast groups into {@code broadcasts} (nullable). */
     public void read(MessageSink sink, BroadcastSink broadcasts) throws IOException {
         int k = files.size();
-        AddressTable traced = new AddressTable();
-        for (int i = 0; i < k; i++) {
-            for (String a : nodes.get(i).addresses()) {
-                long[] v = DecodedPacket.parseAddress(a);
-                if (v != null) {
-                    traced.add(v[0], v[1], i);
-                }
-            }
-        }
         TcpMatcher tcp = new TcpMatcher(k, options.window(), sink);
         BroadcastMatcher bcast = new BroadcastMatcher(options.window(),
                 broadcasts == null ? (s, t, r, rt) -> { } : broadcasts);
-        List<Long> directed = new ArrayList<>();
-        CaptureReader[] readers = new CaptureReader[k];
-        long packets = 0;
-        long tcpTraced = 0;
-        long other = 0;
-        long bcastDatagrams = 0;
-        long backwards = 0;
         warnings.clear();
-        try {
-            for (int i = 0; i < k; i++) {
-                readers[i] = CaptureReader.open(files.get(i));
-            }
-            // min-heap of capture indices by current timestamp
-            int[] heap = new int[k];
-            int size = 0;
-            long[] last = new long[k];
-            for (int i = 0; i < k; i++) {
-                if (readers[i].next()) {
-                    heap[size++] = i;
-                    last[i] = readers[i].timestamp();
-                    siftUp(heap, size - 1, readers);
-                }
-            }
-            for (CaptureReader r : readers) {
-                for (CaptureInterface ci : r.interfaces()) {
-                    directed.addAll(ci.ipv4Broadcasts());
-                }
-            }
-            DecodedPacket p = new DecodedPacket();
-            while (size > 0) {
-                int node = heap[0];
-                CaptureReader r = readers[node];
-                long ts = r.timestamp();
-                packets++;
-                int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);
-                if (kind == DecodedPacket.TCP) {
-                    int src = traced.find(p.srcHi, p.srcLo);
-                    int dst = traced.find(p.dstHi, p.dstLo);
-                    if (src >= 0 && dst >= 0) {
-                        boolean fromMe = traced.ownerOf(src) == node;
-                        boolean toMe = traced.ownerOf(dst) == node;
-                        if (fromMe != toMe) {
-                            tcpTraced++;
-                            tcp.segment(node, fromMe, ts, src, dst, p.srcPort, p.dstPort, p.seq, p.ack,
-                                    p.flags, p.payloadLength);
-                        } else {
-                            other++;
-                        }
-                    } else {
-                        other++;
-                    }
-                } else if (kind == DecodedPacket.UDP && isBroadcast(p, directed)) {
-                    bcastDatagrams++;
-                    boolean fromMe = traced.owner(p.srcHi, p.srcLo) == node;
-                    long hash = payloadHash(r.data(), p.payloadOffset, p.payloadCaptured);
-                    long a = p.srcLo ^ Long.rotateLeft(p.srcHi, 17);
-                    long b = p.dstLo ^ Long.rotateLeft(p.dstHi, 17) ^ ((long) p.payloadLength << 48);
-                    long c = (long) p.srcPort << 48 | (long) p.dstPort << 32
-                            | ((p.ipId ^ hash) & 0xffffffffL);
-                    bcast.datagram(node, fromMe, ts, a, b, c);
-                } else {
-                    other++;
-                }
-                if (r.next()) {
-                    long t = r.timestamp();
-                    if (t < last[node]) {
-                        backwards++;
-                    }
-                    last[node] = t;
-                    siftDown(heap, size, readers);
-                } else {
-                    heap[0] = heap[--size];
-                    siftDown(heap, size, readers);
-                }
+        CaptureEventReader events;
+        try (CaptureEventReader in = new CaptureEventReader(files, nodes)) {
+            events = in;
+            if (options.readerThread()) {
+                BlockHandover.threaded(in::fill, block -> tcp.match(block, bcast), HANDOVER_BLOCKS,
+                        EventBlock.DEFAULT_CAPACITY);
+            } else {
+                BlockHandover.inline(in::fill, block -> tcp.match(block, bcast), EventBlock.DEFAULT_CAPACITY);
             }
             tcp.finish();
             bcast.finish();
-            for (CaptureReader rd : readers) {
-                warnings.addAll(rd.warnings());
-            }
-        } finally {
-            for (CaptureReader rd : readers) {
-                if (rd != null) {
-                    rd.close();
-                }
-            }
+            warnings.addAll(in.warnings());
         }
         roundTrips = tcp.roundTrips();
-        stats = new ReadStats(packets, tcpTraced, other, bcastDatagrams, backwards, tcp.matched(),
-                tcp.ambiguous(), tcp.duplicateEvents(), tcp.sameNode(), tcp.evictedUnmatched(),
-                tcp.unmatchedAtEnd(), tcp.exchanges(), tcp.peakKeys(), bcast.groups());
+        stats = new ReadStats(events.packets, events.tcpBetweenTraced, events.otherTraffic,
+                events.broadcastDatagrams, events.backwardTimestamps, tcp.matched(), tcp.ambiguous(),
+                tcp.duplicateEvents(), tcp.sameNode(), tcp.evictedUnmatched(), tcp.unmatchedAtEnd(),
+                tcp.exchanges(), tcp.peakKeys(), bcast.groups());
         warnings.add(tcp.summary());
-        if (backwards > 0) {
-            warnings.add(backwards + " packets whose timestamp goes backwards within their capture");
+        if (events.backwardTimestamps > 0) {
+            warnings.add(events.backwardTimestamps + " packets whose timestamp goes backwards within their capture");
         }
-        if (bcastDatagrams > 0) {
-            warnings.add("broadcast: " + bcastDatagrams + " datagrams, " + bcast.groups() + " groups seen by "
-                    + "several hosts, " + bcast.ambiguous() + " ambiguous");
+        if (events.broadcastDatagrams > 0) {
+            warnings.add("broadcast: " + events.broadcastDatagrams + " datagrams, " + bcast.groups()
+                    + " groups seen by several hosts, " + bcast.ambiguous() + " ambiguous");
         }
     }
 
@@ -202,53 +130,5 @@ public final class CaptureMessageInput implements MessageInput {
             return directed.isEmpty() ? (v4 & 0xff) == 0xff : directed.contains(v4);
         }
         return false;
-    }
-
-    private static long payloadHash(byte[] b, int off, int len) {
-        int n = Math.min(len, 64);
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < n; i++) {
-            h = (h ^ (b[off + i] & 0xff)) * 0x100000001b3L;
-        }
-        return h ^ (h >>> 32);
-    }
-
-    private static void siftUp(int[] heap, int i, CaptureReader[] r) {
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (less(heap[i], heap[parent], r)) {
-                int t = heap[i];
-                heap[i] = heap[parent];
-                heap[parent] = t;
-                i = parent;
-            } else {
-                return;
-            }
-        }
-    }
-
-    private static void siftDown(int[] heap, int size, CaptureReader[] r) {
-        int i = 0;
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= size) {
-                return;
-            }
-            int m = l + 1 < size && less(heap[l + 1], heap[l], r) ? l + 1 : l;
-            if (less(heap[m], heap[i], r)) {
-                int t = heap[i];
-                heap[i] = heap[m];
-                heap[m] = t;
-                i = m;
-            } else {
-                return;
-            }
-        }
-    }
-
-    private static boolean less(int a, int b, CaptureReader[] r) {
-        long ta = r[a].timestamp();
-        long tb = r[b].timestamp();
-        return ta < tb || (ta == tb && a < b);
     }
 }
