@@ -1,0 +1,82 @@
+package org.tracesync.core.matching;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * KeyWindow against a plain map and queue: same ids, same "inserted" answers, same lookups, while
+ * the window grows, shrinks, rebuilds its probe table over stale slots and grows its ring.
+ */
+class KeyWindowTest {
+
+    private record Key(long a, long b, long c) {
+    }
+
+    /** Keys of a few connections with sequence numbers advancing: the shape of real keys. */
+    private static Key key(SplittableRandom r) {
+        int conn = r.nextInt(40);
+        return new Key(0x0001_0002_0000_0000L | conn, (long) r.nextInt(6000) << 32 | 77, 0x10L << 32 | r.nextInt(3));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void behavesAsAMapWithFifoRemoval(long seed) {
+        check(seed, 0);
+    }
+
+    /** Slots hold the low 32 bits of an id: ids crossing 2^32 must still resolve. */
+    @ParameterizedTest
+    @ValueSource(longs = {5, 6})
+    void idsCrossingTwoToThe32(long seed) {
+        check(seed, (1L << 32) - 50_000);
+    }
+
+    private static void check(long seed, long firstId) {
+        SplittableRandom r = new SplittableRandom(seed);
+        KeyWindow w = new KeyWindow(firstId);
+        Map<Key, Long> ids = new HashMap<>();
+        ArrayDeque<Key> order = new ArrayDeque<>();
+        long next = firstId;
+        int target = 100;
+        for (int op = 0; op < 400_000; op++) {
+            if (op % 20_000 == 0) {
+                target = List.of(0, 50, 3_000, 20_000).get(r.nextInt(4)); // grow and shrink the window
+            }
+            if (!order.isEmpty() && (order.size() > target || r.nextInt(4) == 0)) {
+                Key k = order.poll();
+                assertThat(w.head).isEqualTo(ids.remove(k));
+                w.removeHead();
+                assertThat(w.find(k.a(), k.b(), k.c())).isEqualTo(-1);
+                continue;
+            }
+            Key k = key(r);
+            if (r.nextInt(5) == 0) {
+                assertThat(w.find(k.a(), k.b(), k.c())).isEqualTo(ids.getOrDefault(k, -1L));
+                continue;
+            }
+            long id = w.findOrInsert(k.a(), k.b(), k.c(), op);
+            Long known = ids.get(k);
+            if (known == null) {
+                assertThat(w.inserted).isTrue();
+                assertThat(id).isEqualTo(next++);
+                ids.put(k, id);
+                order.add(k);
+                assertThat(w.ring[w.at(id) + KeyWindow.INSERTED]).isEqualTo(op);
+            } else {
+                assertThat(w.inserted).isFalse();
+                assertThat(id).isEqualTo(known);
+            }
+            int e = w.at(id);
+            assertThat(new Key(w.ring[e], w.ring[e + 1], w.ring[e + 2])).isEqualTo(k);
+            assertThat(w.size()).isEqualTo(order.size());
+        }
+        assertThat(next - firstId).isGreaterThan(100_000); // many inserts, removals and rebuilds
+    }
+}
