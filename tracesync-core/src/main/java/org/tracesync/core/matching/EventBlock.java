@@ -6,8 +6,9 @@ package org.tracesync.core.matching;
  * hands to the matchers ({@link TcpMatcher#match}), on its own thread or through a queue to
  * another one. A block is filled, matched, cleared and filled again: no object per event.
  *
- * <p>Segments are stored as the matcher's packed key (connection, seq|ack, flags|length), so the
- * packing is done by whoever fills the block.
+ * <p>Segments are stored as the matcher's packed key (connection, seq|ack, flags|length) and its
+ * hash, so packing and hashing are done by whoever fills the block: on the reading thread when
+ * there is one, which takes that work off the matching thread.
  */
 public final class EventBlock {
 
@@ -20,6 +21,8 @@ public final class EventBlock {
 
     /** node | SEND | DATAGRAM. */
     final int[] info;
+    /** {@link KeyWindow#hash} of a segment's key, computed by whoever fills the block (0 for a datagram). */
+    final int[] hash;
     final long[] time;
     final long[] a;
     final long[] b;
@@ -28,6 +31,7 @@ public final class EventBlock {
 
     public EventBlock(int capacity) {
         info = new int[capacity];
+        hash = new int[capacity];
         time = new long[capacity];
         a = new long[capacity];
         b = new long[capacity];
@@ -40,15 +44,20 @@ public final class EventBlock {
         int i = size++;
         info[i] = (node & NODE_MASK) | (send ? SEND : 0);
         time[i] = t;
-        a[i] = TcpMatcher.connection(srcAddr, dstAddr, srcPort, dstPort);
-        b[i] = TcpMatcher.sequences(seq, ack);
-        c[i] = TcpMatcher.flagsAndLength(flags, payloadLength);
+        long ka = TcpMatcher.connection(srcAddr, dstAddr, srcPort, dstPort);
+        long kb = TcpMatcher.sequences(seq, ack);
+        long kc = TcpMatcher.flagsAndLength(flags, payloadLength);
+        a[i] = ka;
+        b[i] = kb;
+        c[i] = kc;
+        hash[i] = KeyWindow.hash(ka, kb, kc);
     }
 
     /** A broadcast datagram, as {@link BroadcastMatcher#datagram} takes it. */
     public void addDatagram(int node, boolean send, long t, long ka, long kb, long kc) {
         int i = size++;
         info[i] = (node & NODE_MASK) | (send ? SEND : 0) | DATAGRAM;
+        hash[i] = 0;
         time[i] = t;
         a[i] = ka;
         b[i] = kb;
