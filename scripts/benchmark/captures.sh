@@ -21,11 +21,17 @@ FILES=("$DIR"/*.pcap)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM, load $(cut -d' ' -f1-3 /proc/loadavg)"
 du -ch "${FILES[@]}" | tail -1
 cat "${FILES[@]}" > /dev/null   # page cache warm for both tools
-echo "== tracesync read + match (3 runs, -Xmx256m)"
-/usr/bin/time -f "max RSS %M KB, %e s wall" java -Xmx256m -cp "$JAR" org.tracesync.benchmarks.CaptureReadMatchRun 3 "${FILES[@]}"
+# sync's default (a reading thread when there is a second processor), then everything on one
+# thread: what a single core, or a machine whose other cores are busy, gets
+for mode in true false; do
+  echo "== tracesync read + match into the pair accumulators (3 runs, -Xmx256m, readerThread=$mode), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  /usr/bin/time -f "max RSS %M KB, %e s wall" java -Xmx256m -DreaderThread=$mode -cp "$JAR" \
+    org.tracesync.benchmarks.CaptureReadMatchRun 3 "${FILES[@]}"
+done
 echo "== tshark -n -r FILE -T fields -e frame.time_epoch (read only, no matching), at most ${TSHARK_SECONDS:=120} s per file"
 total=0
 secs=0
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for f in "${FILES[@]}"; do
   start=$(date +%s.%N)
   n=$(timeout "$TSHARK_SECONDS" tshark -n -r "$f" -T fields -e frame.time_epoch 2>/dev/null | wc -l || true)
