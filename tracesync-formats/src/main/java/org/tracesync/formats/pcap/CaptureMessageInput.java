@@ -93,9 +93,8 @@ public final class CaptureMessageInput implements MessageInput {
         BroadcastMatcher bcast = new BroadcastMatcher(options.window(),
                 broadcasts == null ? (s, t, r, rt) -> { } : broadcasts);
         warnings.clear();
-        CaptureEventReader events;
-        try (CaptureEventReader in = new CaptureEventReader(files, nodes)) {
-            events = in;
+        CaptureEventReader in = new CaptureEventReader(files, nodes);
+        try (in) {
             if (options.readerThread()) {
                 BlockHandover.threaded(in::fill, block -> tcp.match(block, bcast), HANDOVER_BLOCKS,
                         EventBlock.DEFAULT_CAPACITY);
@@ -107,16 +106,16 @@ public final class CaptureMessageInput implements MessageInput {
             warnings.addAll(in.warnings());
         }
         roundTrips = tcp.roundTrips();
-        stats = new ReadStats(events.packets, events.tcpBetweenTraced, events.otherTraffic,
-                events.broadcastDatagrams, events.backwardTimestamps, tcp.matched(), tcp.ambiguous(),
+        stats = new ReadStats(in.packets, in.tcpBetweenTraced, in.otherTraffic,
+                in.broadcastDatagrams, in.backwardTimestamps, tcp.matched(), tcp.ambiguous(),
                 tcp.duplicateEvents(), tcp.sameNode(), tcp.evictedUnmatched(), tcp.unmatchedAtEnd(),
                 tcp.exchanges(), tcp.peakKeys(), bcast.groups());
         warnings.add(tcp.summary());
-        if (events.backwardTimestamps > 0) {
-            warnings.add(events.backwardTimestamps + " packets whose timestamp goes backwards within their capture");
+        if (in.backwardTimestamps > 0) {
+            warnings.add(in.backwardTimestamps + " packets whose timestamp goes backwards within their capture");
         }
-        if (events.broadcastDatagrams > 0) {
-            warnings.add("broadcast: " + events.broadcastDatagrams + " datagrams, " + bcast.groups()
+        if (in.broadcastDatagrams > 0) {
+            warnings.add("broadcast: " + in.broadcastDatagrams + " datagrams, " + bcast.groups()
                     + " groups seen by several hosts, " + bcast.ambiguous() + " ambiguous");
         }
     }
