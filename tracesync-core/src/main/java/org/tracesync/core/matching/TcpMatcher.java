@@ -38,7 +38,7 @@ import org.tracesync.core.model.MessageSink;
  * direction (request/response traffic has both); a one-way bulk flow may give none.
  *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown. Measured
- * 110–135 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets
+ * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets
  * (docs/PERFORMANCE.md): mostly cache misses in its tables, whose size follows the window.
  */
 public final class TcpMatcher {
