@@ -49,7 +49,8 @@ import org.tracesync.core.transform.ClockTransform;
  * (it ships for Linux x86-64 and aarch64), ojAlgo solves instead ({@link DualLinearProgram}), two
  * orders of magnitude slower on large groups, and the caps {@link #OJALGO_MAX_JOINT_BOUND_NODES}
  * and {@link #OJALGO_MAX_DEFAULT_GLOBAL_NODES} apply. Measured in docs/PERFORMANCE.md ("Global
- * reduction"): 100 nodes × 10 links in seconds with GLOP.
+ * reduction"): 100 nodes × 10 links in seconds with GLOP; joint bounds are capped at
+ * {@link #GLOP_MAX_JOINT_BOUND_NODES} nodes.
  */
 public final class GlobalReduction {
 
@@ -72,8 +73,17 @@ public final class GlobalReduction {
      */
     public static final int OJALGO_MAX_DEFAULT_GLOBAL_NODES = 30;
 
+    /**
+     * With GLOP: joint bounds for groups of at most this many non-reference nodes (beyond, path
+     * composition's bounds re-centred, as above). Why: their cost grows about as N^2.5 — ~20 LPs
+     * per node, each over a program that grows with N — measured on 2 cores at 9–14 s for 100
+     * nodes, 44 s for 200 and 128 s for 300 (docs/PERFORMANCE.md), so about 6 min at 500 and most
+     * of an hour at 1,000. The transforms themselves stay cheap (one program, no cap).
+     */
+    public static final int GLOP_MAX_JOINT_BOUND_NODES = 500;
+
     private static int maxJointBoundNodes() {
-        return "glop".equals(LinearPrograms.solverName()) ? Integer.MAX_VALUE : OJALGO_MAX_JOINT_BOUND_NODES;
+        return "glop".equals(LinearPrograms.solverName()) ? GLOP_MAX_JOINT_BOUND_NODES : OJALGO_MAX_JOINT_BOUND_NODES;
     }
 
     private static int maxDefaultGlobalNodes() {
@@ -224,7 +234,8 @@ public final class GlobalReduction {
                     rows = recentred(old, transform);
                     q = old.quality();
                     note = how + "; bounds: path composition's, re-centred (group above "
-                            + maxJointBoundNodes() + " nodes with the ojAlgo solver: joint bounds not computed)";
+                            + maxJointBoundNodes() + " nodes with the " + LinearPrograms.solverName()
+                            + " solver: joint bounds not computed)";
                 }
                 results.set(m, new NodeResult(old.name(), old.source(), old.reference(), q,
                         transform, rows, old.path(), old.start(), old.end(), note));
