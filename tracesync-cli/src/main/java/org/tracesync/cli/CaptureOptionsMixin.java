@@ -25,6 +25,11 @@ public final class CaptureOptionsMixin {
                     + "local time, and clock offsets must be smaller (default: ${DEFAULT-VALUE}).")
     double windowSeconds;
 
+    @Option(names = "--no-reader-thread",
+            description = "Read and decode captures on the calling thread too (default: on a second thread when the "
+                    + "machine has more than one processor; same results, faster when a core is free).")
+    boolean noReaderThread;
+
     CaptureOptions toOptions() {
         if (!(windowSeconds > 0) || windowSeconds > 1e6) {
             throw new IllegalArgumentException("--match-window must be a positive number of seconds");
@@ -32,6 +37,7 @@ public final class CaptureOptionsMixin {
         Map<String, List<String>> addr = new LinkedHashMap<>();
         nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));
         return CaptureOptions.defaults().withNames(names).withNodeAddresses(addr)
-                .withWindow(Math.round(windowSeconds * 1e9));
+                .withWindow(Math.round(windowSeconds * 1e9))
+                .withReaderThread(!noReaderThread && CaptureOptions.defaults().readerThread());
     }
 }

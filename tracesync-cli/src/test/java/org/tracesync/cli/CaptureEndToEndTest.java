@@ -61,6 +61,16 @@ class CaptureEndToEndTest {
     }
 
     @Test
+    void oneThreadGivesTheSameResultFile() throws Exception {
+        Path single = tmp.resolve("single.json");
+        List<String> args = new ArrayList<>(List.of("sync", "-q", "--no-reader-thread", "-o", single.toString()));
+        args.addAll(List.of(captures()));
+        SyncCommandTest.Run run = SyncCommandTest.run(args.toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(Files.readString(single)).isEqualTo(Files.readString(result));
+    }
+
+    @Test
     void evalFindsNoInversionAndBoundsContainTheTruth() throws Exception {
         List<String> args = new ArrayList<>(List.of("eval", result.toString()));
         args.addAll(List.of(captures()));
