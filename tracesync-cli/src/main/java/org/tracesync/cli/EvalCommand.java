@@ -38,6 +38,11 @@ public final class EvalCommand implements Callable<Integer> {
             description = "Minimum round trips, lines 'addr addr rtt_ms' (default: from TCP exchanges in captures).")
     Path rtt;
 
+    @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "One minimum one-way latency for every direction (e.g. 5us), instead of --rtt or exchanges: "
+                    + "the same value 'sync --min-latency' takes.")
+    Long minLatency;
+
     @Option(names = "--truth", paramLabel = "FILE", description = "True clock models (truth.json of a simulation or testbed).")
     Path truth;
 
@@ -61,10 +66,22 @@ public final class EvalCommand implements Callable<Integer> {
                         + res.nodes().stream().map(r -> r.name()).toList() + "): not the result of these traces?");
             }
         }
+        if (minLatency != null && rtt != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "give either --rtt or --min-latency, not both");
+        }
         RoundTripMinima minima = null;
-        String tauSource = "unknown (give --rtt FILE): too-fast not checked";
+        String tauSource = "unknown (give --rtt FILE or --min-latency TIME): too-fast not checked";
         CaptureMessageInput captures = input instanceof CaptureMessageInput c ? c : null;
-        if (rtt != null) {
+        if (minLatency != null) {
+            minima = new RoundTripMinima(names.size());
+            for (int a = 0; a < names.size(); a++) {
+                for (int b = a + 1; b < names.size(); b++) {
+                    minima.set(a, b, 2 * minLatency); // one-way minimum = half the round trip
+                }
+            }
+            tauSource = "--min-latency " + minLatency + " ns";
+        } else if (rtt != null) {
             minima = RttFile.read(rtt, input.nodes());
             tauSource = "half the round trips of " + rtt;
         } else if (captures != null) {

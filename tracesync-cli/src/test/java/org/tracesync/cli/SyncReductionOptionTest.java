@@ -123,4 +123,24 @@ class SyncReductionOptionTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("--min-latency is used by the global program only");
     }
+
+    @Test
+    void evalChecksTooFastMessagesAgainstAGivenMinimumLatency() throws Exception {
+        Path out = tmp.resolve("global.json");
+        Path in = triangle();
+        assertThat(SyncCommandTest.run("sync", in.toString(), "--reference", "0", "-o", out.toString()).exit()).isZero();
+        // the 1–2 link's messages take 5 µs: against 50 µs all six are too fast, against 2 µs none
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        SyncCommandTest.Run high = SyncCommandTest.run("eval", out.toString(), in.toString(), "--min-latency", "50us", "--json");
+        assertThat(high.exit()).isZero();
+        var h = mapper.readTree(high.out());
+        assertThat(h.get("too_fast").asLong()).isEqualTo(6);
+        assertThat(h.get("tau_min_source").asText()).isEqualTo("--min-latency 50000 ns");
+        SyncCommandTest.Run low = SyncCommandTest.run("eval", out.toString(), in.toString(), "--min-latency", "2us", "--json");
+        assertThat(mapper.readTree(low.out()).get("too_fast").asLong()).isZero();
+        SyncCommandTest.Run both = SyncCommandTest.run("eval", out.toString(), in.toString(), "--min-latency", "2us",
+                "--rtt", in.toString());
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("either --rtt or --min-latency");
+    }
 }
