@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.SyncResult;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tracesync report} on the committed example, through the real engine. */
@@ -81,6 +83,33 @@ class ReportCommandTest {
                 "-o", html.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(Files.readString(html)).contains("broadcast differential delay", "groups seen by several hosts");
+    }
+
+    @Test
+    void largeMeshesDrawAtMostSixtyPairsAndKeepThoseOnThePaths() throws IOException {
+        Path sim = dir.resolve("mesh12");
+        CommandRun run = CommandRun.of("simulate", "--nodes", "12", "--topology", "mesh", "--seed", "5", "--duration", "2s",
+                "--rate", "5", "--format", "text", "-o", sim.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Path trace = sim.resolve("messages.txt");
+        Path result = dir.resolve("mesh12.json");
+        assertThat(CommandRun.of("sync", "-q", trace.toString(), "-o", result.toString()).exitCode()).isZero();
+        Path html = dir.resolve("mesh12.html");
+        run = CommandRun.of("report", result.toString(), trace.toString(), "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String page = Files.readString(html);
+        // a 12-node full mesh has 66 pairs
+        assertThat(page).contains("60 of 66 pairs are drawn");
+        assertThat(page.split("<h3>", -1).length - 1).isEqualTo(60);
+        SyncResult r = org.tracesync.formats.result.ResultFile.read(result);
+        for (NodeResult n : r.nodes()) {
+            for (int i = 0; i + 1 < n.path().size(); i++) {
+                String a = n.path().get(i);
+                String b = n.path().get(i + 1);
+                assertThat(page).as("pair %s-%s on a path is drawn", a, b)
+                        .containsAnyOf("<h3>" + a + " – " + b, "<h3>" + b + " – " + a);
+            }
+        }
     }
 
     @Test

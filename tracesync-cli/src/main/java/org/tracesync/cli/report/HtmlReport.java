@@ -91,7 +91,13 @@ public final class HtmlReport {
                             + "messages b → a below it. Only the lower half hull of the a → b points and the upper half "
                             + "hull of the b → a points constrain the lines; the estimate runs between them and the bounds "
                             + "say how far the true line can be. Left: whole trace; right: zoom on the densest part.</p>\n");
-            for (ReportSampler.Pair p : in.sampler().pairs()) {
+            List<ReportSampler.Pair> plotted = plottedPairs();
+            if (plotted.size() < in.sampler().pairs().size()) {
+                out.append("<p class=\"cap\">").append(plotted.size()).append(" of ").append(in.sampler().pairs().size())
+                        .append(" pairs are drawn: those with inverted messages, then those the node paths use, then the "
+                                + "least accurate. Every pair is in the pairs table above.</p>\n");
+            }
+            for (ReportSampler.Pair p : plotted) {
                 pairSection(p);
             }
         } else {
@@ -276,6 +282,43 @@ public final class HtmlReport {
     }
 
     // ---------------------------------------------------------------- per pair
+
+    /**
+     * At most this many pair plots: a 50-node full mesh has 1,225 pairs, and drawing them all made
+     * a 49 MB page that a browser renders slowly; the table lists every pair anyway.
+     */
+    static final int MAX_PAIR_PLOTS = 60;
+
+    /**
+     * The pairs to draw, in the sampler's order: all of them up to {@link #MAX_PAIR_PLOTS};
+     * beyond, first the pairs with inversions after correction, then those on some node's path to
+     * its reference, then the widest mean bounds.
+     */
+    private List<ReportSampler.Pair> plottedPairs() {
+        List<ReportSampler.Pair> all = in.sampler().pairs();
+        if (all.size() <= MAX_PAIR_PLOTS) {
+            return all;
+        }
+        java.util.Set<String> onPath = new java.util.HashSet<>();
+        for (NodeResult n : in.result().nodes()) {
+            for (int i = 0; i + 1 < n.path().size(); i++) {
+                onPath.add(n.path().get(i) + "|" + n.path().get(i + 1));
+                onPath.add(n.path().get(i + 1) + "|" + n.path().get(i));
+            }
+        }
+        java.util.function.ToDoubleFunction<ReportSampler.Pair> width = p -> {
+            PairResult pr = in.sampler().pairResult(in.sampler().nodes().get(p.a).name(), in.sampler().nodes().get(p.b).name());
+            return pr == null || !Double.isFinite(pr.meanAccuracy()) ? Double.MAX_VALUE : pr.meanAccuracy();
+        };
+        List<ReportSampler.Pair> ranked = new ArrayList<>(all);
+        ranked.sort(java.util.Comparator
+                .comparing((ReportSampler.Pair p) -> p.inversions == 0)
+                .thenComparing(p -> !onPath.contains(in.sampler().nodes().get(p.a).name() + "|"
+                        + in.sampler().nodes().get(p.b).name()))
+                .thenComparing(java.util.Comparator.comparingDouble(width).reversed()));
+        java.util.Set<ReportSampler.Pair> keep = new java.util.HashSet<>(ranked.subList(0, MAX_PAIR_PLOTS));
+        return all.stream().filter(keep::contains).toList();
+    }
 
     private void pairSection(ReportSampler.Pair p) {
         String a = in.sampler().nodes().get(p.a).name();
