@@ -15,6 +15,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.ctf.CtfInspection;
 import org.tracesync.formats.ctf.CtfTrace;
+import org.tracesync.formats.pcap.CaptureInspection;
+import org.tracesync.formats.pcap.CaptureInterface;
+import org.tracesync.formats.pcap.CaptureReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,10 +27,11 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code tracesync inspect TRACE [--json]}: what a trace holds, before synchronizing it. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = "Shows a trace's format, node name, clock, time range, event counts, network events "
-                + "and warnings.")
+                + "and warnings: a CTF trace directory, or a pcap/pcapng capture (interfaces, node name and own "
+                + "addresses as sync would use them, time range, packets by kind).")
 public final class InspectCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "TRACE", description = "A CTF trace directory.")
+    @Parameters(index = "0", paramLabel = "TRACE", description = "A CTF trace directory or a pcap/pcapng capture.")
     Path trace;
 
     @Option(names = "--json", description = "Print the report as JSON.")
@@ -39,10 +43,21 @@ public final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (CaptureReader.isCapture(trace)) {
+            CaptureInspection c = CaptureInspection.of(trace);
+            if (json) {
+                ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+                out.println(mapper.writeValueAsString(toJson(c)));
+            } else {
+                printText(out, c);
+            }
+            out.flush();
+            return 0;
+        }
         if (!CtfTrace.isCtfTrace(trace)) {
             // reported by TracesyncCommand as one line, exit code 3
-            throw new TraceFormatException(trace, "", "not a CTF trace directory (no metadata file); inspect reads"
-                    + " CTF traces");
+            throw new TraceFormatException(trace, "", "neither a CTF trace directory (no metadata file) nor a "
+                    + "pcap/pcapng capture; inspect reads those");
         }
         CtfInspection r = CtfInspection.of(CtfTrace.open(trace));
         if (json) {
@@ -140,6 +155,78 @@ public final class InspectCommand implements Callable<Integer> {
         } else {
             out.println("warnings:");
             for (String w : r.warnings()) {
+                out.println("  " + w);
+            }
+        }
+    }
+
+    static Map<String, Object> toJson(CaptureInspection c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("format", c.format());
+        m.put("trace", c.file().toString());
+        m.put("node", c.node());
+        m.put("node_source", "file stem");
+        m.put("addresses", c.addresses());
+        m.put("address_source", c.addressSource());
+        List<Map<String, Object>> ifs = new ArrayList<>();
+        for (CaptureInterface i : c.interfaces()) {
+            Map<String, Object> im = new LinkedHashMap<>();
+            im.put("id", i.id());
+            im.put("link_type", i.linkType());
+            im.put("link_type_name", org.tracesync.formats.pcap.LinkTypes.describe(i.linkType()));
+            im.put("snap_length", i.snapLength());
+            im.put("ticks_per_second", i.resolution().ticksPerSecond());
+            im.put("offset_s", i.offsetSeconds());
+            im.put("name", i.name());
+            im.put("addresses", i.addresses());
+            ifs.add(im);
+        }
+        m.put("interfaces", ifs);
+        if (c.packets() > 0) {
+            m.put("first", c.first());
+            m.put("last", c.last());
+            m.put("duration_ns", c.last() - c.first());
+        }
+        m.put("packets", c.packets());
+        m.put("tcp", c.tcp());
+        m.put("tcp_with_payload", c.tcpWithPayload());
+        m.put("udp", c.udp());
+        m.put("udp_broadcast_or_multicast", c.udpGroup());
+        m.put("other_ip", c.otherIp());
+        m.put("not_ip", c.notIp());
+        m.put("backward_steps", c.backwardSteps());
+        m.put("warnings", c.warnings());
+        return m;
+    }
+
+    private static void printText(PrintWriter out, CaptureInspection c) {
+        out.println("trace:      " + c.file());
+        out.println("format:     " + c.format());
+        out.println("node:       " + c.node() + " (from the file stem; sync --name changes it)");
+        out.println("addresses:  " + (c.addresses().isEmpty() ? "(none)" : String.join(", ", c.addresses()))
+                + " (" + c.addressSource() + ")");
+        out.println("interfaces: " + c.interfaces().size());
+        for (CaptureInterface i : c.interfaces()) {
+            out.println("  " + i.id() + (i.name().isEmpty() ? "" : " (" + i.name() + ")") + ": link type " + i.linkType()
+                    + " (" + org.tracesync.formats.pcap.LinkTypes.describe(i.linkType()) + ")"
+                    + ", snap length " + (i.snapLength() == 0 ? "unlimited" : i.snapLength())
+                    + ", " + i.resolution().ticksPerSecond() + " ticks/s"
+                    + (i.offsetSeconds() != 0 ? ", offset " + i.offsetSeconds() + " s" : "")
+                    + (i.addresses().isEmpty() ? "" : ", addresses " + String.join(", ", i.addresses())));
+        }
+        if (c.packets() > 0) {
+            out.println("time range: " + c.first() + " .. " + c.last() + " ns ("
+                    + Instant.ofEpochSecond(0, c.first()) + " .. " + Instant.ofEpochSecond(0, c.last())
+                    + ", " + String.format("%.3f", (c.last() - c.first()) / 1e9) + " s)");
+        }
+        out.println("packets:    " + c.packets() + ": TCP " + c.tcp() + " (" + c.tcpWithPayload() + " with data), UDP "
+                + c.udp() + " (" + c.udpGroup() + " broadcast/multicast), other IP " + c.otherIp() + ", not IP "
+                + c.notIp());
+        if (c.warnings().isEmpty()) {
+            out.println("warnings:   none");
+        } else {
+            out.println("warnings:");
+            for (String w : c.warnings()) {
                 out.println("  " + w);
             }
         }

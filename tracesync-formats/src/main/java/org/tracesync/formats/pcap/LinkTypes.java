@@ -14,6 +14,20 @@ public final class LinkTypes {
     private LinkTypes() {
     }
 
+    /** A name for people: "Ethernet", "Linux cooked (SLL2)", …, or "unsupported". */
+    public static String describe(int linkType) {
+        return switch (linkType) {
+            case NULL -> "BSD loopback";
+            case ETHERNET -> "Ethernet";
+            case RAW_OLD, RAW -> "raw IP";
+            case LINUX_SLL -> "Linux cooked (SLL)";
+            case IPV4 -> "raw IPv4";
+            case IPV6 -> "raw IPv6";
+            case LINUX_SLL2 -> "Linux cooked (SLL2)";
+            default -> "unsupported";
+        };
+    }
+
     public static boolean supported(int linkType) {
         return switch (linkType) {
             case NULL, ETHERNET, RAW_OLD, RAW, LINUX_SLL, IPV4, IPV6, LINUX_SLL2 -> true;
