@@ -21,7 +21,8 @@ import org.tracesync.global.GlobalReduction;
  * extra links), linear clocks on epoch-sized timestamps (offsets ±100 ms, drifts ±50 ppm), per
  * link and direction a minimum latency uniform in [5, 400] µs plus an exponential tail (mean
  * 10 µs), M messages each way over 60 s. Times path composition and the global program
- * (wall and CPU of the calling thread), counts inverted messages after each.
+ * (wall and CPU of the whole process: the joint bounds run on several threads), counts inverted
+ * messages after each and checks the bounds against the true clocks at every message timestamp.
  *
  * <pre>java -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.GlobalReductionRun [N] [L] [M] [seed] [instants]</pre>
  */

@@ -18,6 +18,7 @@ import org.tracesync.formats.ctf.CtfTrace;
 import org.tracesync.formats.pcap.CaptureInspection;
 import org.tracesync.formats.pcap.CaptureInterface;
 import org.tracesync.formats.pcap.CaptureReader;
+import org.tracesync.formats.pcap.LinkTypes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,13 +46,7 @@ public final class InspectCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (CaptureReader.isCapture(trace)) {
             CaptureInspection c = CaptureInspection.of(trace);
-            if (json) {
-                ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-                out.println(mapper.writeValueAsString(toJson(c)));
-            } else {
-                printText(out, c);
-            }
-            out.flush();
+            print(out, toJson(c), () -> printText(out, c));
             return 0;
         }
         if (!CtfTrace.isCtfTrace(trace)) {
@@ -60,14 +55,19 @@ public final class InspectCommand implements Callable<Integer> {
                     + "pcap/pcapng capture; inspect reads those");
         }
         CtfInspection r = CtfInspection.of(CtfTrace.open(trace));
+        print(out, toJson(r), () -> printText(out, r));
+        return 0;
+    }
+
+    /** The report as JSON with --json, else as text. */
+    private void print(PrintWriter out, Map<String, Object> asJson, Runnable asText) throws Exception {
         if (json) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            out.println(mapper.writeValueAsString(toJson(r)));
+            out.println(mapper.writeValueAsString(asJson));
         } else {
-            printText(out, r);
+            asText.run();
         }
         out.flush();
-        return 0;
     }
 
     static Map<String, Object> toJson(CtfInspection r) {
@@ -173,7 +173,7 @@ public final class InspectCommand implements Callable<Integer> {
             Map<String, Object> im = new LinkedHashMap<>();
             im.put("id", i.id());
             im.put("link_type", i.linkType());
-            im.put("link_type_name", org.tracesync.formats.pcap.LinkTypes.describe(i.linkType()));
+            im.put("link_type_name", LinkTypes.describe(i.linkType()));
             im.put("snap_length", i.snapLength());
             im.put("ticks_per_second", i.resolution().ticksPerSecond());
             im.put("offset_s", i.offsetSeconds());
@@ -208,7 +208,7 @@ public final class InspectCommand implements Callable<Integer> {
         out.println("interfaces: " + c.interfaces().size());
         for (CaptureInterface i : c.interfaces()) {
             out.println("  " + i.id() + (i.name().isEmpty() ? "" : " (" + i.name() + ")") + ": link type " + i.linkType()
-                    + " (" + org.tracesync.formats.pcap.LinkTypes.describe(i.linkType()) + ")"
+                    + " (" + LinkTypes.describe(i.linkType()) + ")"
                     + ", snap length " + (i.snapLength() == 0 ? "unlimited" : i.snapLength())
                     + ", " + i.resolution().ticksPerSecond() + " ticks/s"
                     + (i.offsetSeconds() != 0 ? ", offset " + i.offsetSeconds() + " s" : "")

@@ -32,6 +32,9 @@ import org.ojalgo.optimisation.Variable;
  */
 final class DualLinearProgram extends CheckedRows {
 
+    /** Rows an upper bound's primal fallback must satisfy (µs in the program's units: 0.1 ns). */
+    private static final double FEASIBILITY_TOLERANCE = 1e-4;
+
     private ExpressionsBasedModel dual;
     private Expression[] equalities;
     private int solves;
@@ -168,6 +171,4 @@ final class DualLinearProgram extends CheckedRows {
         }
         return new Answer(Status.OPTIMAL, dot(c, xs), xs);
     }
-
-    private static final double FEASIBILITY_TOLERANCE = 1e-4;
 }

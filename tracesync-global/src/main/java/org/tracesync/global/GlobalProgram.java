@@ -115,7 +115,7 @@ final class GlobalProgram {
     // updated by the bound workers too
     private final LongAdder solveNanos = new LongAdder();
     private final LongAdder lpCount = new LongAdder();
-    private final LongAdder primalFallbacks = new LongAdder();
+    private final LongAdder solverRetries = new LongAdder();
     private boolean minimaxSkipped;
     private final IntFunction<LinearProgram> solvers;
 
@@ -256,9 +256,9 @@ final class GlobalProgram {
         return minimaxSkipped;
     }
 
-    /** LPs whose dual answer failed its check and went to the primal. */
-    long primalFallbacks() {
-        return primalFallbacks.sum();
+    /** Answers that failed their check and were retried another way (see {@link LinearProgram#retries()}). */
+    long solverRetries() {
+        return solverRetries.sum();
     }
 
     long solveNanos() {
@@ -387,7 +387,7 @@ final class GlobalProgram {
                 // to ojAlgo's slow primal.
                 first = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, false);
                 lpCount.add(lp.solves());
-                primalFallbacks.add(lp.retries());
+                solverRetries.add(lp.retries());
             }
             double zLimit = Double.POSITIVE_INFINITY;
             if (first.optimal()) {
@@ -404,7 +404,7 @@ final class GlobalProgram {
                 }
                 second = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, true);
                 lpCount.add(lp.solves());
-                primalFallbacks.add(lp.retries());
+                solverRetries.add(lp.retries());
             }
             solveNanos.add(System.nanoTime() - t0);
             if (!second.optimal()) {
@@ -672,9 +672,9 @@ final class GlobalProgram {
         c[col(k) + 1] = driftOnly ? sign : sign * s;
         long t0 = System.nanoTime();
         int before = lp.solves();
-        int fallbacksBefore = lp.retries();
+        int retriesBefore = lp.retries();
         LinearProgram.Answer a = lp.upperBound(c);
-        primalFallbacks.add(lp.retries() - fallbacksBefore);
+        solverRetries.add(lp.retries() - retriesBefore);
         solveNanos.add(System.nanoTime() - t0);
         lpCount.add(lp.solves() - before);
         if (!a.optimal()) {

@@ -149,7 +149,7 @@ public final class GlobalReduction {
         int infeasible = 0;
         long constraints = 0;
         long lps = 0;
-        long fallbacks = 0;
+        long retries = 0;
         int minimaxSkipped = 0;
         int jointBounds = 0;
         int oneWayUsed = 0;
@@ -241,7 +241,7 @@ public final class GlobalReduction {
                         transform, rows, old.path(), old.start(), old.end(), note));
             }
             lps += program.lpCount();
-            fallbacks += program.primalFallbacks();
+            retries += program.solverRetries();
             if (program.minimaxSkipped()) {
                 minimaxSkipped++;
             }
@@ -266,7 +266,7 @@ public final class GlobalReduction {
             stats.put("global_constraints", constraints);
             stats.put("global_one_way_pairs", oneWayUsed);
             stats.put("global_lps", lps);
-            stats.put("global_solver_retries", fallbacks);
+            stats.put("global_solver_retries", retries);
             stats.put("global_minimax_skipped", minimaxSkipped);
             stats.put("global_joint_bounds", jointBounds);
         }

@@ -56,6 +56,7 @@ public record CaptureInspection(Path file, String format, List<CaptureInterface>
         try (CaptureReader r = CaptureReader.open(file)) {
             format = r instanceof PcapngReader ? "pcapng" : "pcap";
             List<Long> directed = new ArrayList<>();
+            int interfacesSeen = 0;
             while (r.next()) {
                 long t = r.timestamp();
                 if (packets == 0) {
@@ -77,9 +78,12 @@ public record CaptureInspection(Path file, String format, List<CaptureInterface>
                     }
                     case DecodedPacket.UDP -> {
                         udp++;
-                        directed.clear();
-                        for (CaptureInterface i : r.interfaces()) {
-                            directed.addAll(i.ipv4Broadcasts());
+                        if (r.interfaces().size() != interfacesSeen) { // pcapng may describe interfaces late
+                            interfacesSeen = r.interfaces().size();
+                            directed.clear();
+                            for (CaptureInterface i : r.interfaces()) {
+                                directed.addAll(i.ipv4Broadcasts());
+                            }
                         }
                         if (CaptureMessageInput.isBroadcast(p, directed)) {
                             udpGroup++;
