@@ -24,7 +24,7 @@ import org.tracesync.global.GlobalReduction;
  * (wall and CPU of the whole process: the joint bounds run on several threads), counts inverted
  * messages after each and checks the bounds against the true clocks at every message timestamp.
  *
- * <pre>java -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.GlobalReductionRun [N] [L] [M] [seed] [instants]</pre>
+ * <pre>java -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.GlobalReductionRun [N] [L] [M] [seed] [instants] [joint-bound cap]</pre>
  */
 public final class GlobalReductionRun {
 
@@ -39,6 +39,8 @@ public final class GlobalReductionRun {
         int messages = args.length > 2 ? Integer.parseInt(args[2]) : 40;
         long seed = args.length > 3 ? Long.parseLong(args[3]) : 1;
         int instants = args.length > 4 ? Integer.parseInt(args[4]) : GlobalReduction.MAX_BOUND_INSTANTS;
+        // groups of more non-reference nodes than this get local joint bounds (GlobalProgram.localBounds)
+        int jointCap = args.length > 5 ? Integer.parseInt(args[5]) : GlobalReduction.maxJointBoundNodes();
         SplittableRandom random = new SplittableRandom(seed);
         double[] offset = new double[n];
         double[] drift = new double[n];
@@ -92,10 +94,11 @@ public final class GlobalReductionRun {
         SyncResult path = PathReduction.reduce(nodes, acc, pairs, "n0");
         long c1 = bean.getProcessCpuTime();
         long w1 = System.nanoTime();
-        SyncResult global = GlobalReduction.reduce(nodes, acc, pairs, "n0", GlobalReduction.Mode.EVERY_GROUP, 0.0, instants);
+        SyncResult global = GlobalReduction.reduce(nodes, acc, pairs, "n0", GlobalReduction.Mode.EVERY_GROUP, 0.0, instants, jointCap);
         long c2 = bean.getProcessCpuTime();
         long w2 = System.nanoTime();
-        System.out.printf(Locale.ROOT, "nodes %d, links %d, messages %d, instants cap %d%n", n, links.size(), sent.size(), instants);
+        System.out.printf(Locale.ROOT, "nodes %d, links %d, messages %d, instants cap %d, joint-bound cap %d%n",
+                n, links.size(), sent.size(), instants, jointCap);
         System.out.printf(Locale.ROOT, "path:   wall %.3f s, cpu %.3f s, inversions %d, %s%n",
                 (w1 - w0) / 1e9, (c1 - c0) / 1e9, inversions(path, sent), truth(path, offset, drift, sent));
         System.out.printf(Locale.ROOT, "global: wall %.3f s, cpu %.3f s, inversions %d, %s%n        %s%n",

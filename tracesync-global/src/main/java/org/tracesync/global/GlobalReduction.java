@@ -49,8 +49,11 @@ import org.tracesync.core.transform.ClockTransform;
  * (it ships for Linux x86-64 and aarch64), ojAlgo solves instead ({@link DualLinearProgram}), two
  * orders of magnitude slower on large groups, and the caps {@link #OJALGO_MAX_JOINT_BOUND_NODES}
  * and {@link #OJALGO_MAX_DEFAULT_GLOBAL_NODES} apply. Measured in docs/PERFORMANCE.md ("Global
- * reduction"): 100 nodes × 10 links in seconds with GLOP; joint bounds are capped at
- * {@link #GLOP_MAX_JOINT_BOUND_NODES} nodes.
+ * reduction"): 100 nodes × 10 links in seconds with GLOP. Above
+ * {@link #GLOP_MAX_JOINT_BOUND_NODES} non-reference nodes, each node's bounds come from a local
+ * program over the {@link #LOCAL_BOUND_NODES} nodes nearest its route to the reference
+ * ({@link GlobalProgram#localBounds}: still strict, a little looser), at a cost per node that
+ * does not grow with the group.
  */
 public final class GlobalReduction {
 
@@ -59,10 +62,8 @@ public final class GlobalReduction {
 
     /**
      * With ojAlgo only (no GLOP on this platform): joint bounds are computed for groups of at most
-     * this many non-reference nodes. Beyond, each node keeps path composition's bounds, re-centred
-     * on its global transform: still strict (the global transform lies inside them, the joint
-     * feasible set being a subset of what the path's pairs allow), only not the tightest. Why: with
-     * ojAlgo each bound LP of a 100-node group takes seconds (docs/PERFORMANCE.md).
+     * this many non-reference nodes; beyond, local joint bounds (see {@link #LOCAL_BOUND_NODES}).
+     * Why: with ojAlgo each bound LP of a 100-node group takes seconds (docs/PERFORMANCE.md).
      */
     public static final int OJALGO_MAX_JOINT_BOUND_NODES = 50;
 
@@ -74,15 +75,23 @@ public final class GlobalReduction {
     public static final int OJALGO_MAX_DEFAULT_GLOBAL_NODES = 30;
 
     /**
-     * With GLOP: joint bounds for groups of at most this many non-reference nodes (beyond, path
-     * composition's bounds re-centred, as above). Why: their cost grows about as N^2.5 — ~20 LPs
+     * With GLOP: joint bounds for groups of at most this many non-reference nodes (beyond,
+     * local joint bounds, see {@link #LOCAL_BOUND_NODES}). Why: their cost grows about as N^2.5 — ~20 LPs
      * per node, each over a program that grows with N — measured on 2 cores at 9–14 s for 100
      * nodes, 44 s for 200 and 128 s for 300 (docs/PERFORMANCE.md), so about 6 min at 500 and most
      * of an hour at 1,000. The transforms themselves stay cheap (one program, no cap).
      */
     public static final int GLOP_MAX_JOINT_BOUND_NODES = 500;
 
-    private static int maxJointBoundNodes() {
+    /**
+     * Members of each node's local bound program in groups above the joint-bound cap (see
+     * {@link GlobalProgram#localBounds}): the node, the reference and the nodes nearest the route
+     * between them.
+     */
+    public static final int LOCAL_BOUND_NODES = 32;
+
+    /** The default cap on joint bounds over the whole program (local joint bounds above it). */
+    public static int maxJointBoundNodes() {
         return "glop".equals(LinearPrograms.solverName()) ? GLOP_MAX_JOINT_BOUND_NODES : OJALGO_MAX_JOINT_BOUND_NODES;
     }
 
@@ -123,6 +132,16 @@ public final class GlobalReduction {
      */
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants) {
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, maxJointBoundNodes());
+    }
+
+    /**
+     * @param jointBoundNodes groups of more non-reference nodes than this get local joint bounds
+     *                        ({@link GlobalProgram#localBounds}) instead of the whole program's
+     */
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
+                                    int jointBoundNodes) {
         if (maxInstants < 2) {
             throw new IllegalArgumentException("need at least 2 bound instants, got " + maxInstants);
         }
@@ -152,6 +171,7 @@ public final class GlobalReduction {
         long retries = 0;
         int minimaxSkipped = 0;
         int jointBounds = 0;
+        int localBounds = 0;
         int oneWayUsed = 0;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int ref = index.get(g.getKey());
@@ -203,13 +223,12 @@ public final class GlobalReduction {
             oneWayUsed += program.oneWayPairs();
             String how = "global program over " + members.length + " nodes, " + program.pairsUsed() + " pairs ("
                     + program.oneWayPairs() + " one-way), " + program.constraintCount() + " hull constraints";
-            boolean joint = members.length - 1 <= maxJointBoundNodes();
-            Map<Integer, List<BoundRow>> jointRows = Map.of();
-            if (joint) {
-                int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
-                jointRows = program.allBounds(others, maxInstants, minLatencyNs,
-                        Runtime.getRuntime().availableProcessors());
-            }
+            boolean joint = members.length - 1 <= jointBoundNodes;
+            int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
+            int threads = Runtime.getRuntime().availableProcessors();
+            Map<Integer, List<BoundRow>> jointRows = joint
+                    ? program.allBounds(others, maxInstants, minLatencyNs, threads)
+                    : program.allLocalBounds(others, LOCAL_BOUND_NODES, maxInstants, minLatencyNs, threads);
             for (int m : members) {
                 NodeResult old = results.get(m);
                 if (m == ref) {
@@ -219,23 +238,26 @@ public final class GlobalReduction {
                     continue;
                 }
                 ClockTransform transform = program.transform(m);
-                List<BoundRow> rows;
+                List<BoundRow> rows = jointRows.get(m);
                 Quality q;
                 String note;
                 if (joint) {
-                    rows = jointRows.get(m);
                     q = rows.isEmpty() ? (old.quality() == Quality.ACCURATE ? Quality.INCOMPLETE : old.quality())
                             : Quality.ACCURATE;
                     note = how + (rows.isEmpty()
                             ? "; no joint bounds (the feasible set is unbounded for this node)"
                             : "; joint bounds (" + rows.size() + " rows)");
                     jointBounds += rows.isEmpty() ? 0 : 1;
+                } else if (!rows.isEmpty()) {
+                    q = Quality.ACCURATE;
+                    note = how + "; local joint bounds (" + rows.size() + " rows, over the " + LOCAL_BOUND_NODES
+                            + " nodes nearest its route to the reference: group above " + jointBoundNodes + " nodes)";
+                    localBounds++;
                 } else {
                     rows = recentred(old, transform);
                     q = old.quality();
-                    note = how + "; bounds: path composition's, re-centred (group above "
-                            + maxJointBoundNodes() + " nodes with the " + LinearPrograms.solverName()
-                            + " solver: joint bounds not computed)";
+                    note = how + "; bounds: path composition's, re-centred (the local program of "
+                            + LOCAL_BOUND_NODES + " nodes leaves this node unbounded)";
                 }
                 results.set(m, new NodeResult(old.name(), old.source(), old.reference(), q,
                         transform, rows, old.path(), old.start(), old.end(), note));
@@ -269,6 +291,7 @@ public final class GlobalReduction {
             stats.put("global_solver_retries", retries);
             stats.put("global_minimax_skipped", minimaxSkipped);
             stats.put("global_joint_bounds", jointBounds);
+            stats.put("global_local_bounds", localBounds);
         }
         return new SyncResult(path.reference(), results, path.pairs(), stats, warnings);
     }

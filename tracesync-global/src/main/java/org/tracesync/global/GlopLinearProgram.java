@@ -37,7 +37,9 @@ final class GlopLinearProgram extends CheckedRows {
 
     private MPSolver solver;
     private MPVariable[] x;
-    private MPConstraint[] constraints;
+    private MPConstraint[] constraints; // null for the rows given to GLOP as variable bounds
+    private int[] upperRow;              // by variable: the row that gives its upper bound, −1 if none
+    private int[] lowerRow;              // by variable: the row that gives its lower bound, −1 if none
     private int solves;
     private int retries;
 
@@ -82,13 +84,45 @@ final class GlopLinearProgram extends CheckedRows {
             throw new IllegalStateException("GLOP refused its parameters: " + parameters);
         }
         double inf = MPSolver.infinity();
+        int m = rows();
+        // Rows on one unknown (e ≥ 0, w·e ≤ z, −z ≤ 0) become that unknown's bounds: GLOP's bounded
+        // simplex handles them without growing the basis. Only the tightest row on each side is
+        // kept; the others are implied (and still checked, like every row, in Java).
+        upperRow = new int[variables];
+        lowerRow = new int[variables];
+        java.util.Arrays.fill(upperRow, -1);
+        java.util.Arrays.fill(lowerRow, -1);
+        double[] ub = new double[variables];
+        double[] lb = new double[variables];
+        java.util.Arrays.fill(ub, inf);
+        java.util.Arrays.fill(lb, -inf);
+        boolean[] asBound = new boolean[m];
+        for (int i = 0; i < m; i++) {
+            int[] ci = cols(i);
+            double[] vi = vals(i);
+            if (ci.length != 1 || vi[0] == 0) {
+                continue;
+            }
+            asBound[i] = true;
+            int j = ci[0];
+            double limit = rhs(i) / vi[0];
+            if (vi[0] > 0 && limit < ub[j]) {
+                ub[j] = limit;
+                upperRow[j] = i;
+            } else if (vi[0] < 0 && limit > lb[j]) {
+                lb[j] = limit;
+                lowerRow[j] = i;
+            }
+        }
         x = new MPVariable[variables];
         for (int j = 0; j < variables; j++) {
-            x[j] = solver.makeNumVar(-inf, inf, "x" + j);
+            x[j] = solver.makeNumVar(lb[j], ub[j], "x" + j);
         }
-        int m = rows();
         constraints = new MPConstraint[m];
         for (int i = 0; i < m; i++) {
+            if (asBound[i]) {
+                continue;
+            }
             MPConstraint row = solver.makeConstraint(-inf, rhs(i));
             int[] ci = cols(i);
             double[] vi = vals(i);
@@ -97,6 +131,48 @@ final class GlopLinearProgram extends CheckedRows {
             }
             constraints[i] = row;
         }
+    }
+
+    /**
+     * Row duals y ≥ 0 from GLOP: the constraints' duals, and for a row given as a variable bound,
+     * the variable's reduced cost r_j = c_j − (Aᵀy)_j over the other rows divided by the row's
+     * coefficient (an active upper bound has r_j ≥ 0, an active lower bound r_j ≤ 0).
+     */
+    private double[] rowDuals() {
+        int m = rows();
+        double[] y = new double[m];
+        for (int i = 0; i < m; i++) {
+            if (constraints[i] != null) {
+                y[i] = Math.max(0.0, constraints[i].dualValue());
+            }
+        }
+        for (int j = 0; j < variables; j++) {
+            if (upperRow[j] < 0 && lowerRow[j] < 0) {
+                continue;
+            }
+            double r = x[j].reducedCost();
+            int i = r > 0 ? upperRow[j] : lowerRow[j];
+            if (i >= 0 && r != 0) {
+                y[i] = Math.max(0.0, r / vals(i)[0]);
+            }
+        }
+        return y;
+    }
+
+    /** True when row i is tight in GLOP's optimal basis (its slack, or its bounded variable, nonbasic). */
+    private boolean tight(int i) {
+        if (constraints[i] != null) {
+            return constraints[i].basisStatus() != MPSolver.BasisStatus.BASIC;
+        }
+        int j = cols(i)[0];
+        MPSolver.BasisStatus st = x[j].basisStatus();
+        if (i == upperRow[j]) {
+            return st == MPSolver.BasisStatus.AT_UPPER_BOUND || st == MPSolver.BasisStatus.FIXED_VALUE;
+        }
+        if (i == lowerRow[j]) {
+            return st == MPSolver.BasisStatus.AT_LOWER_BOUND || st == MPSolver.BasisStatus.FIXED_VALUE;
+        }
+        return false;
     }
 
     private record Solved(double[] x, double bound) {
@@ -121,11 +197,7 @@ final class GlopLinearProgram extends CheckedRows {
         for (int j = 0; j < variables; j++) {
             xs[j] = x[j].solutionValue();
         }
-        int m = rows();
-        double[] y = new double[m];
-        for (int i = 0; i < m; i++) {
-            y[i] = Math.max(0.0, constraints[i].dualValue());
-        }
+        double[] y = rowDuals();
         double bound = dualBound(c, y);
         if (Double.isNaN(bound)) {
             retries++;
@@ -154,7 +226,7 @@ final class GlopLinearProgram extends CheckedRows {
 
     /**
      * y recomputed exactly (to double rounding) from GLOP's optimal basis: the rows whose slack is
-     * nonbasic are the tight ones, and with every unknown basic (free unknowns always are at a
+     * nonbasic (or whose variable bound is active) are the tight ones, and with every unknown basic (free unknowns always are at a
      * bounded optimum) there are exactly as many of them as unknowns; y on them solves the square
      * system A_Nᵀ·y_N = c, here by Gaussian elimination with partial pivoting, and is 0 elsewhere.
      * When the basis does not have that shape, GLOP's own y restricted to its support is solved
@@ -166,7 +238,7 @@ final class GlopLinearProgram extends CheckedRows {
         int[] support = new int[m];
         int s = 0;
         for (int i = 0; i < m; i++) {
-            if (constraints[i].basisStatus() != MPSolver.BasisStatus.BASIC) {
+            if (tight(i)) {
                 support[s++] = i;
             }
         }

@@ -186,6 +186,58 @@ class GlobalReductionTest {
         }
     }
 
+    /**
+     * Local joint bounds (groups above the joint-bound cap, here forced with a cap of 0): each node's
+     * program holds only the 32 of 60 nodes nearest its route to the reference. Dropping rows only
+     * enlarges the feasible set, so the local intervals contain the joint ones (up to the sampling
+     * tolerance of both) and the truth; on average they are narrower than path composition's.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {12, 14})
+    void localBoundsContainTheJointBoundsAndTheTruth(long seed) {
+        MessageSimulation sim = mesh(seed, 60, 2);
+        SyncResult joint = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
+                GlobalReduction.Mode.EVERY_GROUP, 0.0, GlobalReduction.MAX_BOUND_INSTANTS, Integer.MAX_VALUE);
+        SyncResult local = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
+                GlobalReduction.Mode.EVERY_GROUP, 0.0, GlobalReduction.MAX_BOUND_INSTANTS, 0);
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+
+        assertThat(local.stats()).containsEntry("global_local_bounds", 59).containsEntry("global_joint_bounds", 0);
+        assertThat(joint.stats()).containsEntry("global_joint_bounds", 59).containsEntry("global_local_bounds", 0);
+        assertThat(sim.inversions(local)).isZero();
+        double localWidths = 0;
+        double jointWidths = 0;
+        double pathWidths = 0;
+        for (int n = 1; n < 60; n++) {
+            NodeResult l = local.nodes().get(n);
+            NodeResult j = joint.nodes().get(n);
+            NodeResult p = path.nodes().get(n);
+            assertThat(l.quality()).isEqualTo(Quality.ACCURATE);
+            assertThat(l.note()).contains("local joint bounds");
+            assertThat(l.transform()).isEqualTo(j.transform());
+            assertThat(sim.boundsMisses(local, n, 0, 50)).as("local bounds of n%d contain the truth", n).isZero();
+            for (int k = 0; k <= 20; k++) {
+                long t = l.start() + Math.round(k / 20.0 * (l.end() - l.start()));
+                double[] lb = org.tracesync.core.transform.BoundRow.at(l.bounds(), t);
+                double[] jb = org.tracesync.core.transform.BoundRow.at(j.bounds(), t);
+                double[] pb = org.tracesync.core.transform.BoundRow.at(p.bounds(), t);
+                double c = l.transform().correction(t);
+                double tol = 2 * Math.max(10.0, 0.005 * (jb[0] + jb[1])) + 2;
+                // local ⊇ joint
+                assertThat(c - lb[0]).isLessThanOrEqualTo(c - jb[0] + tol);
+                assertThat(c + lb[1]).isGreaterThanOrEqualTo(c + jb[1] - tol);
+                localWidths += lb[0] + lb[1];
+                jointWidths += jb[0] + jb[1];
+                pathWidths += pb[0] + pb[1];
+            }
+        }
+        // looser than the joint bounds, but not by much on a mesh this size, and tighter than path composition's
+        assertThat(localWidths).isGreaterThanOrEqualTo(jointWidths * 0.99).isLessThan(jointWidths * 1.5)
+                .isLessThan(pathWidths);
+        System.out.printf("seed %d: mean width joint %.0f, local %.0f, path %.0f ns%n", seed,
+                jointWidths / 59 / 21, localWidths / 59 / 21, pathWidths / 59 / 21);
+    }
+
     @Test
     void jointBoundsDoNotDependOnTheNumberOfThreads() {
         MessageSimulation sim = mesh(13, 12, 2);
