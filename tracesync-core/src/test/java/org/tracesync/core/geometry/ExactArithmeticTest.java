@@ -60,6 +60,33 @@ class ExactArithmeticTest {
         }
     }
 
+    /** Factors of every bit length, so that both the 64-bit fast path and the 128-bit path, and the boundary, are exercised. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void matchesBigIntegerAtEveryMagnitude(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int i = 0; i < 200_000; i++) {
+            long a = random(r);
+            long b = random(r);
+            long c = i % 5 == 0 ? b : random(r);
+            long d = i % 5 == 0 ? a : random(r);
+            int expected = BigInteger.valueOf(a).multiply(BigInteger.valueOf(b))
+                    .compareTo(BigInteger.valueOf(c).multiply(BigInteger.valueOf(d)));
+            assertThat(ExactArithmetic.compareProducts(a, b, c, d)).as("%d·%d vs %d·%d", a, b, c, d)
+                    .isEqualTo(Integer.signum(expected));
+        }
+        assertThat(ExactArithmetic.compareProducts(Long.MIN_VALUE, 1, 0, 0)).isEqualTo(-1);
+        assertThat(ExactArithmetic.compareProducts(Long.MIN_VALUE, -1, Long.MAX_VALUE, 1)).isEqualTo(1);
+        assertThat(ExactArithmetic.compareProducts(1L << 31, 1L << 31, (1L << 62) - 1, 1)).isEqualTo(1);
+    }
+
+    /** A long of random bit length (0–64) and sign. */
+    private static long random(SplittableRandom r) {
+        int bits = r.nextInt(65);
+        long v = bits == 64 ? r.nextLong() : bits == 0 ? 0 : r.nextLong() >>> (64 - bits);
+        return r.nextBoolean() ? -v : v;
+    }
+
     @Test
     void differencesThatDoNotFitAreRefusedNotWrong() {
         assertThatThrownBy(() -> ExactArithmetic.orientation(Long.MIN_VALUE, 0, Long.MAX_VALUE, 0, 0, 1))

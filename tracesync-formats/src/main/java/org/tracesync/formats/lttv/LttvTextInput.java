@@ -37,6 +37,9 @@ import org.tracesync.formats.TraceFormatException;
 public final class LttvTextInput implements MessageInput {
 
     private static final int BUFFER = 1 << 20;
+    /** 10^(9 − k): scales k decimals to nanoseconds. */
+    private static final long[] SCALE = {1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L,
+        10_000L, 1_000L, 100L, 10L, 1L};
 
     private final Path file;
     private final int declaredTraces;
@@ -124,6 +127,15 @@ public final class LttvTextInput implements MessageInput {
 
         /** A message line with raw tokens. */
         void message(byte[] buf, int[] tokens, long line) throws IOException;
+
+        /**
+         * Handles the line starting at {@code from} in one pass if it has the plain shape, and
+         * returns the index just past its newline; −1 (nothing done) otherwise, or when the line
+         * is not whole in {@code buf[from, limit)}: the general path then reads it.
+         */
+        default int plainLine(byte[] buf, int from, int limit) throws IOException {
+            return -1;
+        }
     }
 
     private static final class StopScan extends RuntimeException {
@@ -199,6 +211,96 @@ public final class LttvTextInput implements MessageInput {
             long ts = seconds(buf, tok[4], tok[5], line, "send time");
             long tr = seconds(buf, tok[6], tok[7], line, "receive time");
             sink.message(s, r, ts, tr);
+        }
+
+        /**
+         * The fast path for the common line {@code S R SEC[.FRAC] SEC[.FRAC]\n}: single spaces,
+         * trace numbers below N, at most 10 integer digits (seconds below 9223372036) and 1 to 9
+         * decimals. Such a line gives exactly what the general path gives (same digits, same
+         * integer arithmetic, no double); anything else — tabs, CR, comments, signs, more
+         * decimals, errors — returns −1 and goes through the general path, which names the line
+         * in its message.
+         */
+        @Override
+        public int plainLine(byte[] buf, int from, int limit) throws IOException {
+            if (namedNodes) {
+                return -1;
+            }
+            int i = from;
+            int s = 0;
+            int digits = 0;
+            byte c;
+            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
+                s = s * 10 + (c - '0');
+                i++;
+                digits++;
+            }
+            if (digits == 0 || digits > 9 || i >= limit || buf[i] != ' ' || s >= declaredTraces) {
+                return -1;
+            }
+            i++;
+            int r = 0;
+            digits = 0;
+            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
+                r = r * 10 + (c - '0');
+                i++;
+                digits++;
+            }
+            if (digits == 0 || digits > 9 || i >= limit || buf[i] != ' ' || r >= declaredTraces) {
+                return -1;
+            }
+            i++;
+            long ts = plainSeconds(buf, i, limit);
+            if (ts < 0) {
+                return -1;
+            }
+            i = end;
+            if (i >= limit || buf[i] != ' ') {
+                return -1;
+            }
+            long tr = plainSeconds(buf, i + 1, limit);
+            if (tr < 0) {
+                return -1;
+            }
+            i = end;
+            if (i >= limit || buf[i] != '\n') {
+                return -1;
+            }
+            sink.message(s, r, ts, tr);
+            return i + 1;
+        }
+
+        private int end; // where the last plainSeconds stopped
+
+        /** Nanoseconds of SEC[.FRAC] at buf[from…] (sets {@link #end}), or −1 if not that plain shape. */
+        private long plainSeconds(byte[] buf, int from, int limit) {
+            int i = from;
+            long sec = 0;
+            byte c;
+            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
+                sec = sec * 10 + (c - '0');
+                i++;
+            }
+            int intDigits = i - from;
+            if (intDigits == 0 || intDigits > 10 || sec >= 9_223_372_036L) {
+                return -1;
+            }
+            long frac = 0;
+            if (i < limit && buf[i] == '.') {
+                i++;
+                int f = i;
+                while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
+                    frac = frac * 10 + (c - '0');
+                    i++;
+                }
+                int fracDigits = i - f;
+                if (fracDigits == 0 || fracDigits > 9) {
+                    return -1;
+                }
+                frac *= SCALE[fracDigits];
+            }
+            end = i;
+            return sec * 1_000_000_000L + frac;
         }
 
         private int node(byte[] buf, int from, int to, long line, String what) throws IOException {
@@ -285,6 +387,14 @@ public final class LttvTextInput implements MessageInput {
                 }
                 int start = 0;
                 while (true) {
+                    if (headerSeen) {
+                        int next = handler.plainLine(buf, start, filled);
+                        if (next >= 0) {
+                            line++;
+                            start = next;
+                            continue;
+                        }
+                    }
                     int nl = -1;
                     for (int i = start; i < filled; i++) {
                         if (buf[i] == '\n') {

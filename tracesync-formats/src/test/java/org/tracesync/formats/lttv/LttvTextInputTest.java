@@ -87,6 +87,63 @@ class LttvTextInputTest {
         assertThat(DecimalSeconds.format(1_700_000_000_000_000_001L)).isEqualTo("1700000000.000000001");
     }
 
+    /**
+     * The one-pass path for plain lines and the general path (which CRLF line ends force, line by
+     * line) give the same messages, equal to a BigDecimal oracle rounded half up — on random lines
+     * mixing plain ones with every shape the plain path hands over (tabs, comments, extra spaces,
+     * 10+ decimals, no decimals, "12.", ".5", 10-digit seconds, leading zeros), across buffer
+     * boundaries (more than 1 MiB of lines).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void plainAndGeneralPathsParseTheSameNanoseconds(long seed) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        StringBuilder lf = new StringBuilder("3\n");
+        StringBuilder crlf = new StringBuilder("3\r\n");
+        List<Message> expected = new ArrayList<>();
+        for (int k = 0; k < 40_000; k++) {
+            int a = random.nextInt(3);
+            int b = random.nextInt(3);
+            String ts = randomSeconds(random);
+            String tr = randomSeconds(random);
+            String sep = random.nextInt(10) == 0 ? (random.nextBoolean() ? "\t" : "  ") : " ";
+            String tail = random.nextInt(20) == 0 ? " # note" : "";
+            String body = (random.nextInt(30) == 0 ? "00" : "") + a + sep + b + " " + ts + sep + tr + tail;
+            lf.append(body).append('\n');
+            crlf.append(body).append("\r\n");
+            expected.add(new Message(a, b, oracle(ts), oracle(tr)));
+        }
+        assertThat(lf.length()).isGreaterThan(1 << 20);
+        assertThat(read(write(lf.toString()))).isEqualTo(expected);
+        assertThat(read(write(crlf.toString()))).isEqualTo(expected);
+    }
+
+    private static String randomSeconds(java.util.SplittableRandom random) {
+        String sec = switch (random.nextInt(4)) {
+            case 0 -> Long.toString(1_700_000_000L + random.nextInt(3600));
+            case 1 -> Long.toString(random.nextLong(9_223_372_036L));
+            case 2 -> "0" + random.nextInt(100);
+            default -> Integer.toString(random.nextInt(100_000));
+        };
+        int decimals = random.nextInt(14);
+        StringBuilder frac = new StringBuilder();
+        for (int i = 0; i < decimals; i++) {
+            frac.append((char) ('0' + random.nextInt(10)));
+        }
+        return switch (random.nextInt(12)) {
+            case 0 -> sec;
+            case 1 -> sec + ".";
+            case 2 -> "." + (decimals == 0 ? "5" : frac);
+            default -> sec + (decimals == 0 ? "" : "." + frac);
+        };
+    }
+
+    /** Decimal seconds to ns with BigDecimal, half up (the values are positive). */
+    private static long oracle(String seconds) {
+        return new java.math.BigDecimal(seconds.endsWith(".") ? seconds + "0" : seconds.startsWith(".") ? "0" + seconds : seconds)
+                .movePointRight(9).setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
+    }
+
     @Test
     void namedNodesAreAcceptedInOrderOfFirstAppearance() throws IOException {
         Path f = write("3\nh1 h3 1.0 2.0\nh3 h2 2.5 3.0\n");
