@@ -75,13 +75,14 @@ public final class GlobalReduction {
     public static final int OJALGO_MAX_DEFAULT_GLOBAL_NODES = 30;
 
     /**
-     * With GLOP: joint bounds for groups of at most this many non-reference nodes (beyond,
-     * local joint bounds, see {@link #LOCAL_BOUND_NODES}). Why: their cost grows about as N^2.5 — ~20 LPs
-     * per node, each over a program that grows with N — measured on 2 cores at 9–14 s for 100
-     * nodes, 44 s for 200 and 128 s for 300 (docs/PERFORMANCE.md), so about 6 min at 500 and most
-     * of an hour at 1,000. The transforms themselves stay cheap (one program, no cap).
+     * With GLOP: joint bounds over the whole program for groups of at most this many
+     * non-reference nodes; beyond, local joint bounds (see {@link #LOCAL_BOUND_NODES}). Why: the
+     * whole program's bounds cost grows about as N^2.5 — ~20 LPs per node, each over a program
+     * that grows with N — measured on 2 cores at 9–14 s for 100 nodes, 44 s for 200 and 128 s for
+     * 300 (docs/PERFORMANCE.md), most of an hour at 1,000; local bounds cost the same per node
+     * whatever N, and on meshes of 60 nodes were within 0.5 % of the joint widths.
      */
-    public static final int GLOP_MAX_JOINT_BOUND_NODES = 500;
+    public static final int GLOP_MAX_JOINT_BOUND_NODES = 100;
 
     /**
      * Members of each node's local bound program in groups above the joint-bound cap (see

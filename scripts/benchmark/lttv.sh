@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# End-to-end LTTV text benchmark, side by side with the original C implementation in one run
+# (docs/PERFORMANCE.md, "Synchronization engine"): alternated runs of
+#   C      the LTTV sync unittest (giraldeau/lttv, lttv/lttv/sync), gcc -O2, g_debug compiled out
+#   ts     bin/tracesync sync FILE -o OUT -q (the launcher's defaults; JVM start included)
+#   ts-c1  the same with C1 only (TRACESYNC_JAVA_OPTS=... -XX:TieredStopAtLevel=1)
+#   cat    cat FILE > /dev/null (reading the file from the page cache: the floor)
+#   base   with BASELINE_JAR=path/to/an/older/tracesync.jar: that jar, as its launcher ran it
+#          (java -Xmx1g -XX:+UseParallelGC -jar), for a before/after in the same run
+# and the median wall, user+sys time and peak RSS of each.
+#
+#   scripts/benchmark/lttv.sh LTTV_CHECKOUT [MESSAGES] [RUNS]
+#
+# LTTV_CHECKOUT is a checkout of the public giraldeau/lttv repository (only lttv/lttv/sync is
+# compiled, into $WORK; nothing of it enters this repository). Needs gcc, pkg-config and glib's
+# headers (Debian: apt-get install gcc pkg-config libglib2.0-dev), the built CLI
+# (mvn -q -DskipTests package) and the benchmarks jar for the input file.
+set -euo pipefail
+SRC=${1:?usage: lttv.sh LTTV_CHECKOUT [MESSAGES] [RUNS]}/lttv/lttv/sync
+MESSAGES=${2:-4000000}
+RUNS=${3:-5}
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=${WORK:-/tmp/tracesync-lttv-bench}
+mkdir -p "$WORK"
+[ -f "$SRC/sync_chain_unittest.c" ] || { echo "no LTTV sync sources in $SRC" >&2; exit 2; }
+pkg-config --exists glib-2.0 || { echo "glib headers missing: apt-get install gcc pkg-config libglib2.0-dev" >&2; exit 2; }
+
+# The C original as its Makefile.am's unittest target builds it, without GLPK (config.h empty),
+# with g_debug compiled out: as published, 90% of its time formats debug messages it then discards.
+echo '/* no GLPK */' > "$WORK/config.h"
+printf '#include <glib.h>\n#undef g_debug\n#define g_debug(...) ((void) 0)\n' > "$WORK/nodebug.h"
+(cd "$SRC" && gcc -O2 -w -D_GNU_SOURCE -I"$WORK" -include "$WORK/nodebug.h" $(pkg-config --cflags glib-2.0) \
+  data_structures.c graph_functions.c sync_chain.c sync_chain_unittest.c event_processing_text.c \
+  event_matching_broadcast.c event_matching_distributor.c event_matching_tcp.c event_analysis_chull.c \
+  event_analysis_eval.c event_analysis_linreg.c factor_reduction_accuracy.c \
+  -o "$WORK/unittest" $(pkg-config --libs glib-2.0) -lm)
+
+FILE=$WORK/lttv-$MESSAGES.txt
+if [ ! -f "$FILE" ]; then
+  java -cp "$HERE/tracesync-benchmarks/target/benchmarks.jar" org.tracesync.benchmarks.LttvLargeFile "$FILE" "$MESSAGES"
+fi
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1); $(gcc --version | head -1)"
+echo "file: $FILE, $(stat -c %s "$FILE") bytes; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+cat "$FILE" > /dev/null
+opts="-Xmx1g -XX:+UseParallelGC"
+ORDER=(C ts ts-c1 cat)
+[ -n "${BASELINE_JAR:-}" ] && ORDER+=(base)
+for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
+for run in $(seq "$RUNS"); do
+  for name in "${ORDER[@]}"; do
+    t=(/usr/bin/time -f "%e %U %S %M" -a -o "$WORK/times-$name")
+    case $name in
+      C) "${t[@]}" "$WORK/unittest" "$FILE" > /dev/null ;;
+      ts) "${t[@]}" "$HERE/bin/tracesync" sync "$FILE" -o "$WORK/out.json" -q > /dev/null ;;
+      ts-c1) TRACESYNC_JAVA_OPTS="$opts -XX:TieredStopAtLevel=1" "${t[@]}" "$HERE/bin/tracesync" sync "$FILE" -o "$WORK/out-c1.json" -q > /dev/null ;;
+      cat) "${t[@]}" cat "$FILE" > /dev/null ;;
+      base) "${t[@]}" java $opts -jar "$BASELINE_JAR" sync "$FILE" -o "$WORK/out-base.json" -q > /dev/null ;;
+    esac
+  done
+done
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+printf '%-6s %10s %10s %10s\n' what "wall s" "cpu s" "RSS MB"
+for name in "${ORDER[@]}"; do
+  w=$(awk '{print $1}' "$WORK/times-$name" | median)
+  c=$(awk '{print $2 + $3}' "$WORK/times-$name" | median)
+  m=$(awk '{print $4 / 1024}' "$WORK/times-$name" | median)
+  printf '%-6s %10s %10s %10.1f   (walls: %s)\n' "$name" "$w" "$c" "$m" "$(awk '{printf "%s ", $1}' "$WORK/times-$name")"
+done
+cmp -s "$WORK/out.json" "$WORK/out-c1.json" && echo "ts and ts-c1 wrote the same result" || echo "ts and ts-c1 results differ"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
