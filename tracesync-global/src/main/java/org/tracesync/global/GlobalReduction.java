@@ -133,12 +133,14 @@ public final class GlobalReduction {
      */
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants) {
-        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, maxJointBoundNodes());
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, -1);
     }
 
     /**
      * @param jointBoundNodes groups of more non-reference nodes than this get local joint bounds
-     *                        ({@link GlobalProgram#localBounds}) instead of the whole program's
+     *                        ({@link GlobalProgram#localBounds}) instead of the whole program's;
+     *                        −1 for the solver's default ({@link #maxJointBoundNodes()}), looked up
+     *                        only when a group is solved (it loads the solver's native library)
      */
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
@@ -224,7 +226,8 @@ public final class GlobalReduction {
             oneWayUsed += program.oneWayPairs();
             String how = "global program over " + members.length + " nodes, " + program.pairsUsed() + " pairs ("
                     + program.oneWayPairs() + " one-way), " + program.constraintCount() + " hull constraints";
-            boolean joint = members.length - 1 <= jointBoundNodes;
+            int cap = jointBoundNodes >= 0 ? jointBoundNodes : maxJointBoundNodes();
+            boolean joint = members.length - 1 <= cap;
             int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
             int threads = Runtime.getRuntime().availableProcessors();
             Map<Integer, List<BoundRow>> jointRows = joint
@@ -252,7 +255,7 @@ public final class GlobalReduction {
                 } else if (!rows.isEmpty()) {
                     q = Quality.ACCURATE;
                     note = how + "; local joint bounds (" + rows.size() + " rows, over the " + LOCAL_BOUND_NODES
-                            + " nodes nearest its route to the reference: group above " + jointBoundNodes + " nodes)";
+                            + " nodes nearest its route to the reference: group above " + cap + " nodes)";
                     localBounds++;
                 } else {
                     rows = recentred(old, transform);
