@@ -71,8 +71,13 @@ public final class Synchronizer {
 
     public static Synchronization synchronize(MessageInput input, Options options) throws IOException {
         List<NodeInfo> nodes = input.nodes();
-        PairAccumulators acc = new PairAccumulators(nodes.size());
-        input.readMessages(acc);
+        PairAccumulators acc;
+        if (input instanceof org.tracesync.core.accumulate.SplitReadable split) {
+            acc = split.accumulate(Runtime.getRuntime().availableProcessors());
+        } else {
+            acc = new PairAccumulators(nodes.size());
+            input.readMessages(acc);
+        }
         return synchronize(nodes, acc, input, options);
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.model.NodeInfo;
@@ -34,7 +35,7 @@ import org.tracesync.formats.TraceFormatException;
  * <p>Streaming: a 1 MiB buffer, no object per line (numeric mode), so memory does not grow with
  * the file and a 184 MB file parses in about a second (docs/PERFORMANCE.md).
  */
-public final class LttvTextInput implements MessageInput {
+public final class LttvTextInput implements MessageInput, org.tracesync.core.accumulate.SplitReadable {
 
     private static final int BUFFER = 1 << 20;
     /** 10^(9 − k): scales k decimals to nanoseconds. */
@@ -116,6 +117,103 @@ public final class LttvTextInput implements MessageInput {
     @Override
     public void readMessages(MessageSink sink) throws IOException {
         scan(file, new Emitter(sink));
+    }
+
+    /** Files below this size are read on one thread: a second one would not pay for itself. */
+    static final long SPLIT_MIN_BYTES = 16L << 20;
+
+    /**
+     * Reads a large file with trace numbers (not names) in {@code min(threads, 4)} parts at once,
+     * cut just after a newline: the first part from the start (header included), the others as
+     * message lines only, each into its own pair accumulators, merged in file order — the same
+     * accumulators as one pass (see {@link org.tracesync.core.accumulate.SplitReadable}). If any
+     * part fails (a bad line, or a part that does not start where messages do), the whole file
+     * is read again sequentially, so that the error reported is the first one in the file, with
+     * its line number. Smaller files, named nodes and one thread: one sequential pass.
+     */
+    @Override
+    public PairAccumulators accumulate(int threads) throws IOException {
+        return accumulate(threads, SPLIT_MIN_BYTES);
+    }
+
+    /** Same, with parts of at least {@code minPartBytes} (tests use small ones). */
+    PairAccumulators accumulate(int threads, long minPartBytes) throws IOException {
+        long size = java.nio.file.Files.size(file);
+        int parts = (int) Math.min(Math.min(threads, 4), size / minPartBytes);
+        if (namedNodes || parts < 2) {
+            PairAccumulators acc = new PairAccumulators(nodes.size());
+            readMessages(acc);
+            return acc;
+        }
+        long[] cuts = new long[parts + 1];
+        cuts[parts] = size;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer one = ByteBuffer.allocate(4096);
+            for (int k = 1; k < parts; k++) {
+                long at = Math.max(cuts[k - 1], size * k / parts);
+                cuts[k] = size;
+                scanForNewline:
+                while (at < size) {
+                    one.clear();
+                    int n = ch.read(one, at);
+                    if (n <= 0) {
+                        break;
+                    }
+                    for (int i = 0; i < n; i++) {
+                        if (one.get(i) == '\n') {
+                            cuts[k] = at + i + 1;
+                            break scanForNewline;
+                        }
+                    }
+                    at += n;
+                }
+            }
+        }
+        PairAccumulators[] accs = new PairAccumulators[parts];
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(parts - 1, r -> {
+            Thread t = new Thread(r, "tracesync-lttv-part");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+            for (int k = 1; k < parts; k++) {
+                int part = k;
+                futures.add(pool.submit(() -> {
+                    accs[part] = new PairAccumulators(nodes.size());
+                    scan(file, new Emitter(accs[part]), cuts[part], cuts[part + 1], true);
+                    return null;
+                }));
+            }
+            accs[0] = new PairAccumulators(nodes.size());
+            boolean failed = false;
+            try {
+                scan(file, new Emitter(accs[0]), 0, cuts[1], false);
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+            }
+            for (java.util.concurrent.Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    failed = true;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while reading " + file);
+                }
+            }
+            if (failed) { // the sequential pass names the first bad line (or succeeds: then it is the answer)
+                PairAccumulators acc = new PairAccumulators(nodes.size());
+                readMessages(acc);
+                return acc;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int k = 1; k < parts; k++) {
+            accs[0].merge(accs[k]);
+        }
+        return accs[0];
     }
 
     // ------------------------------------------------------------------ scanning machinery
@@ -363,6 +461,15 @@ public final class LttvTextInput implements MessageInput {
      * {@code #} starts a comment; CR before LF is ignored.
      */
     private static void scan(Path file, LineHandler handler) throws IOException {
+        scan(file, handler, 0, Long.MAX_VALUE, false);
+    }
+
+    /**
+     * Same, over the bytes [from, to) of the file; with {@code headerSeen}, every significant line
+     * is a message line (a part after the first). Line numbers count from the part's start.
+     */
+    private static void scan(Path file, LineHandler handler, long from, long to, boolean headerSeenAlready)
+            throws IOException {
         FileChannel ch;
         try {
             ch = FileChannel.open(file, StandardOpenOption.READ);
@@ -375,11 +482,22 @@ public final class LttvTextInput implements MessageInput {
             int[] tok = new int[8];
             int filled = 0;
             long line = 0;
-            boolean headerSeen = false;
+            boolean headerSeen = headerSeenAlready;
             boolean eof = false;
+            long position = from;
             while (!eof) {
-                bb.limit(buf.length).position(filled);
-                int n = ch.read(bb);
+                int n;
+                if (position >= to) {
+                    n = -1; // end of the part
+                } else if (filled == buf.length) {
+                    n = 0; // full: the line-length check below
+                } else {
+                    bb.limit(filled + (int) Math.min(buf.length - filled, to - position)).position(filled);
+                    n = ch.read(bb, position);
+                }
+                if (n > 0) {
+                    position += n;
+                }
                 if (n < 0) {
                     eof = true;
                 } else {

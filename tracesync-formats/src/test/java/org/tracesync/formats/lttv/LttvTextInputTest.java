@@ -144,6 +144,63 @@ class LttvTextInputTest {
                 .movePointRight(9).setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
     }
 
+    /**
+     * Reading in parts on several threads and merging gives the same accumulators as one pass:
+     * hulls, counts, spans, origins, per-node ranges — on random files with several pairs, points
+     * out of time order, comments and general-path lines, cut into 2 to 4 parts.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"1, 2", "2, 3", "3, 4", "4, 4"})
+    void readingInPartsGivesTheSameAccumulatorsAsOnePass(long seed, int threads) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        StringBuilder text = new StringBuilder("# parts\n4\n");
+        long[] offset = {0, 80_000_000L, -3_000_000L, 120_000_000L};
+        for (int k = 0; k < 30_000; k++) {
+            int a = random.nextInt(4);
+            int b = (a + 1 + random.nextInt(3)) % 4;
+            long t = 1_700_000_000_000_000_000L + k * 1_000_000L + random.nextLong(-50_000_000L, 50_000_000L);
+            long latency = 20_000 + random.nextLong(200_000);
+            long ts = t + offset[a];
+            long tr = t + latency + offset[b];
+            text.append(random.nextInt(50) == 0 ? "# a comment\n" : "")
+                    .append(a).append(random.nextInt(40) == 0 ? "\t" : " ").append(b).append(' ')
+                    .append(DecimalSeconds.format(ts)).append(' ').append(DecimalSeconds.format(tr)).append('\n');
+        }
+        Path f = write(text.toString());
+        LttvTextInput in = LttvTextInput.open(f);
+        org.tracesync.core.accumulate.PairAccumulators one = new org.tracesync.core.accumulate.PairAccumulators(4);
+        in.readMessages(one);
+        org.tracesync.core.accumulate.PairAccumulators parts = in.accumulate(threads, 64 * 1024);
+        assertThat(parts.messages()).isEqualTo(one.messages()).isEqualTo(30_000);
+        for (int n = 0; n < 4; n++) {
+            assertThat(parts.first(n)).isEqualTo(one.first(n));
+            assertThat(parts.last(n)).isEqualTo(one.last(n));
+        }
+        assertThat(parts.nonEmptyPairs()).hasSameSizeAs(one.nonEmptyPairs()).hasSize(6);
+        for (int i = 0; i < one.nonEmptyPairs().size(); i++) {
+            var p = parts.nonEmptyPairs().get(i);
+            var q = one.nonEmptyPairs().get(i);
+            assertThat(new long[] {p.a(), p.b(), p.x0(), p.v0(), p.countAToB(), p.countBToA(), p.minX(), p.maxX()})
+                    .containsExactly(q.a(), q.b(), q.x0(), q.v0(), q.countAToB(), q.countBToA(), q.minX(), q.maxX());
+            assertThat(p.aToB().us()).containsExactly(q.aToB().us());
+            assertThat(p.aToB().vs()).containsExactly(q.aToB().vs());
+            assertThat(p.bToA().us()).containsExactly(q.bToA().us());
+            assertThat(p.bToA().vs()).containsExactly(q.bToA().vs());
+        }
+    }
+
+    @Test
+    void aBadLineInALaterPartIsReportedWithItsLineInTheFile() throws IOException {
+        StringBuilder text = new StringBuilder("2\n");
+        for (int k = 0; k < 20_000; k++) {
+            text.append(k == 15_000 ? "0 1 12.5x 13\n" : "0 1 " + k + ".5 " + k + ".75\n");
+        }
+        Path f = write(text.toString());
+        LttvTextInput in = LttvTextInput.open(f);
+        assertThatThrownBy(() -> in.accumulate(4, 16 * 1024)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(f + ":").hasMessageContaining("line 15002: expected the send time");
+    }
+
     @Test
     void namedNodesAreAcceptedInOrderOfFirstAppearance() throws IOException {
         Path f = write("3\nh1 h3 1.0 2.0\nh3 h2 2.5 3.0\n");
