@@ -74,7 +74,7 @@ class SyncReductionOptionTest {
         var node = r.node("1");
         double w = 0;
         for (long t = node.start(); t <= node.end(); t += (node.end() - node.start()) / 10) {
-            double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+            double[] mp = node.bounds().at(t);
             w = Math.max(w, mp[0] + mp[1]);
         }
         return w;
@@ -97,7 +97,7 @@ class SyncReductionOptionTest {
         for (SyncResult r : java.util.List.of(a, b)) {
             var node = r.node("1");
             for (long t = node.start(); t <= node.end(); t += (node.end() - node.start()) / 10) {
-                double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+                double[] mp = node.bounds().at(t);
                 double est = node.transform().correction(t);
                 assertThat(0.0).isBetween(est - mp[0], est + mp[1]);
             }

@@ -7,14 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeSet;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.Quality;
-import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.MonotoneBound;
+import org.tracesync.core.transform.NodeBounds;
 
 /**
  * Reduction to one reference per connected group by path composition (DESIGN §4).
@@ -115,7 +114,7 @@ public final class PathReduction {
             for (int i : order) {
                 if (i == ref) {
                     results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(i).name(),
-                            Quality.REFERENCE, ClockTransform.identity(origin(acc, i)), List.of(),
+                            Quality.REFERENCE, ClockTransform.identity(origin(acc, i)), NodeBounds.NONE,
                             List.of(nodes.get(i).name()), start(acc, i), end(acc, i),
                             "reference of a group of " + members.size() + " nodes");
                     quality[i] = Quality.ACCURATE;
@@ -150,7 +149,7 @@ public final class PathReduction {
                     path.add(nodes.get(k).name());
                 }
                 path.add(nodes.get(ref).name());
-                List<BoundRow> rows = bounded[i] ? rows(transform[i], lower[i], upper[i]) : List.of();
+                NodeBounds rows = bounded[i] ? NodeBounds.of(transform[i], lower[i], upper[i]) : NodeBounds.NONE;
                 String note = "via " + String.join(" -> ", path)
                         + (bounded[i] ? "" : "; no strict bounds (" + boundlessReason(path, parent, i, ref) + ")");
                 results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(ref).name(),
@@ -218,23 +217,6 @@ public final class PathReduction {
         };
     }
 
-    /** Rows at every breakpoint of the two bound functions: exact under linear interpolation. */
-    static List<BoundRow> rows(ClockTransform transform, MonotoneBound lower, MonotoneBound upper) {
-        TreeSet<Long> ts = new TreeSet<>();
-        for (int k = 0; k < lower.size(); k++) {
-            ts.add(lower.t(k));
-        }
-        for (int k = 0; k < upper.size(); k++) {
-            ts.add(upper.t(k));
-        }
-        List<BoundRow> rows = new ArrayList<>(ts.size());
-        for (long t : ts) {
-            double corr = transform.correction(t);
-            rows.add(new BoundRow(t, corr - lower.deltaAt(t), upper.deltaAt(t) - corr));
-        }
-        return rows;
-    }
-
     private static NodeResult unsynchronized(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs, int i) {
         Quality best = Quality.ABSENT;
         String why = "no messages with any other node";
@@ -253,7 +235,7 @@ public final class PathReduction {
         }
         NodeInfo node = nodes.get(i);
         return new NodeResult(node.name(), node.source(), node.name(), best,
-                ClockTransform.identity(origin(acc, i)), List.of(), List.of(), start(acc, i), end(acc, i), why);
+                ClockTransform.identity(origin(acc, i)), NodeBounds.NONE, List.of(), start(acc, i), end(acc, i), why);
     }
 
     private static long origin(PairAccumulators acc, int i) {

@@ -102,7 +102,7 @@ class ResultFileTest {
             double tau = (double) (t - alpha - t0) / (1 + beta);
             double truthCorr = -alpha - beta * tau;
             double est = n3.transform().correction(t);
-            double[] mp = org.tracesync.core.transform.BoundRow.at(n3.bounds(), t);
+            double[] mp = n3.bounds().at(t);
             assertThat(truthCorr).isBetween(est - mp[0] - 1, est + mp[1] + 1);
             assertThat(Math.abs(truthCorr - est)).isLessThan(2_000);
             checked[0]++;
