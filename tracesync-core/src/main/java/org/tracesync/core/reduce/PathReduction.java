@@ -102,10 +102,8 @@ public final class PathReduction {
                 mainReference = ref;
             }
             Edge[] parent = new Edge[n];
-            double[] dist = dijkstra(ref, adj, n, parent);
-            // compose in order of distance so parents come first
-            List<Integer> order = new ArrayList<>(members);
-            order.sort((x, y) -> Double.compare(dist[x], dist[y]));
+            dijkstra(ref, adj, n, parent);
+            List<Integer> order = parentsFirst(ref, members, parent, n);
             ClockTransform[] transform = new ClockTransform[n];
             MonotoneBound[] lower = new MonotoneBound[n];
             MonotoneBound[] upper = new MonotoneBound[n];
@@ -182,6 +180,34 @@ public final class PathReduction {
         stats.put("reduction", "path");
         return new SyncResult(n == 0 ? "" : nodes.get(Math.max(0, mainReference)).name(),
                 Arrays.asList(results), pairResults, stats, warnings);
+    }
+
+    /**
+     * The members in breadth-first order of the shortest-path tree: every parent before its
+     * children. Not by distance: distances can tie in doubles (two fallback hops weigh 2e13 ns, and
+     * a zero-width pair's 1e-3 ns vanishes next to them), and a child sorted before its parent
+     * would be composed from nothing.
+     */
+    static List<Integer> parentsFirst(int ref, List<Integer> members, Edge[] parent, int n) {
+        List<List<Integer>> children = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            children.add(new ArrayList<>());
+        }
+        for (int m : members) {
+            if (m != ref && parent[m] != null) {
+                children.get(parent[m].from()).add(m);
+            }
+        }
+        List<Integer> order = new ArrayList<>(members.size());
+        order.add(ref);
+        for (int k = 0; k < order.size(); k++) {
+            order.addAll(children.get(order.get(k)));
+        }
+        if (order.size() != members.size()) {
+            throw new IllegalStateException("shortest-path tree does not reach every member of the group: "
+                    + order.size() + " of " + members.size());
+        }
+        return order;
     }
 
     private static String boundlessReason(List<String> path, Edge[] parent, int i, int ref) {
