@@ -15,8 +15,11 @@ import org.tracesync.core.transform.MonotoneBound;
  * (x, y) plane of the two clocks. Written as the weighted mean of the two lines,
  * {@code (n2·ℓ1 + n1·ℓ2) / (n1 + n2)} with {@code n_k = √(1 + (1 + d_k)²)}, which is the same line
  * as Haddad's half-angle formula but cannot cancel when the lines are nearly parallel.
- * Incomplete pairs: the feasible line whose drift is closest to 0 (in the middle of the feasible
- * intercepts at that drift). Fallback pairs: Ashton's minimum-violation line.
+ * Incomplete pairs: drift 0 when it is feasible, else a drift strictly inside the feasible
+ * interval next to its end nearest 0 (half-way to the next breakpoint of the corridor height φ),
+ * and the middle of the feasible intercepts at that drift: a line strictly inside the corridor, so
+ * no message sits at corrected latency 0 (the extreme line itself touches a hull point on each
+ * side). Fallback pairs: the minimax line (see {@link FeasibleRegion#fallbackSlope}).
  *
  * <h2>Accuracy envelope in O(h)</h2>
  * U(u) = max over F of c + d·u is convex: it follows the lower hull P between the vertices where
@@ -58,7 +61,13 @@ public final class ConvexHullEstimator {
                     Double.NaN, Double.NaN, null, null, Double.NaN, 0, 0, pu, pv, qu, qv);
         }
         if (!f.isBounded()) {
-            return incomplete(acc, f, pu, pv, qu, qv);
+            return incomplete(acc, f, pu, pv, qu, qv, null);
+        }
+        if (f.dMin().compareTo(minusOne) <= 0) {
+            // bounded, but a clock rate ≤ 0 fits: no increasing bound functions, so no bounds to
+            // compose; not "accurate" (a class must match what is written)
+            return incomplete(acc, f, pu, pv, qu, qv, "the feasible region allows a non-positive clock rate (min drift "
+                    + f.dMin().toDouble() + "), so the messages do not bound the drift below");
         }
         double d1 = f.dMin().toDouble();
         double d2 = f.dMax().toDouble();
@@ -68,17 +77,10 @@ public final class ConvexHullEstimator {
         double w2 = Math.sqrt(1 + (1 + d2) * (1 + d2));
         double d = (w2 * d1 + w1 * d2) / (w1 + w2);
         double c = (w2 * c1 + w1 * c2) / (w1 + w2);
-        MonotoneBound lower = null;
-        MonotoneBound upper = null;
-        double mean = Double.NaN;
+        MonotoneBound upper = upperBound(acc, f, pu, pv, d1, d2);
+        MonotoneBound lower = lowerBound(acc, f, qu, qv, d1, d2);
+        double mean = meanWidth(lower, upper, acc.minX(), acc.maxX());
         String note = "feasible region bounded";
-        if (f.dMin().compareTo(minusOne) > 0) {
-            upper = upperBound(acc, f, pu, pv, d1, d2);
-            lower = lowerBound(acc, f, qu, qv, d1, d2);
-            mean = meanWidth(lower, upper, acc.minX(), acc.maxX());
-        } else {
-            note = "feasible region allows a non-positive clock rate (min drift " + d1 + "): no bounds";
-        }
         return new PairEstimate(acc.a(), acc.b(), Quality.ACCURATE, note, n1, n2, acc.x0(), acc.v0(),
                 acc.minX(), acc.maxX(), f.dMin(), f.dMax(), c, d, lower, upper, mean, 0, 0, pu, pv, qu, qv);
     }
@@ -142,27 +144,49 @@ public final class ConvexHullEstimator {
         return area / (double) (to - from);
     }
 
+    /** @param reason why the drift is unbounded, when it is not F itself (null: F is unbounded) */
     private static PairEstimate incomplete(PairAccumulator acc, FeasibleRegion f, long[] pu, long[] pv,
-                                           long[] qu, long[] qv) {
+                                           long[] qu, long[] qv, String reason) {
         Slope zero = Slope.of(0, 1);
         double d;
-        double c;
-        if (f.dMin().compareTo(zero) > 0) {
-            d = f.dMin().toDouble();
-            c = f.cAtDMin();
-        } else if (f.dMax().compareTo(zero) < 0) {
-            d = f.dMax().toDouble();
-            c = f.cAtDMax();
+        String where;
+        if (f.dMin().compareTo(zero) >= 0) {
+            d = inside(f.dMin(), f.breakpointAbove(f.dMin()), +1);
+            where = "drift above the minimum " + f.dMin().toDouble();
+        } else if (f.dMax().compareTo(zero) <= 0) {
+            d = inside(f.dMax(), f.breakpointBelow(f.dMax()), -1);
+            if (!(d > -1)) { // keep a positive clock rate: between −1 and the maximum
+                d = 0.5 * (f.dMax().toDouble() + Math.max(-1.0, f.dMin().isFinite() ? f.dMin().toDouble() : -1.0));
+            }
+            where = "drift below the maximum " + f.dMax().toDouble();
         } else {
             d = 0.0;
-            c = 0.5 * (f.g(0.0) + f.h(0.0));
+            where = "drift 0";
         }
+        double c = 0.5 * (f.g(d) + f.h(d));
+        boolean strict = f.phi(d) > 0;
         String which = !f.dMin().isFinite() && !f.dMax().isFinite() ? "both drift bounds"
                 : !f.dMax().isFinite() ? "the maximum drift" : "the minimum drift";
         return new PairEstimate(acc.a(), acc.b(), Quality.INCOMPLETE,
-                "feasible region unbounded in " + which + ": estimate is the feasible line with drift closest to 0; no two-sided bounds",
+                (reason != null ? reason : "feasible region unbounded in " + which) + ": estimate is the middle of the feasible intercepts at "
+                        + where + (strict ? " (strictly inside the corridor)" : " (the corridor has no interior: the line touches it)")
+                        + "; no two-sided bounds",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
                 f.dMin(), f.dMax(), c, d, null, null, Double.NaN, 0, 0, pu, pv, qu, qv);
+    }
+
+    /**
+     * A drift strictly inside the feasible interval next to its finite end {@code edge} (the end
+     * nearest 0): half-way to the next breakpoint of φ on the feasible side (φ grows linearly from
+     * 0 until there, so the middle has a positive corridor), or, when φ has no further breakpoint,
+     * the edge plus its own magnitude (1e-6 when it is 0) on the feasible side.
+     */
+    private static double inside(Slope edge, Slope next, int side) {
+        double e = edge.toDouble();
+        if (next != null && next.isFinite()) {
+            return 0.5 * (e + next.toDouble());
+        }
+        return e + side * (e == 0 ? 1e-6 : Math.abs(e));
     }
 
     private static PairEstimate fallback(PairAccumulator acc, FeasibleRegion f, long[] pu, long[] pv,

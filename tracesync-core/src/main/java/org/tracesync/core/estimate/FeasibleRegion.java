@@ -203,6 +203,37 @@ public final class FeasibleRegion {
         return m;
     }
 
+    /** {@code φ(d) = g(d) − h(d)}: the height of the feasible intercept interval at slope d. O(p + q). */
+    public double phi(double d) {
+        return g(d) - h(d);
+    }
+
+    /** The smallest edge slope of P or Q strictly above s: where φ next bends; null if none. */
+    Slope breakpointAbove(Slope s) {
+        Slope best = null;
+        for (Slope[] edges : new Slope[][] {pSlopes, qSlopes}) {
+            for (Slope e : edges) {
+                if (e.compareTo(s) > 0 && (best == null || e.compareTo(best) < 0)) {
+                    best = e;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The largest edge slope of P or Q strictly below s; null if none. */
+    Slope breakpointBelow(Slope s) {
+        Slope best = null;
+        for (Slope[] edges : new Slope[][] {pSlopes, qSlopes}) {
+            for (Slope e : edges) {
+                if (e.compareTo(s) < 0 && (best == null || e.compareTo(best) > 0)) {
+                    best = e;
+                }
+            }
+        }
+        return best;
+    }
+
     /** Slope of the minimum-violation line (meaningful when empty). */
     public Slope fallbackSlope() {
         return fallbackSlope;
