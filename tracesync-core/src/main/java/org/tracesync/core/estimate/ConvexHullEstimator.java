@@ -210,7 +210,7 @@ public final class ConvexHullEstimator {
         }
         return new PairEstimate(acc.a(), acc.b(), Quality.FALLBACK,
                 "hulls cross (clocks not linear over the trace, or timestamps too coarse): "
-                        + "minimum-violation line violates " + violations + " hull points by up to "
+                        + "minimax line (smallest largest violation) violates " + violations + " hull points by up to "
                         + String.format(java.util.Locale.ROOT, "%.1f", eps) + " ns; no strict bounds",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
                 null, null, c, d, null, null, Double.NaN, violations, eps, pu, pv, qu, qv);

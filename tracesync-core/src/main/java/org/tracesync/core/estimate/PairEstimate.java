@@ -17,7 +17,7 @@ import org.tracesync.core.transform.MonotoneBound;
  * @param lowerAToB     lower bound of b-time given a-time (null when F is not bounded)
  * @param upperAToB     upper bound of b-time given a-time (null when F is not bounded)
  * @param meanAccuracy  mean bound width over the pair's a-time span, ns (NaN without bounds)
- * @param violations    fallback: hull points the minimum-violation line violates
+ * @param violations    fallback: hull points the minimax line violates
  * @param maxViolation  fallback: the largest violation, ns
  * @param pu, pv, qu, qv hull vertices (lower hull of a → b points, upper hull of b → a points)
  */
