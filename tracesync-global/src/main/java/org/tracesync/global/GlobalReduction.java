@@ -165,7 +165,7 @@ public final class GlobalReduction {
             for (PairEstimate p : pairs) {
                 if (in[p.a()] && in[p.b()] && p.quality() != Quality.INVALID && p.quality() != Quality.ABSENT) {
                     links++;
-                    if (p.quality() == Quality.FALLBACK && fallback == null) {
+                    if (p.hullsCross() && fallback == null) {
                         fallback = p;
                     }
                 }

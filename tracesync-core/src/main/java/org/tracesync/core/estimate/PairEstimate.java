@@ -48,6 +48,21 @@ public record PairEstimate(int a, int b, Quality quality, String note,
                 pu, pv, qu, qv);
     }
 
+    /**
+     * A copy with a line that leaves the feasible region (an estimator other than the hull's): the
+     * quality becomes {@link Quality#FALLBACK} with the inverted messages counted; the geometry and
+     * the hull's bounds (true whatever the line) are kept.
+     */
+    public PairEstimate withRegressionOutside(double newC, double newD, int inverted, double worst, String newNote) {
+        return new PairEstimate(a, b, Quality.FALLBACK, newNote, countAToB, countBToA, x0, v0, minX, maxX,
+                dMin, dMax, newC, newD, lowerAToB, upperAToB, meanAccuracy, inverted, worst, pu, pv, qu, qv);
+    }
+
+    /** True for a fallback whose hulls cross (no line avoids inversions), not a line chosen outside F. */
+    public boolean hullsCross() {
+        return quality == Quality.FALLBACK && dMin == null;
+    }
+
     /** Feasible drift range as doubles for output: NaN where unknown. */
     public double driftMin() {
         return dMin == null ? Double.NaN : dMin.toDouble();

@@ -11,6 +11,7 @@ import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.estimate.RegressionEstimator;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.model.Quality;
 
 /**
  * The library entry point: messages in, {@link SyncResult} out (DESIGN §1 stages 3–5).
@@ -69,6 +70,44 @@ public final class Synchronizer {
     private Synchronizer() {
     }
 
+    /**
+     * The pair with the regression line in place of the hull's, under the one quality rule: a pair
+     * is accurate only when its line inverts no message. Every message of the pair is checked
+     * against the line (exactly: integer differences, the line's small double); when some are
+     * inverted the pair becomes {@code fallback} with that count and the largest inversion, and
+     * the note says the line left the feasible region. The hull's bounds are kept: they are true
+     * whatever the line (rows are written around it; a negative Δ then shows how far outside it is).
+     */
+    static PairEstimate withRegressionLine(PairEstimate e, RegressionEstimator.Fit fit, long[][] m, double confidence) {
+        int inverted = 0;
+        double worst = 0;
+        for (int i = 0; i < m[0].length; i++) { // a → b: b received at or after the line's b-time
+            double over = (fit.c() + fit.d() * (double) (m[0][i] - e.x0())) - (double) (m[1][i] - m[0][i] - e.v0());
+            if (over > 0) {
+                inverted++;
+                worst = Math.max(worst, over);
+            }
+        }
+        for (int i = 0; i < m[2].length; i++) { // b → a: b sent at or before the line's b-time of receipt
+            double over = (double) (m[2][i] - m[3][i] - e.v0()) - (fit.c() + fit.d() * (double) (m[3][i] - e.x0()));
+            if (over > 0) {
+                inverted++;
+                worst = Math.max(worst, over);
+            }
+        }
+        String stats = String.format(java.util.Locale.ROOT,
+                "regression on %d exchanges (%d rejected on their round-trip margin at %.3f): residual standard error "
+                        + "%.1f ns, drift %.6g ± %.3g (standard error %.3g), offset ± %.1f ns (standard error %.1f ns) at %.3f",
+                fit.samples(), fit.rejected(), confidence, fit.residualStandardError(), fit.d(), fit.ciD(), fit.seD(),
+                fit.ciC(), fit.seC(), confidence);
+        if (inverted == 0 || e.quality() != Quality.ACCURATE && e.quality() != Quality.INCOMPLETE) {
+            return e.withLine(fit.c(), fit.d(), e.note() + "; " + stats);
+        }
+        return e.withRegressionOutside(fit.c(), fit.d(), inverted, worst, String.format(java.util.Locale.ROOT,
+                "the regression line leaves the feasible region: it inverts %d of %d messages, by up to %.1f ns "
+                        + "(the hull's bounds are kept, strict); %s", inverted, m[0].length + m[2].length, worst, stats));
+    }
+
     public static Synchronization synchronize(MessageInput input, Options options) throws IOException {
         List<NodeInfo> nodes = input.nodes();
         PairAccumulators acc = new PairAccumulators(nodes.size());
@@ -94,10 +133,9 @@ public final class Synchronizer {
                 long[][] m = log.messages(e.a(), e.b());
                 double[][] samples = RegressionEstimator.exchangeSamples(m[0], m[1], m[2], m[3], e.x0(), e.v0());
                 if (samples[0].length >= 2 && e.hasEstimate()) {
-                    RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], options.confidence());
-                    estimates.set(k, e.withLine(fit.c(), fit.d(), e.note() + String.format(java.util.Locale.ROOT,
-                            "; regression on %d exchanges (%d rejected at %.3f), residual standard error %.1f ns",
-                            fit.samples(), fit.rejected(), options.confidence(), fit.residualStandardError())));
+                    RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], samples[2],
+                            options.confidence());
+                    estimates.set(k, withRegressionLine(e, fit, m, options.confidence()));
                 }
             }
         }
