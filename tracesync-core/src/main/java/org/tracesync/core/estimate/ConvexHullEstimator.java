@@ -35,10 +35,52 @@ public final class ConvexHullEstimator {
     }
 
     public static PairEstimate estimate(PairAccumulator acc) {
-        long[] pu = acc.aToB().us();
-        long[] pv = acc.aToB().vs();
-        long[] qu = acc.bToA().us();
-        long[] qv = acc.bToA().vs();
+        return estimate(acc, 0, 0, "");
+    }
+
+    /**
+     * The estimate with minimum latencies τ(a → b) and τ(b → a) (ns, ≥ 0): every a → b message is
+     * taken as received τ(a → b) earlier on b's clock, every b → a message τ(b → a) earlier on
+     * a's clock. Both are translations of the whole point cloud, so the hulls are translated, not
+     * recomputed: O(p + q) more. When the hulls cross with τ but not without it, τ exceeds a real
+     * latency of this pair (or its clocks are not linear): τ is dropped for the pair, and the note
+     * says so (starting "tau ignored"), never silently trusted.
+     *
+     * @param source where τ came from, for the notes
+     */
+    public static PairEstimate estimate(PairAccumulator acc, long tauAToB, long tauBToA, String source) {
+        if (tauAToB == 0 && tauBToA == 0) {
+            return estimate(acc, acc.aToB().us(), acc.aToB().vs(), acc.bToA().us(), acc.bToA().vs(), "");
+        }
+        long[] pv = acc.aToB().vs().clone();
+        for (int k = 0; k < pv.length; k++) {
+            pv[k] = Math.subtractExact(pv[k], tauAToB);
+        }
+        long[] qu = acc.bToA().us().clone();
+        long[] qv = acc.bToA().vs().clone();
+        for (int k = 0; k < qu.length; k++) {
+            qu[k] = Math.subtractExact(qu[k], tauBToA);
+            qv[k] = Math.addExact(qv[k], tauBToA);
+        }
+        String with = String.format(java.util.Locale.ROOT, "minimum latency %d ns a to b, %d ns b to a (%s)",
+                tauAToB, tauBToA, source);
+        PairEstimate e = estimate(acc, acc.aToB().us(), pv, qu, qv, "; " + with);
+        if (e.quality() == Quality.FALLBACK && acc.countAToB() > 0 && acc.countBToA() > 0) {
+            PairEstimate plain = estimate(acc, 0, 0, "");
+            return plain.withNote(plain.quality() != Quality.FALLBACK
+                    ? "tau ignored: with " + with + " the hulls cross, so some message was faster than that; "
+                            + "estimated without it; " + plain.note()
+                    : plain.note() + "; tau not used (" + with + "): the hulls cross even without it");
+        }
+        return e;
+    }
+
+    private static PairEstimate estimate(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv, String tauNote) {
+        PairEstimate e = estimateShifted(acc, pu, pv, qu, qv);
+        return tauNote.isEmpty() ? e : e.withNote(e.note() + tauNote);
+    }
+
+    private static PairEstimate estimateShifted(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv) {
         long n1 = acc.countAToB();
         long n2 = acc.countBToA();
         if (n1 == 0 && n2 == 0) {

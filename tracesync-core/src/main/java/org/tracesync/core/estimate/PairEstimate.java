@@ -41,6 +41,12 @@ public record PairEstimate(int a, int b, Quality quality, String note,
         return ClockTransform.linear(x0, (double) v0 + c, d);
     }
 
+    /** Returns a copy with another note. */
+    public PairEstimate withNote(String newNote) {
+        return new PairEstimate(a, b, quality, newNote, countAToB, countBToA, x0, v0, minX, maxX,
+                dMin, dMax, c, d, lowerAToB, upperAToB, meanAccuracy, violations, maxViolation, pu, pv, qu, qv);
+    }
+
     /** Returns a copy with the estimate line replaced (other estimators, same geometry). */
     public PairEstimate withLine(double newC, double newD, String newNote) {
         return new PairEstimate(a, b, quality, newNote, countAToB, countBToA, x0, v0, minX, maxX,

@@ -10,6 +10,7 @@ import org.tracesync.core.estimate.ConvexHullEstimator;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.estimate.RegressionEstimator;
 import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.Quality;
 
@@ -39,10 +40,16 @@ public final class Synchronizer {
      * @param confidence regression outlier rejection level
      * @param reference  node to use as reference, or null to choose
      * @param reducer    the reduction (default: path composition)
+     * @param latency    minimum one-way latency per direction, used by every pair's hulls (null: none)
      */
-    public record Options(Estimator estimator, double confidence, String reference, Reducer reducer) {
+    public record Options(Estimator estimator, double confidence, String reference, Reducer reducer,
+                          MinimumLatency latency) {
+        public Options(Estimator estimator, double confidence, String reference, Reducer reducer) {
+            this(estimator, confidence, reference, reducer, null);
+        }
+
         public Options(Estimator estimator, double confidence, String reference) {
-            this(estimator, confidence, reference, PathReduction::reduce);
+            this(estimator, confidence, reference, PathReduction::reduce, null);
         }
 
         public static Options defaults() {
@@ -50,15 +57,19 @@ public final class Synchronizer {
         }
 
         public Options withReference(String ref) {
-            return new Options(estimator, confidence, ref, reducer);
+            return new Options(estimator, confidence, ref, reducer, latency);
         }
 
         public Options withEstimator(Estimator e) {
-            return new Options(e, confidence, reference, reducer);
+            return new Options(e, confidence, reference, reducer, latency);
         }
 
         public Options withReducer(Reducer r) {
-            return new Options(estimator, confidence, reference, r);
+            return new Options(estimator, confidence, reference, r, latency);
+        }
+
+        public Options withLatency(MinimumLatency m) {
+            return new Options(estimator, confidence, reference, reducer, m);
         }
     }
 
@@ -122,8 +133,18 @@ public final class Synchronizer {
     public static Synchronization synchronize(List<NodeInfo> nodes, PairAccumulators acc, MessageInput input,
                                               Options options) throws IOException {
         List<PairEstimate> estimates = new ArrayList<>();
+        MinimumLatency tau = options.latency();
+        List<String> tauWarnings = new ArrayList<>();
+        if (tau != null && !tau.isZero() && tau.assumption() != null) {
+            tauWarnings.add(tau.assumption());
+        }
         for (PairAccumulator p : acc.nonEmptyPairs()) {
-            estimates.add(ConvexHullEstimator.estimate(p));
+            PairEstimate e = tau == null ? ConvexHullEstimator.estimate(p)
+                    : ConvexHullEstimator.estimate(p, tau.tau(p.a(), p.b()), tau.tau(p.b(), p.a()), tau.source());
+            if (e.note().startsWith("tau ignored")) {
+                tauWarnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + ": " + e.note());
+            }
+            estimates.add(e);
         }
         if (options.estimator() == Estimator.REGRESSION) {
             PairMessageLog log = new PairMessageLog(nodes.size());
@@ -140,6 +161,19 @@ public final class Synchronizer {
             }
         }
         SyncResult result = options.reducer().reduce(nodes, acc, estimates, options.reference());
+        if (!tauWarnings.isEmpty()) {
+            List<String> warnings = new ArrayList<>(tauWarnings);
+            warnings.addAll(result.warnings());
+            java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
+            stats.put("min_latency", tau.source());
+            stats.put("min_latency_ignored_pairs", tauWarnings.stream().filter(w -> w.contains("tau ignored")).count());
+            result = new SyncResult(result.reference(), result.nodes(), result.pairs(), stats, warnings);
+        } else if (tau != null && !tau.isZero()) {
+            java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
+            stats.put("min_latency", tau.source());
+            stats.put("min_latency_ignored_pairs", 0);
+            result = new SyncResult(result.reference(), result.nodes(), result.pairs(), stats, result.warnings());
+        }
         return new Synchronization(result, nodes, acc, estimates);
     }
 }
