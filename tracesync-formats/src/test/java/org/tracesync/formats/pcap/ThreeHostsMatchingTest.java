@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.formats.input.TraceInputs;
 import org.junit.jupiter.api.Test;
 import org.tracesync.core.model.NodeInfo;
 
@@ -37,7 +40,7 @@ class ThreeHostsMatchingTest {
     @Test
     void infersEachHostsAddressFromTheTraffic() throws IOException {
         Path dir = SharedCaptures.threeHosts();
-        List<NodeInfo> nodes = CaptureNodes.resolve(captures(dir), CaptureOptions.defaults());
+        List<NodeInfo> nodes = CaptureNodes.resolve(captures(dir), InputOptions.defaults());
         assertThat(nodes).extracting(NodeInfo::name).containsExactly("h1", "h2", "h3");
         assertThat(nodes).extracting(NodeInfo::addresses).containsExactly(
                 List.of("10.200.1.1"), List.of("10.200.2.1"), List.of("10.200.3.1"));
@@ -55,7 +58,7 @@ class ThreeHostsMatchingTest {
             expected.add(f[0] + " " + f[1] + " " + SharedCaptures.seconds(f[2]) + " " + SharedCaptures.seconds(f[3]));
         }
         assertThat(expected).hasSize(8501);
-        CaptureMessageInput input = new CaptureMessageInput(captures(dir), CaptureOptions.defaults());
+        MergedTraceInput input = (MergedTraceInput) TraceInputs.open(captures(dir), InputOptions.defaults());
         List<String> found = new ArrayList<>();
         input.readMessages((s, r, ts, tr) -> found.add(input.nodes().get(s).name() + " "
                 + input.nodes().get(r).name() + " " + ts + " " + tr));
@@ -76,10 +79,10 @@ class ThreeHostsMatchingTest {
                     .as("true latency of %s", e).isPositive();
         }
         assertThat(extraPairs).containsExactlyInAnyOrder("h1->h2", "h2->h1", "h2->h3");
-        CaptureMessageInput.ReadStats st = input.stats();
+        MergedTraceInput.ReadStats st = input.stats();
         assertThat(st.messages()).isEqualTo(found.size());
         assertThat(found.size() - extra.size()).isEqualTo(8501);
-        assertThat(st.packets()).isEqualTo(16219 + 18825 + 11068);
+        assertThat(st.events()).isEqualTo(16219 + 18825 + 11068);
         assertThat(st.evictedUnmatched()).isZero();
         // every pair exchanged request/response traffic: round trips are known and positive
         for (int a = 0; a < 3; a++) {
