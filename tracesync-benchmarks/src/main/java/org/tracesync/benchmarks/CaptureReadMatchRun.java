@@ -42,6 +42,9 @@ public final class CaptureReadMatchRun {
             if (System.getProperty("window") != null) {
                 opts = opts.withWindow(Long.parseLong(System.getProperty("window")) * 1_000_000_000L);
             }
+            if (System.getProperty("coarseOffsets") != null) {
+                opts = opts.withCoarseOffsets(Boolean.parseBoolean(System.getProperty("coarseOffsets")));
+            }
             if (System.getProperty("readerThread") != null) {
                 opts = opts.withReaderThread(Boolean.parseBoolean(System.getProperty("readerThread")));
             }

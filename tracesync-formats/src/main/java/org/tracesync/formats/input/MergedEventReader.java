@@ -29,6 +29,7 @@ final class MergedEventReader implements Closeable {
     private final long[] last;
     /** Stop a trace after this many events (the coarse-offset sample); Long.MAX_VALUE: never. */
     private final long perTraceLimit;
+    private final boolean limited;
     private final long[] taken;
 
     volatile long eventsRead;
@@ -52,6 +53,7 @@ final class MergedEventReader implements Closeable {
         taken = new long[k];
         this.offset = offsets.clone();
         this.perTraceLimit = perTraceLimit;
+        this.limited = perTraceLimit != Long.MAX_VALUE;
         try {
             for (int i = 0; i < k; i++) {
                 cursors[i] = traces.get(i).cursor(i, addresses);
@@ -91,7 +93,7 @@ final class MergedEventReader implements Closeable {
             } else {
                 otherEvents++;
             }
-            if (++taken[node] < perTraceLimit && c.advance()) {
+            if ((!limited || ++taken[node] < perTraceLimit) && c.advance()) {
                 long t = c.time();
                 if (t < last[node]) {
                     backwardTimestamps++;

@@ -23,8 +23,9 @@ import org.tracesync.formats.InputOptions;
  * bounded {@link TcpMatcher} (window W, retransmissions and duplicates dropped and counted,
  * exchanges, a key limit), every broadcast datagram to a {@link BroadcastMatcher}.
  *
- * <p><b>Clocks farther apart than the window.</b> Before the pass, a sample of the first
- * {@value #SAMPLE_EVENTS} events of every trace is matched regardless of time
+ * <p><b>Clocks farther apart than the window.</b> When the traces' first events are more than
+ * W/4 apart, before the pass, a sample of the first {@value #SAMPLE_EVENTS} events of every
+ * trace is matched regardless of time
  * ({@link CoarseClockOffsets}); when it shows two clocks more than W/4 apart, the merge and the
  * window work in coarsely corrected time (local time minus the node's offset) and the messages
  * are handed on with their local times unchanged. Otherwise nothing is shifted and the pass is
@@ -54,6 +55,8 @@ public final class MergedTraceInput implements MessageInput {
     private final List<String> warnings = new ArrayList<>();
     private long[] offsets;
     private String offsetNote;
+    /** Whether the sample pass ran (the traces' first events were more than W/4 apart). */
+    private boolean sampled;
     private RoundTripMinima roundTrips;
     private ReadStats stats;
     private volatile MergedEventReader reading;
@@ -122,7 +125,8 @@ public final class MergedTraceInput implements MessageInput {
         int k = traces.size();
         AddressTable addresses = addressTable(nodes);
         if (offsets == null) {
-            offsets = options.coarseOffsets() && k > 1 ? coarseOffsets(addresses) : new long[k];
+            offsets = options.coarseOffsets() && k > 1 && firstTimesSpread(addresses) > options.window() / 4
+                    ? coarseOffsets(addresses) : new long[k];
         }
         long[] off = offsets;
         boolean shifted = false;
@@ -196,9 +200,11 @@ public final class MergedTraceInput implements MessageInput {
         if (!alone.isEmpty() && tcp.evictedUnmatched() > 0 && k > 1) {
             warnings.add(String.join(", ", alone) + ": no message matched while " + tcp.evictedUnmatched()
                     + " keys aged out of the " + seconds(options.window()) + " s window unmatched. If the clocks"
-                    + " are farther apart than the window (the first " + SAMPLE_EVENTS + " events of each trace"
-                    + " had too few keys in common to find the offset), raise --match-window above their"
-                    + " difference.");
+                    + " are farther apart than the window ("
+                    + (sampled ? "the first " + SAMPLE_EVENTS + " events of each trace had too few keys in common"
+                            + " to find the offset" : "the traces start within " + seconds(options.window() / 4)
+                            + " s of each other, so no offset was looked for")
+                    + "), raise --match-window above their difference.");
         }
     }
 
@@ -214,11 +220,33 @@ public final class MergedTraceInput implements MessageInput {
     }
 
     /**
+     * How far apart the traces' first events are (ns): the cheap sign that clocks may be far apart
+     * (recordings started together on clocks hours apart start hours apart), which alone pays for
+     * the sample pass. Recordings started at times that cancel their clocks' difference escape it:
+     * the warnings then name the cause and the option.
+     */
+    private long firstTimesSpread(AddressTable addresses) throws IOException {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < traces.size(); i++) {
+            try (org.tracesync.formats.EventCursor c = traces.get(i).cursor(i, addresses)) {
+                if (c.advance()) {
+                    min = Math.min(min, c.time());
+                    max = Math.max(max, c.time());
+                }
+            }
+        }
+        long spread = max - min;
+        return max < min ? 0 : spread < 0 ? Long.MAX_VALUE : spread; // saturate: JSON-lines times span int64
+    }
+
+    /**
      * The sample pass: the first {@value #SAMPLE_EVENTS} events of each trace, matched regardless
      * of time; offsets when some pair's exceeds W/4, else zeros.
      */
     private long[] coarseOffsets(AddressTable addresses) throws IOException {
         int k = traces.size();
+        sampled = true;
         CoarseClockOffsets sample = new CoarseClockOffsets(k, SAMPLE_KEYS);
         try (MergedEventReader in = new MergedEventReader(traces, addresses, new long[k], SAMPLE_EVENTS)) {
             EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
