@@ -125,6 +125,21 @@ class MatchingPipelineTest {
         assertThat(in.stats().ambiguous()).isPositive();
     }
 
+    /**
+     * Flat memory on kernel traces: with a 3 s window over the 20 s of the three-hosts traces
+     * converted to CTF, the matcher holds a fraction of the keys at once and finds the same
+     * messages as on the captures with that window.
+     */
+    @Test
+    void kernelTracesAreMatchedInABoundedWindow() throws IOException {
+        InputOptions opts = InputOptions.defaults().withWindow(3 * SECOND);
+        List<Path> ctf = toCtf(threeHosts(), tmp.resolve("ctf"));
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(ctf, opts);
+        List<String> found = messages(in);
+        assertThat(found).isEqualTo(messages(TraceInputs.open(threeHosts(), opts)));
+        assertThat(in.stats().peakKeys()).isPositive().isLessThan((int) (in.stats().keyEvents() / 4));
+    }
+
     /** A capture, a kernel trace and another capture in one set: keys match across formats. */
     @Test
     void mixedFormatsMatchAcrossEachOther() throws IOException {
