@@ -14,8 +14,9 @@ import org.tracesync.core.matching.TcpMatcher;
  * @param readerThread   read and decode the traces on a second thread while the calling one
  *                       matches (same results; default: when the JVM has more than one processor)
  * @param maxKeys        the most keys the matcher holds at once (memory bound; default from the heap)
- * @param coarseOffsets  find clock offsets larger than a quarter of the window from a sample of
- *                       the traces' first events before matching (default on)
+ * @param coarseOffsets  when the traces' first events are more than W/4 apart, estimate the clock
+ *                       offsets from a sample of their first events before matching, and match in
+ *                       coarsely corrected time when two clocks are more than W/4 apart (default on)
  */
 public record InputOptions(List<String> names, Map<String, List<String>> nodeAddresses, long window,
                            int inferPackets, boolean readerThread, int maxKeys, boolean coarseOffsets) {

@@ -80,7 +80,15 @@ final class CtfEventCursor extends NetEventCursor {
 
     @Override
     public List<String> warnings() {
-        return ended ? trace.warnings() : List.of();
+        if (!ended) {
+            return List.of();
+        }
+        List<String> w = new ArrayList<>(trace.warnings());
+        if (tooManyAddresses() > 0) {
+            w.add(trace.directory() + ": " + tooManyAddresses() + " network events not matched: the traces name more"
+                    + " than 65,536 addresses");
+        }
+        return w;
     }
 
     @Override
