@@ -12,6 +12,9 @@ import org.tracesync.formats.pcap.CaptureFormat;
 import org.tracesync.formats.pcap.CaptureMessageInput;
 import org.tracesync.formats.pcap.CaptureOptions;
 import org.tracesync.formats.pcap.CaptureReader;
+import org.tracesync.formats.spans.SpanFiles;
+import org.tracesync.formats.spans.SpanMessageInput;
+import org.tracesync.formats.spans.SpanOptions;
 
 /**
  * Turns the paths a user names into one {@link MessageInput}: an LTTV text file directly (it
@@ -78,6 +81,16 @@ public final class TraceInputs {
      */
     public static MessageInput open(List<Path> paths, CaptureOptions captureOptions,
                                     java.util.function.UnaryOperator<NetEventSource> wrap) throws IOException {
+        return open(paths, captureOptions, SpanOptions.defaults(), wrap);
+    }
+
+    /**
+     * As {@link #open(List, CaptureOptions, java.util.function.UnaryOperator)}; when every path is a
+     * span file (OTLP JSON, Jaeger JSON, Zipkin v2 JSON), they are read together as one
+     * {@link SpanMessageInput} with {@code spanOptions} (hosts are the nodes).
+     */
+    public static MessageInput open(List<Path> paths, CaptureOptions captureOptions, SpanOptions spanOptions,
+                                    java.util.function.UnaryOperator<NetEventSource> wrap) throws IOException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no input given");
         }
@@ -85,6 +98,9 @@ public final class TraceInputs {
             if (!Files.exists(p)) {
                 throw new TraceFormatException(p, "", "no such file or directory");
             }
+        }
+        if (SpanFiles.all(paths)) {
+            return new SpanMessageInput(SpanFiles.open(paths, spanOptions));
         }
         if (paths.size() == 1 && Files.isRegularFile(paths.get(0)) && LttvTextInput.looksLikeLttvText(paths.get(0))) {
             return LttvTextInput.open(paths.get(0));
@@ -104,6 +120,9 @@ public final class TraceInputs {
             if (f.accepts(p)) {
                 return f.open(p);
             }
+        }
+        if (org.tracesync.formats.spans.SpanFormat.isSpanFile(p)) {
+            throw new TraceFormatException(p, "", "a span file: give only span files together (hosts are read from the spans)");
         }
         if (Files.isRegularFile(p) && LttvTextInput.looksLikeLttvText(p)) {
             throw new TraceFormatException(p, "", "an LTTV text file holds all traces of a set: give it alone");
