@@ -60,6 +60,9 @@ public final class SyncCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -70,7 +73,7 @@ public final class SyncCommand implements Callable<Integer> {
                     ? "--min-latency must be >= 0"
                     : "--min-latency is used by the global program only; it cannot go with --reduction path");
         }
-        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
+        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,

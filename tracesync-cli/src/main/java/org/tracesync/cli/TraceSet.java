@@ -28,6 +28,12 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, Lon
 
     /** As {@link #open(List)}, with options for pcap/pcapng captures. */
     static TraceSet open(List<Path> paths, org.tracesync.formats.pcap.CaptureOptions captureOptions) throws IOException {
+        return open(paths, captureOptions, org.tracesync.formats.spans.SpanOptions.defaults());
+    }
+
+    /** As {@link #open(List, org.tracesync.formats.pcap.CaptureOptions)}, with options for span files. */
+    static TraceSet open(List<Path> paths, org.tracesync.formats.pcap.CaptureOptions captureOptions,
+                         org.tracesync.formats.spans.SpanOptions spanOptions) throws IOException {
         long total = 0;
         for (Path p : paths) {
             if (Files.isRegularFile(p)) {
@@ -37,7 +43,7 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, Lon
         List<ReadProgress> progress = new ArrayList<>();
         int[] sources = {0};
         AtomicLong events = new AtomicLong();
-        MessageInput input = TraceInputs.open(paths, captureOptions, s -> {
+        MessageInput input = TraceInputs.open(paths, captureOptions, spanOptions, s -> {
             sources[0]++;
             if (s instanceof ReadProgress r) {
                 progress.add(r);

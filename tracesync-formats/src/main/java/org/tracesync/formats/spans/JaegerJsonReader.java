@@ -22,7 +22,6 @@ import java.util.Map;
  */
 final class JaegerJsonReader extends JsonSpanReader {
 
-    private static final String[] CHAIN = {"hostname", "ip"};
     private final List<String> processIds = new ArrayList<>();
     private final Map<String, Integer> processHosts = new HashMap<>();
     private final long[] id = new long[2];
@@ -108,26 +107,7 @@ final class JaegerJsonReader extends JsonSpanReader {
                 p.skipChildren();
             }
         }
-        String key = options.nodeKey();
-        if (key != null) {
-            String v = key.equals("serviceName") ? service : tags.get(key);
-            if (v != null && !v.isEmpty()) {
-                return hosts.host(v, key, service);
-            }
-        }
-        for (String k : CHAIN) {
-            String v = tags.get(k);
-            if (v != null && !v.isEmpty()) {
-                if (key != null) {
-                    hosts.fallback(k);
-                }
-                return hosts.host(v, k, service);
-            }
-        }
-        if (key != null) {
-            hosts.fallback("serviceName");
-        }
-        return hosts.host(service == null ? "unknown" : service, "serviceName", service);
+        return SpanHosts.add(hosts, HostNaming.jaeger(service, tags, options.nodeKey()), service);
     }
 
     /** {@code [{"key":k,"type":…,"value":v}, …]} into {@code out}. */

@@ -21,7 +21,6 @@ import java.util.Map;
  */
 final class OtlpJsonReader extends JsonSpanReader {
 
-    private static final String[] CHAIN = {"host.id", "k8s.node.name", "host.name", "service.name"};
     private final Map<String, String> attributes = new HashMap<>();
     private final long[] id = new long[2];
 
@@ -103,26 +102,7 @@ final class OtlpJsonReader extends JsonSpanReader {
     }
 
     private int host() {
-        String service = attributes.get("service.name");
-        if (options.nodeKey() != null) {
-            String v = attributes.get(options.nodeKey());
-            if (v != null) {
-                return hosts.host(v, options.nodeKey(), service);
-            }
-        }
-        for (String key : CHAIN) {
-            String v = attributes.get(key);
-            if (v != null && !v.isEmpty()) {
-                if (options.nodeKey() != null) {
-                    hosts.fallback(key);
-                }
-                return hosts.host(v, key, service);
-            }
-        }
-        if (options.nodeKey() != null) {
-            hosts.fallback("(none)");
-        }
-        return hosts.host("unknown", "(no host attribute)", service);
+        return SpanHosts.add(hosts, HostNaming.otlp(attributes, options.nodeKey()), attributes.get("service.name"));
     }
 
     /** {@code [{"key":k,"value":{"stringValue":v}}, …]} into {@link #attributes} (scalars only). */

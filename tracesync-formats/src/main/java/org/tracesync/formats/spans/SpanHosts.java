@@ -68,6 +68,14 @@ public final class SpanHosts {
         return resolution[host];
     }
 
+    /** Adds a named host (counting a fallback from a missing requested key). */
+    static int add(SpanHosts hosts, HostNaming.Named named, String service) {
+        if (named.fallback()) {
+            hosts.fallback(named.by());
+        }
+        return hosts.host(named.name(), named.by(), service);
+    }
+
     /** Notes that a span lacked the requested node key and was named by {@code attribute} instead. */
     void fallback(String attribute) {
         fallbacks.merge(attribute, 1L, Long::sum);

@@ -109,33 +109,6 @@ final class ZipkinJsonReader extends JsonSpanReader {
     }
 
     private int host(String ipv4, String ipv6, String service) {
-        String key = options.nodeKey();
-        if (key != null) {
-            String v = switch (key) {
-                case "ipv4" -> ipv4;
-                case "ipv6" -> ipv6;
-                case "serviceName" -> service;
-                default -> null;
-            };
-            if (v != null && !v.isEmpty()) {
-                return hosts.host(v, key, service);
-            }
-        }
-        String name;
-        String by;
-        if (ipv4 != null && !ipv4.isEmpty()) {
-            name = ipv4;
-            by = "ipv4";
-        } else if (ipv6 != null && !ipv6.isEmpty()) {
-            name = ipv6;
-            by = "ipv6";
-        } else {
-            name = service == null || service.isEmpty() ? "unknown" : service;
-            by = "serviceName";
-        }
-        if (key != null) {
-            hosts.fallback(by);
-        }
-        return hosts.host(name, by, service);
+        return SpanHosts.add(hosts, HostNaming.zipkin(ipv4, ipv6, service, options.nodeKey()), service);
     }
 }
