@@ -25,7 +25,7 @@ public final class SyncCommand implements Callable<Integer> {
     enum ReductionChoice { global, path }
 
     @Parameters(arity = "1..*", paramLabel = "TRACE",
-            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines).")
+            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines), or span files (OTLP JSON, Jaeger JSON, Zipkin v2 JSON: hosts are the nodes).")
     List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result file (JSON) here.")
@@ -91,7 +91,8 @@ public final class SyncCommand implements Callable<Integer> {
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
             sync = Synchronizer.synchronize(input, options);
         }
-        SyncResult result = sync.result();
+        SyncResult result = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
+                ? org.tracesync.formats.spans.OneWayAttachment.attach(sync.result(), spans) : sync.result();
         if (output != null) {
             ResultFile.write(result, output);
         }

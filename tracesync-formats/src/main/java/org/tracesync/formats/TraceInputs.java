@@ -100,7 +100,9 @@ public final class TraceInputs {
             }
         }
         if (SpanFiles.all(paths)) {
-            return new SpanMessageInput(SpanFiles.open(paths, spanOptions));
+            SpanMessageInput spans = new SpanMessageInput(SpanFiles.open(paths, spanOptions));
+            spans.hosts(); // the first pass: hosts, and every format error, reported here
+            return spans;
         }
         if (paths.size() == 1 && Files.isRegularFile(paths.get(0)) && LttvTextInput.looksLikeLttvText(paths.get(0))) {
             return LttvTextInput.open(paths.get(0));

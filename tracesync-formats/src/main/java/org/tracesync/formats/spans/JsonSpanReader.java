@@ -61,6 +61,8 @@ abstract class JsonSpanReader implements ReadProgress {
             readAll(sink);
         } catch (StreamConstraintsException e) {
             throw error(e.getLocation(), "value too large: " + e.getOriginalMessage());
+        } catch (com.fasterxml.jackson.core.io.JsonEOFException e) {
+            throw error(e.getLocation(), "unexpected end of file (truncated?): " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw error(e.getLocation(), "not valid JSON: " + e.getOriginalMessage());
         } catch (IllegalArgumentException | ArithmeticException e) {

@@ -12,7 +12,8 @@ import org.tracesync.core.reduce.SyncResult;
  * a constraint "B's event after A's" is violated when B's time is earlier than A's. Raw: on the
  * recorded times. Corrected: both times mapped through their hosts' transforms (same reference
  * only; otherwise the pair is "not comparable"). A corrected violation smaller than the timestamp
- * resolution is counted apart, as {@code withinResolution}: the files cannot record which of two
+ * resolution r (precisely: the constraint with its earlier event moved r earlier, as the fit used it,
+ * holds after correction) is counted apart, as {@code withinResolution}: the files cannot record which of two
  * events less than one quantum apart came first, so such a violation is explained, not an error.
  * O(1) per constraint; memory O(host pairs).
  */
@@ -78,14 +79,16 @@ public final class SpanViolations implements ConstraintSink {
             c.notComparable++;
             return;
         }
-        double gap = (toTime - fromTime) + (t.transform().correction(toTime) - f.transform().correction(fromTime));
-        if (gap < 0) {
-            if (gap >= -resolution) {
-                c.withinResolution++;
-            } else {
-                c.after++;
-                c.worstAfter = Math.max(c.worstAfter, -gap);
-            }
+        double corrTo = t.transform().correction(toTime);
+        double gap = (toTime - fromTime) + (corrTo - f.transform().correction(fromTime));
+        // beyond the resolution: the widened message (sent one quantum earlier) arrives before it was sent,
+        // exactly the inversion test of the evaluation on the messages the fit used
+        double widened = (toTime - (fromTime - resolution)) + (corrTo - f.transform().correction(fromTime - resolution));
+        if (widened < 0) {
+            c.after++;
+            c.worstAfter = Math.max(c.worstAfter, -gap);
+        } else if (gap < 0) {
+            c.withinResolution++;
         }
     }
 
