@@ -92,7 +92,9 @@ public final class SyncCommand implements Callable<Integer> {
             sync = Synchronizer.synchronize(input, options);
         }
         SyncResult result = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
-                ? org.tracesync.formats.spans.OneWayAttachment.attach(sync.result(), spans) : sync.result();
+                ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
+                        org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
+                : sync.result();
         if (output != null) {
             ResultFile.write(result, output);
         }

@@ -86,6 +86,7 @@ public final class OneWayAttachment {
             }
         }
         placed[largest] = true;
+        List<Integer> anchors = new ArrayList<>(List.of(largest));
         int attached = 0;
         while (true) {
             int round = attachRound(out, unit, placed, kept, names);
@@ -112,6 +113,19 @@ public final class OneWayAttachment {
                 break;
             }
             placed[best] = true;
+            anchors.add(best);
+        }
+        for (int a : anchors) { // an anchor that others were attached to is now the reference of a group
+            boolean used = false;
+            for (int i = 0; i < n; i++) {
+                used |= i != a && out[i].reference().equals(names.get(a));
+            }
+            if (used && out[a].quality() != Quality.REFERENCE) {
+                NodeResult old = out[a];
+                out[a] = new NodeResult(old.name(), old.source(), old.reference(), Quality.REFERENCE, old.transform(),
+                        old.bounds(), old.path(), old.start(), old.end(),
+                        "reference of hosts tied to it one way only (" + old.note() + ")");
+            }
         }
         if (attached == 0) {
             return result;
@@ -127,7 +141,7 @@ public final class OneWayAttachment {
         for (String w : result.warnings()) {
             boolean stale = false;
             for (int i = 0; i < n; i++) {
-                if (out[i] != nodes[i] && w.startsWith("node " + names.get(i) + " is not synchronized")) {
+                if (out[i] != nodes[i] && w.startsWith("node " + names.get(i) + " is not synchronized")) { // now it is
                     stale = true;
                 }
             }
