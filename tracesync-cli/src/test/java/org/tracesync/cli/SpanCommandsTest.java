@@ -119,6 +119,26 @@ class SpanCommandsTest {
     }
 
     @Test
+    void reportHasTheSpanSectionAndTheWorstTrace() throws Exception {
+        Path in = zipkin("skew.json");
+        Path result = dir.resolve("result.json");
+        assertThat(CommandRun.of("sync", in.toString(), "-o", result.toString(), "-q").exitCode()).isZero();
+        Path html = dir.resolve("report.html");
+        CommandRun r = CommandRun.of("report", result.toString(), in.toString(), "-o", html.toString(), "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).contains("Spans: causality per host pair")
+                .contains("violations as recorded: <b>1</b>; after correction: <b>0</b> beyond the timestamp resolution")
+                .contains("Waterfall of trace 00000000000000001e223ff1f80f1c69 (worst violation as recorded: 65441.0 µs")
+                .endsWith("</html>\n");
+        // the shared server half is drawn red as recorded (it starts 65 ms before its client), not once corrected
+        String recorded = page.substring(page.indexOf("aria-label=\"recorded\""), page.indexOf("aria-label=\"corrected\""));
+        String corrected = page.substring(page.indexOf("aria-label=\"corrected\""));
+        assertThat(recorded).contains("stroke=\"red\"");
+        assertThat(corrected.substring(0, corrected.indexOf("</svg>"))).doesNotContain("stroke=\"red\"");
+    }
+
+    @Test
     void inspectNamesTheAttributeThatNamedEachHost() throws Exception {
         CommandRun r = CommandRun.of("inspect", zipkin("messaging-kafka.json").toString());
         assertThat(r.exitCode()).isZero();

@@ -31,8 +31,10 @@ public final class SpanViolations implements ConstraintSink {
         /** Largest raw violation (ns, positive), and after correction. */
         public long worstBefore;
         public double worstAfter;
-        /** Trace id (hex) of the worst raw violation, or empty. */
+        /** Trace id (hex) of the worst raw violation, or empty; and as two longs. */
         public String worstTrace = "";
+        public long worstTraceHi;
+        public long worstTraceLo;
 
         PairCount(String a, String b) {
             this.a = a;
@@ -71,6 +73,8 @@ public final class SpanViolations implements ConstraintSink {
             if (fromTime - toTime > c.worstBefore) {
                 c.worstBefore = fromTime - toTime;
                 c.worstTrace = SpanIds.hex16(traceHi) + SpanIds.hex16(traceLo);
+                c.worstTraceHi = traceHi;
+                c.worstTraceLo = traceLo;
             }
         }
         NodeResult f = results[from];
