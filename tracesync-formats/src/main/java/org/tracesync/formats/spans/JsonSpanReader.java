@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.tracesync.formats.ReadProgress;
 import org.tracesync.formats.TraceFormatException;
 
 /**
@@ -22,7 +21,7 @@ import org.tracesync.formats.TraceFormatException;
  * exact integer timestamps (never through a double), and errors that name the file, the line and
  * the column. Every {@code read} streams each span once into the sink, in file order.
  */
-abstract class JsonSpanReader implements ReadProgress {
+abstract class JsonSpanReader {
 
     static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
@@ -74,7 +73,7 @@ abstract class JsonSpanReader implements ReadProgress {
 
     abstract void readAll(SpanSink sink) throws IOException;
 
-    @Override
+    /** Bytes read so far (for progress displays). */
     public long bytesRead() {
         return bytesRead;
     }

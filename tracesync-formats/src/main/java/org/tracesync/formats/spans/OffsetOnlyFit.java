@@ -13,6 +13,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.NodeBounds;
 
 /**
  * A constant-offset fit for span sets too short to tell drift: when the linear fit gives a host a
@@ -92,7 +93,8 @@ public final class OffsetOnlyFit {
                 double plus = hi - mid;
                 out[i] = new NodeResult(old.name(), old.source(), ref, Quality.ACCURATE,
                         ClockTransform.linear(old.start(), mid, 0.0),
-                        List.of(new BoundRow(old.start(), minus, plus), new BoundRow(Math.max(old.end(), old.start() + 1), minus, plus)),
+                        NodeBounds.ofRows(List.of(new BoundRow(old.start(), minus, plus),
+                                new BoundRow(Math.max(old.end(), old.start() + 1), minus, plus))),
                         old.path(), old.start(), old.end(), String.format(Locale.ROOT,
                         "constant offset (the linear fit of its group had a drift beyond 500 ppm: too little data to tell"
                                 + " drift): offset in [%d, %d] ns, the middle taken", lo, hi));

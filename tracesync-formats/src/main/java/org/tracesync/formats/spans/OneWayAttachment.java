@@ -10,7 +10,9 @@ import java.util.Map;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.core.transform.LinearSegment;
 
 /**
@@ -28,8 +30,9 @@ import org.tracesync.core.transform.LinearSegment;
  * <p>Placed first: the largest group. Groups are attached in rounds, so a chain of one-way links is
  * attached link by link (the group with the most constraints with placed hosts decides the
  * reference); a component with nothing placed is anchored at its group with the most constraints.
- * Attached hosts are flagged {@code one-way}, with the one-sided bound in the note (the result
- * file's bounds are two-sided by contract, so they are left empty). Memory: the constraints between
+ * Attached hosts are flagged {@code one-way}; a lone host gets its bound (one-sided, unless ties
+ * through several hosts bound both sides) as its bounds, widened by the placed hosts' own bounds
+ * (none when a placed host has none), and in the note. Memory: the constraints between
  * different groups, capped at {@link #MAX_KEPT}; O(kept × rounds) time.
  */
 public final class OneWayAttachment {
@@ -155,6 +158,18 @@ public final class OneWayAttachment {
         return new SyncResult(result.reference(), list, result.pairs(), stats, warnings);
     }
 
+    /** Side of S's bounds at t (plus when {@code plus}), 0 for a reference or a host without bounds, +∞ when unbounded. */
+    private static double side(NodeResult s, long t, boolean plus) {
+        if (!s.synchronizedToOther()) {
+            return 0;
+        }
+        if (s.bounds().isEmpty()) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double[] b = s.bounds().at(t);
+        return plus ? b[1] : b[0];
+    }
+
     /** One round: shifts every unplaced group that has constraints with placed hosts; returns the hosts attached. */
     private static int attachRound(NodeResult[] out, int[] unit, boolean[] placed, List<long[]> kept, List<String> names) {
         Map<Integer, Map<String, double[]>> ranges = new HashMap<>();
@@ -170,15 +185,18 @@ public final class OneWayAttachment {
             int u = fromPlaced ? to : from;
             int s = fromPlaced ? from : to;
             double[] r = ranges.computeIfAbsent(unit[u], k -> new HashMap<>()).computeIfAbsent(out[s].reference(),
-                    k -> new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0});
+                    k -> new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, 0,
+                        Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY});
             if (u == from) { // U's event before S's: shift <= S'(t_S) - U'(t_U - r)
                 double bound = (c[3] - (c[2] - res)) + out[s].transform().correction(c[3])
                         - out[u].transform().correction(c[2] - res);
                 r[1] = Math.min(r[1], bound);
+                r[4] = Math.min(r[4], bound + side(out[s], c[3], true)); // S's true time may be later by its plus bound
             } else { // S's event before U's: shift >= S'(t_S - r) - U'(t_U)
                 double bound = ((c[2] - res) - c[3]) + out[s].transform().correction(c[2] - res)
                         - out[u].transform().correction(c[3]);
                 r[0] = Math.max(r[0], bound);
+                r[3] = Math.max(r[3], bound - side(out[s], c[2] - res, false));
             }
             r[2]++;
         }
@@ -211,6 +229,10 @@ public final class OneWayAttachment {
                         + " the middle taken, violations remain", lo, hi);
             }
             double rounded = Math.rint(shift);
+            int members = 0;
+            for (int i = 0; i < out.length; i++) {
+                members += unit[i] == g ? 1 : 0;
+            }
             for (int i = 0; i < out.length; i++) {
                 if (unit[i] != g) {
                     continue;
@@ -222,7 +244,16 @@ public final class OneWayAttachment {
                 }
                 List<String> path = new ArrayList<>(old.path().isEmpty() ? List.of(old.name()) : old.path());
                 path.add(ref);
-                out[i] = new NodeResult(old.name(), old.source(), ref, Quality.ONE_WAY, new ClockTransform(segs), List.of(),
+                // a lone host: its one-sided (or two-sided) bound on the shift, around the shift taken;
+                // a group's members keep no bounds (their own are relative to the old reference)
+                NodeBounds bounds = NodeBounds.NONE;
+                if (members == 1 && (Double.isFinite(best[3]) || Double.isFinite(best[4]))) {
+                    double minus = Double.isFinite(best[3]) ? Math.max(0, rounded - best[3]) : Double.POSITIVE_INFINITY;
+                    double plus = Double.isFinite(best[4]) ? Math.max(0, best[4] - rounded) : Double.POSITIVE_INFINITY;
+                    bounds = NodeBounds.ofRows(List.of(new BoundRow(old.start(), minus, plus),
+                            new BoundRow(Math.max(old.end(), old.start() + 1), minus, plus)));
+                }
+                out[i] = new NodeResult(old.name(), old.source(), ref, Quality.ONE_WAY, new ClockTransform(segs), bounds,
                         path, old.start(), old.end(), String.format(Locale.ROOT,
                         "group of %s tied one way only to hosts on %s (%d constraints): %s", names.get(g), ref,
                         (long) best[2], how) + (old.note().isEmpty() ? "" : "; before: " + old.note()));

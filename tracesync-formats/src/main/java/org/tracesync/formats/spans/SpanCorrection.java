@@ -1,8 +1,6 @@
 package org.tracesync.formats.spans;
 
-import java.util.List;
 import org.tracesync.core.reduce.NodeResult;
-import org.tracesync.core.transform.BoundRow;
 
 /**
  * How one host's timestamps change when its span files are corrected: the host's transform onto its
@@ -16,13 +14,12 @@ public record SpanCorrection(NodeResult node) {
         return node == null ? t : node.transform().apply(t);
     }
 
-    /** {minus, plus} (ns) at {@code t}, or null when the host has no bounds. */
+    /** {minus, plus} (ns) at {@code t} (+∞ on an unbounded side), or null when the host has no bounds. */
     public double[] bounds(long t) {
-        if (node == null) {
+        if (node == null || node.bounds().isEmpty()) {
             return null;
         }
-        List<BoundRow> rows = node.bounds();
-        return rows.isEmpty() ? null : BoundRow.at(rows, t);
+        return node.bounds().at(t);
     }
 
     public String quality() {

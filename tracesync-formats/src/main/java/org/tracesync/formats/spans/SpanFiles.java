@@ -65,13 +65,13 @@ public final class SpanFiles {
         read(hosts, sink, null);
     }
 
-    /** As {@link #read(SpanHosts, SpanSink)}, reporting each file's reader to {@code progress} as it starts. */
-    public void read(SpanHosts hosts, SpanSink sink, java.util.function.Consumer<org.tracesync.formats.ReadProgress> progress)
+    /** As {@link #read(SpanHosts, SpanSink)}, reporting each file's byte counter to {@code progress} as it starts. */
+    public void read(SpanHosts hosts, SpanSink sink, java.util.function.Consumer<java.util.function.LongSupplier> progress)
             throws IOException {
         for (int i = 0; i < paths.size(); i++) {
             JsonSpanReader r = JsonSpanReader.open(paths.get(i), formats.get(i), options, hosts);
             if (progress != null) {
-                progress.accept(r);
+                progress.accept(r::bytesRead);
             }
             r.read(sink);
         }

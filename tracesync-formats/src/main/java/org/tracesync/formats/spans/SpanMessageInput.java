@@ -19,13 +19,13 @@ import org.tracesync.core.model.NodeInfo;
  * their number first); {@link #readMessages} reads them again and matches. Memory: the pending
  * tables, fixed by {@link SpanOptions#pendingCapacity()}.
  */
-public final class SpanMessageInput implements MessageInput, org.tracesync.formats.ReadProgress {
+public final class SpanMessageInput implements MessageInput {
 
     private final SpanFiles files;
     private SpanHosts hosts;
     private List<NodeInfo> nodes;
     private SpanConstraints.Counts counts;
-    private final List<org.tracesync.formats.ReadProgress> readers = new ArrayList<>();
+    private final List<java.util.function.LongSupplier> readers = new ArrayList<>();
     private final AtomicLong done = new AtomicLong();
 
     public SpanMessageInput(SpanFiles files) {
@@ -97,10 +97,10 @@ public final class SpanMessageInput implements MessageInput, org.tracesync.forma
         return counts;
     }
 
-    private void track(org.tracesync.formats.ReadProgress r) {
+    private void track(java.util.function.LongSupplier r) {
         synchronized (readers) {
-            for (org.tracesync.formats.ReadProgress old : readers) {
-                done.addAndGet(old.bytesRead());
+            for (java.util.function.LongSupplier old : readers) {
+                done.addAndGet(old.getAsLong());
             }
             readers.clear();
             readers.add(r);
@@ -108,12 +108,11 @@ public final class SpanMessageInput implements MessageInput, org.tracesync.forma
     }
 
     /** Bytes read so far over all passes (a progress display compares it with twice the total size). */
-    @Override
     public long bytesRead() {
         synchronized (readers) {
             long sum = done.get();
-            for (org.tracesync.formats.ReadProgress r : readers) {
-                sum += r.bytesRead();
+            for (java.util.function.LongSupplier r : readers) {
+                sum += r.getAsLong();
             }
             return sum;
         }

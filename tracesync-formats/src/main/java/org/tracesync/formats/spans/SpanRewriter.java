@@ -27,7 +27,8 @@ import org.tracesync.formats.TraceFormatException;
  * Writes a corrected copy of a span file in its own format: every timestamp of a span (start, end or
  * duration, events/logs/annotations) mapped through its host's {@link SpanCorrection}, and every
  * span of a corrected host annotated with {@code tracesync.shift_ns} (the start's shift),
- * {@code tracesync.bound_minus_ns} and {@code tracesync.bound_plus_ns} (when the host has bounds),
+ * {@code tracesync.bound_minus_ns} and {@code tracesync.bound_plus_ns} (each when the host has that side
+ * of a bound: a one-way host has one),
  * {@code tracesync.quality} and {@code tracesync.reference}. µs formats are rounded to the nearest µs
  * after correction; durations are recomputed from the corrected ends. Other fields are copied
  * (numbers keep their form: OTLP times stay strings when they were).
@@ -326,8 +327,10 @@ public final class SpanRewriter {
         Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put("tracesync.shift_ns", c.apply(start) - start);
         double[] b = c.bounds(start);
-        if (b != null && Double.isFinite(b[0]) && Double.isFinite(b[1])) {
+        if (b != null && Double.isFinite(b[0])) {
             m.put("tracesync.bound_minus_ns", (long) Math.ceil(b[0]));
+        }
+        if (b != null && Double.isFinite(b[1])) {
             m.put("tracesync.bound_plus_ns", (long) Math.ceil(b[1]));
         }
         m.put("tracesync.quality", c.quality());
