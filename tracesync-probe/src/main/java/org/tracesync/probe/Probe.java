@@ -219,14 +219,13 @@ public final class Probe implements AutoCloseable {
     }
 
     private void drainLoop() {
-        long[] record = new long[ProbeBuffer.LONGS_PER_RECORD];
         long nextOffset = System.nanoTime() + offsetPeriodNanos;
         try {
             while (true) {
                 boolean last = closing;
                 writeNames();
                 for (ProbeBuffer b : buffers) {
-                    drain(b, record);
+                    drain(b);
                     if (!b.owner.isAlive() && b.readable() == 0) {
                         writer.endThread(b.threadId);
                         buffers.remove(b);
@@ -268,13 +267,19 @@ public final class Probe implements AutoCloseable {
         }
     }
 
-    private void drain(ProbeBuffer b, long[] record) throws IOException {
+    private void drain(ProbeBuffer b) throws IOException {
         long n = b.readable();
+        if (n == 0) {
+            return;
+        }
         long pos = b.tailPosition();
-        long lost = b.lost();
+        ProbeTraceWriter.Stream s = writer.stream(b.threadId, b.lost());
+        long[] slots = b.slots();
         for (long k = 0; k < n; k++) {
-            b.read(pos + k, record);
-            writer.record(b.threadId, lost, record);
+            writer.record(s, slots, b.index(pos + k));
+            if ((k & 4095) == 4095) {
+                b.release(pos + k + 1); // hand space back early to a fast producer
+            }
         }
         b.release(pos + n);
     }

@@ -13,10 +13,14 @@ import java.lang.invoke.VarHandle;
  * is dropped and counted in {@link #lost()} (the caller never waits); the count goes into the
  * output as CTF's {@code events_discarded}.
  *
+ * <p>The producer's fields ({@code head}, its cached copy of the tail, the lost count) and the
+ * consumer's ({@code tail}) sit on different cache lines (padding superclasses, as JCTools does),
+ * so the two threads do not invalidate each other's line on every record.
+ *
  * <p>Cost: one {@code System.nanoTime()} (a vDSO call on Linux, no system call), one acquire load,
  * four array stores and one release store per record.
  */
-final class ProbeBuffer {
+final class ProbeBuffer extends ProbeBufferTail {
 
     static final int LONGS_PER_RECORD = 4;
     private static final VarHandle HEAD;
@@ -26,9 +30,9 @@ final class ProbeBuffer {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            HEAD = l.findVarHandle(ProbeBuffer.class, "head", long.class);
-            TAIL = l.findVarHandle(ProbeBuffer.class, "tail", long.class);
-            LOST = l.findVarHandle(ProbeBuffer.class, "lost", long.class);
+            HEAD = l.findVarHandle(ProbeBufferHead.class, "head", long.class);
+            TAIL = l.findVarHandle(ProbeBufferTail.class, "tail", long.class);
+            LOST = l.findVarHandle(ProbeBufferHead.class, "lost", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -39,13 +43,6 @@ final class ProbeBuffer {
     private final long[] slots;
     private final int mask;
     private final int capacity;
-    @SuppressWarnings("unused") // accessed through HEAD
-    private long head;
-    private long cachedTail;
-    @SuppressWarnings("unused") // accessed through TAIL
-    private long tail;
-    @SuppressWarnings("unused") // accessed through LOST
-    private long lost;
 
     /** @param capacity records, a power of two */
     ProbeBuffer(Thread owner, int capacity) {
@@ -88,13 +85,13 @@ final class ProbeBuffer {
         return (long) TAIL.getOpaque(this);
     }
 
-    /** Consumer: copies record {@code position} (below head) into {@code out[0..3]}. */
-    void read(long position, long[] out) {
-        int i = (int) (position & mask) * LONGS_PER_RECORD;
-        out[0] = slots[i];
-        out[1] = slots[i + 1];
-        out[2] = slots[i + 2];
-        out[3] = slots[i + 3];
+    /** Consumer: the slot array; record at position p starts at {@link #index}(p). */
+    long[] slots() {
+        return slots;
+    }
+
+    int index(long position) {
+        return (int) (position & mask) * LONGS_PER_RECORD;
     }
 
     /** Consumer: releases every record below {@code position} to the producer. */
@@ -109,4 +106,27 @@ final class ProbeBuffer {
     int capacity() {
         return capacity;
     }
+}
+
+/** Padding: keeps the producer's fields off the object header's cache line. */
+abstract class ProbeBufferPad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** The producer's fields. */
+abstract class ProbeBufferHead extends ProbeBufferPad0 {
+    long head;
+    long cachedTail;
+    long lost;
+}
+
+/** Padding between the producer's and the consumer's fields. */
+abstract class ProbeBufferPad1 extends ProbeBufferHead {
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}
+
+/** The consumer's field, then padding before the subclass's (read-mostly) fields. */
+abstract class ProbeBufferTail extends ProbeBufferPad1 {
+    long tail;
+    long p20, p21, p22, p23, p24, p25, p26, p27;
 }

@@ -45,7 +45,7 @@ final class ProbeTraceWriter implements Closeable {
     private final Stream process;
 
     /** One stream file, one packet buffer. */
-    private final class Stream {
+    final class Stream {
         final OutputStream out;
         final long threadId;
         final ByteBuffer packet = ByteBuffer.allocate(PACKET_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -131,30 +131,36 @@ final class ProbeTraceWriter implements Closeable {
         s.packet.put((byte) 0);
     }
 
-    /** One record (see {@link Probe}: t, kind&lt;&lt;32 | event, seq, arg) of thread {@code threadId}. */
-    void record(long threadId, long discarded, long[] r) throws IOException {
+    /** The stream of thread {@code threadId} (created on first use); {@code discarded}: its lost count so far. */
+    Stream stream(long threadId, long discarded) throws IOException {
         Stream s = streams.get(threadId);
         if (s == null) {
             s = new Stream("thread_" + threadId, threadId);
             streams.put(threadId, s);
         }
         s.discarded = discarded;
-        int kind = (int) (r[1] >>> 32);
-        int event = (int) r[1];
-        s.begin(r[0], 32);
+        return s;
+    }
+
+    /** One record (see {@link Probe}: t, kind&lt;&lt;32 | event, seq, arg) at {@code r[i..i+3]}. */
+    void record(Stream s, long[] r, int i) throws IOException {
+        long t = r[i];
+        int kind = (int) (r[i + 1] >>> 32);
+        int event = (int) r[i + 1];
+        s.begin(t, 32);
         ByteBuffer p = s.packet;
-        header(p, r[0], kind);
+        header(p, t, kind);
         switch (kind) {
             case ID_START, ID_STOP -> {
-                p.putLong(r[2]);
+                p.putLong(r[i + 2]);
                 p.putInt(event);
             }
             case ID_STEP -> {
-                p.putLong(r[2]);
+                p.putLong(r[i + 2]);
                 p.putInt(event);
-                p.putInt((int) r[3]);
+                p.putInt((int) r[i + 3]);
             }
-            case ID_SEND, ID_RECEIVE -> p.putLong(r[3]);
+            case ID_SEND, ID_RECEIVE -> p.putLong(r[i + 3]);
             default -> throw new IllegalStateException("unknown record kind " + kind);
         }
     }
