@@ -10,12 +10,14 @@ import org.tracesync.probe.Probe;
 /**
  * Whole-process load of the probe (docs/PERFORMANCE.md, "Latency probe"):
  * <pre>
- *   ProbeLoadRun rate EVENTS_PER_S SECONDS probe|none   paced: EVENTS_PER_S/1000 step() calls every ms
+ *   ProbeLoadRun rate EVENTS_PER_S SECONDS probe|clock|none   paced: EVENTS_PER_S/1000 step() calls every ms
  *   ProbeLoadRun max THREADS SECONDS                    throughput: every thread records as fast as it can
  * </pre>
- * "rate ... none" runs the same pacing loop without the probe (the baseline). Prints the process's
+ * "rate ... none" runs the same pacing loop without the probe (the baseline), "clock" reads
+ * {@code System.nanoTime()} instead of each call (the clock's share). Prints the process's
  * CPU time (all threads: JIT, GC and the background writer included) as a percentage of one core
- * over the run, records written and lost, and the trace size.
+ * over the run and over its second half (after class loading and JIT compilation), records
+ * written and lost, and the trace size. The writer's final drain is in the second half.
  */
 public final class ProbeLoadRun {
 
@@ -25,7 +27,7 @@ public final class ProbeLoadRun {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         if (mode.equals("rate")) {
-            rate(Long.parseLong(args[1]), Integer.parseInt(args[2]), args[3].equals("probe"));
+            rate(Long.parseLong(args[1]), Integer.parseInt(args[2]), args[3]);
         } else {
             max(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
         }
@@ -35,7 +37,9 @@ public final class ProbeLoadRun {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
-    private static void rate(long perSecond, int seconds, boolean withProbe) throws IOException {
+    private static void rate(long perSecond, int seconds, String mode) throws IOException {
+        boolean withProbe = mode.equals("probe");
+        boolean clock = mode.equals("clock");
         Path dir = Files.createTempDirectory("probe-load");
         Probe probe = withProbe ? Probe.open(dir, "load") : null;
         int order = withProbe ? probe.event("order") : 0;
@@ -46,10 +50,19 @@ public final class ProbeLoadRun {
         long seq = 0;
         long end = t0 + seconds * 1_000_000_000L;
         long sink = 0;
+        long half = t0 + (end - t0) / 2;
+        long cpuHalf = -1;
+        long wallHalf = 0;
         while (next < end) {
+            if (cpuHalf < 0 && next >= half) {
+                cpuHalf = cpu();
+                wallHalf = System.nanoTime();
+            }
             for (int k = 0; k < perTick; k++) {
                 if (probe != null) {
                     probe.step(order, seq, (int) (seq & 7));
+                } else if (clock) {
+                    sink += System.nanoTime();
                 } else {
                     sink += seq;
                 }
@@ -64,10 +77,14 @@ public final class ProbeLoadRun {
         if (probe != null) {
             probe.close();
         }
-        long wall = System.nanoTime() - t0;
-        long cpu = cpu() - cpu0;
-        System.out.printf("rate %d/s for %d s, %s: %d calls, process CPU %.3f %% of one core (%d ms CPU in %d ms)%s%n",
-                perSecond, seconds, withProbe ? "probe" : "no probe", seq, 100.0 * cpu / wall, cpu / 1_000_000, wall / 1_000_000,
+        long cpuEnd = cpu();
+        long wallEnd = System.nanoTime();
+        long wall = wallEnd - t0;
+        long cpu = cpuEnd - cpu0;
+        System.out.printf("rate %d/s for %d s, %s: %d calls, process CPU %.3f %% of one core (%d ms CPU in %d ms),"
+                        + " second half %.3f %%%s%n",
+                perSecond, seconds, mode, seq, 100.0 * cpu / wall, cpu / 1_000_000, wall / 1_000_000,
+                100.0 * (cpuEnd - cpuHalf) / (wallEnd - wallHalf),
                 probe == null ? " " + (sink & 1) : ", lost " + probe.lost() + ", trace " + size(dir) + " bytes");
         delete(dir);
     }

@@ -148,4 +148,74 @@ class LatencyCommandTest {
         assertThat(lines).isEqualTo(2_000L * 10);
         assertThat(outside).isZero();
     }
+
+    @Test
+    void aBadLineIsOneMessageWithFileAndLineAndNoOutputIsWritten() throws Exception {
+        Path f = tmp.resolve("x.jsonl");
+        Files.writeString(f, "{\"node\":\"x\",\"t\":10,\"event\":\"o\",\"seq\":1,\"step\":1}\n"
+                + "{\"node\":\"x\",\"t\":11,\"event\":\"o\",\"seq\":1,\"phase\":\"end\"}\n");
+        Path out = tmp.resolve("latency.json");
+        CommandRun run = CommandRun.of("latency", f.toString(), "-o", out.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCode.INPUT);
+        assertThat(run.err().strip()).isEqualTo("tracesync: " + f + ":line 2: \"phase\" must be \"start\" or \"stop\", got \"end\"");
+        assertThat(out).doesNotExist();
+        assertThat(tmp.toFile().list()).containsExactly("x.jsonl");
+    }
+
+    @Test
+    void oneWayChainsLeaveCrossNodeMeasurementsUnsynchronizedAndExitOne() throws Exception {
+        // x -> y only: the pair is one-way, so y cannot be placed on x's clock
+        StringBuilder b = new StringBuilder();
+        for (int s = 1; s <= 20; s++) {
+            long t = 1_000_000L * s;
+            b.append("{\"node\":\"x\",\"t\":").append(t).append(",\"event\":\"o\",\"seq\":").append(s).append(",\"step\":1}\n");
+            b.append("{\"node\":\"y\",\"t\":").append(t + 5_000_000_000L).append(",\"event\":\"o\",\"seq\":").append(s)
+                    .append(",\"step\":2}\n");
+            b.append("{\"node\":\"x\",\"t\":").append(t + 10).append(",\"event\":\"r\",\"seq\":").append(s)
+                    .append(",\"phase\":\"start\"}\n");
+            b.append("{\"node\":\"x\",\"t\":").append(t + 35).append(",\"event\":\"r\",\"seq\":").append(s)
+                    .append(",\"phase\":\"stop\"}\n");
+        }
+        Path f = tmp.resolve("both.jsonl");
+        Files.writeString(f, b);
+        Path out = tmp.resolve("latency.json");
+        Path inst = tmp.resolve("i.jsonl");
+        CommandRun run = CommandRun.of("latency", f.toString(), "-o", out.toString(), "--instances", inst.toString());
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCode.SYNC_INCOMPLETE);
+        assertThat(run.err()).contains("40 of 60 measurements have no error bar");
+        JsonNode doc = JSON.readTree(out.toFile());
+        assertThat(doc.get("measurements").get("bounded").asLong()).isEqualTo(20);
+        assertThat(doc.get("measurements").get("unsynchronized").asLong()).isEqualTo(40);
+        JsonNode t = doc.get("chained").get(0).get("transitions").get(0);
+        assertThat(t.get("count").asLong()).isZero();
+        assertThat(t.get("unsynchronized").asLong()).isEqualTo(20);
+        JsonNode r = doc.get("simple").get(0).get("nodes").get(0);
+        assertThat(r.get("p50").get("ns").asLong()).isEqualTo(25);
+        List<String> lines = Files.readAllLines(inst);
+        assertThat(lines.get(0)).contains("\"latency_ns\":null");
+        assertThat(lines.get(lines.size() - 1)).contains("\"latency_ns\":25,\"minus_ns\":1,\"plus_ns\":1");
+    }
+
+    @Test
+    void theReportShowsStatisticsDistributionsAChainTimelineAndRendersCleanly() throws Exception {
+        ThreeTierRequests sim = new ThreeTierRequests(tmp, 300, 5);
+        Path html = tmp.resolve("latency.html");
+        List<String> args = new ArrayList<>(List.of("latency", "-q", "--report", html.toString()));
+        sim.files.forEach(f -> args.add(f.toString()));
+        CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).contains("<table id=\"statistics\">").contains("step 1 → 2 (client → server)")
+                .contains("end to end 1 → 8 (client → client)").contains("chains across machines")
+                .contains("<table id=\"sync-pairs\">");
+        // a CDF per cross-node transition (4) and per end to end (1), plus the timeline
+        assertThat(page.split("<svg", -1).length - 1).isEqualTo(6);
+        if (HeadlessChromium.available()) {
+            Path target = Path.of("target").toAbsolutePath();
+            Files.createDirectories(target);
+            Path copy = target.resolve("latency-report-test.html");
+            Files.copy(html, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            assertThat(HeadlessChromium.render(copy, target.resolve("latency-report-test.png"), 1300, 4000)).isEmpty();
+        }
+    }
 }

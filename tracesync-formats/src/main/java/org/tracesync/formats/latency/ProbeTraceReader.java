@@ -22,7 +22,8 @@ import org.tracesync.formats.ctf.CtfTrace;
  * machine, while each trace's clock offset is the epoch offset its own process sampled at start.
  * So the traces of one node are put on one clock: raw value + the offset of the first trace read
  * for that node (exact long arithmetic). The {@code event_name} events of the {@code process}
- * stream name the event ids; records whose buffers overflowed are reported as lost.
+ * stream name the event ids; records lost to full buffers (CTF {@code events_discarded}) are
+ * reported in {@link #warnings()}.
  */
 public final class ProbeTraceReader {
 
@@ -117,13 +118,7 @@ public final class ProbeTraceReader {
                 }
             }
         });
-        long lost = 0;
-        for (CtfTrace.StreamStats s : trace.lastReadStats()) {
-            lost += s.discarded();
-        }
-        if (lost > 0) {
-            warnings.add(dir + ": the probe lost " + lost + " records (a thread's buffer was full)");
-        }
+        // records lost to full buffers are CTF's events_discarded: the trace's warnings name them
         for (String w : trace.warnings()) {
             warnings.add(w);
         }
