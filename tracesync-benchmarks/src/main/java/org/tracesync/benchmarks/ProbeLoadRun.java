@@ -17,7 +17,9 @@ import org.tracesync.probe.Probe;
  * {@code System.nanoTime()} instead of each call (the clock's share). Prints the process's
  * CPU time (all threads: JIT, GC and the background writer included) as a percentage of one core
  * over the run and over its second half (after class loading and JIT compilation), records
- * written and lost, and the trace size. The writer's final drain is in the second half.
+ * written and lost, the trace size, and the mean time per call on the calling thread (each tick's
+ * batch of calls timed as a whole, so the two clock reads around it add 2/batch readings per call).
+ * The writer's final drain is in the second half.
  */
 public final class ProbeLoadRun {
 
@@ -53,11 +55,13 @@ public final class ProbeLoadRun {
         long half = t0 + (end - t0) / 2;
         long cpuHalf = -1;
         long wallHalf = 0;
+        long inCalls = 0;
         while (next < end) {
             if (cpuHalf < 0 && next >= half) {
                 cpuHalf = cpu();
                 wallHalf = System.nanoTime();
             }
+            long c0 = System.nanoTime();
             for (int k = 0; k < perTick; k++) {
                 if (probe != null) {
                     probe.step(order, seq, (int) (seq & 7));
@@ -68,6 +72,7 @@ public final class ProbeLoadRun {
                 }
                 seq++;
             }
+            inCalls += System.nanoTime() - c0;
             next += 1_000_000L;
             long wait = next - System.nanoTime();
             if (wait > 0) {
@@ -82,9 +87,9 @@ public final class ProbeLoadRun {
         long wall = wallEnd - t0;
         long cpu = cpuEnd - cpu0;
         System.out.printf("rate %d/s for %d s, %s: %d calls, process CPU %.3f %% of one core (%d ms CPU in %d ms),"
-                        + " second half %.3f %%%s%n",
+                        + " second half %.3f %%, %.1f ns per call on the calling thread%s%n",
                 perSecond, seconds, mode, seq, 100.0 * cpu / wall, cpu / 1_000_000, wall / 1_000_000,
-                100.0 * (cpuEnd - cpuHalf) / (wallEnd - wallHalf),
+                100.0 * (cpuEnd - cpuHalf) / (wallEnd - wallHalf), (double) inCalls / seq,
                 probe == null ? " " + (sink & 1) : ", lost " + probe.lost() + ", trace " + size(dir) + " bytes");
         delete(dir);
     }

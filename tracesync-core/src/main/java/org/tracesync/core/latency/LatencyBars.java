@@ -20,9 +20,10 @@ import org.tracesync.core.transform.BoundRow;
  * envelope: the other node's true time at the a-side timestamp lies in [lower(t), upper(t)]
  * ({@link PairEstimate#lowerAToB}), which is as tight as the pair's hull allows.
  *
- * <p>Every figure is then widened by {@code rateError·|latency|}: synchronization puts clocks on
- * the reference's time scale, whose own rate error against true time nobody measured (crystal
- * frequency errors reach ~100 ppm, the default; CLOCK_MONOTONIC is NTP-disciplined when NTP runs).
+ * <p>Every figure is then widened by {@code rateError/(1 − rateError)·|latency|}: a same-node figure
+ * is on that node's clock, a cross-node one on the reference's time scale, and neither clock's own
+ * rate error against true time is observable from the traces (crystal frequency errors reach
+ * ~100 ppm; ntpd slews CLOCK_MONOTONIC by up to 500 ppm, the CLI's default).
  *
  * <p>Values are rounded outward to integer ns (latency to the nearest ns, minus and plus up), so
  * the bar stays strict. Cost: O(log rows) per measurement (binary searches in bound rows and the
@@ -41,7 +42,7 @@ public final class LatencyBars {
     /**
      * @param result    synchronization of the nodes, in the order of the latency nodes' indices
      * @param estimates the pair estimates it came from (node indices as in {@code result})
-     * @param rateError assumed bound on the reference clock's rate error (e.g. 1e-4)
+     * @param rateError assumed bound on the reference clock's rate error (e.g. 5e-4)
      */
     public LatencyBars(SyncResult result, List<PairEstimate> estimates, double rateError) {
         if (!(rateError >= 0) || rateError >= 0.01) {
