@@ -18,16 +18,30 @@ import org.tracesync.core.model.NodeInfo;
  * inputs, and the network events of any other traces given, matched by key ({@link KeyMatcher}).
  *
  * <p>Nodes: the latency inputs' nodes first (indices as in {@link LatencyEvents}), then one node per
- * other trace. Chain pairs cost O(1) each; matching is {@link KeyMatcher}'s (one entry per key).
+ * other trace that does not join a latency node (a kernel trace of a probed machine, on its clock,
+ * does). Chain pairs cost O(1) each; matching is {@link KeyMatcher}'s (one entry per key).
  */
 public final class LatencyMessageInput implements MessageInput {
 
     private final LatencyInstances instances;
     private final List<NetEventSource> others;
+    private final int[] otherIndex;
     private final List<NodeInfo> nodes;
     private final List<String> warnings = new ArrayList<>();
 
+    /** Every other trace a node of its own. */
     public LatencyMessageInput(LatencyInstances instances, List<NetEventSource> others) {
+        this(instances, others, minusOnes(others.size()));
+    }
+
+    /**
+     * @param joins for each other trace, the latency node index it joins (its timestamps already on
+     *              that node's clock), or -1 for a node of its own
+     */
+    public LatencyMessageInput(LatencyInstances instances, List<NetEventSource> others, int[] joins) {
+        if (joins.length != others.size()) {
+            throw new IllegalArgumentException("one join index per other trace");
+        }
         this.instances = instances;
         this.others = List.copyOf(others);
         LatencyEvents ev = instances.events();
@@ -36,7 +50,13 @@ public final class LatencyMessageInput implements MessageInput {
         for (int k = 0; k < names.size(); k++) {
             list.add(new NodeInfo(names.get(k), ev.nodeSource(k)));
         }
-        for (NetEventSource s : others) {
+        this.otherIndex = new int[others.size()];
+        for (int k = 0; k < others.size(); k++) {
+            NetEventSource s = others.get(k);
+            if (joins[k] >= 0) {
+                otherIndex[k] = joins[k];
+                continue;
+            }
             for (NodeInfo n : list) {
                 if (n.name().equals(s.node().name())) {
                     throw new IllegalArgumentException("two inputs name node '" + n.name() + "' (" + n.source() + " and "
@@ -44,9 +64,16 @@ public final class LatencyMessageInput implements MessageInput {
                             + " name of its own");
                 }
             }
+            otherIndex[k] = list.size();
             list.add(s.node());
         }
         this.nodes = List.copyOf(list);
+    }
+
+    private static int[] minusOnes(int n) {
+        int[] a = new int[n];
+        java.util.Arrays.fill(a, -1);
+        return a;
     }
 
     @Override
@@ -70,9 +97,8 @@ public final class LatencyMessageInput implements MessageInput {
                         ev.time(i), new MessageIdKey(ev.messageId(ev.event(i)))));
             }
         }
-        int base = ev.nodeNames().size();
         for (int k = 0; k < others.size(); k++) {
-            others.get(k).stream(matcher.sinkFor(base + k));
+            others.get(k).stream(matcher.sinkFor(otherIndex[k]));
         }
         matcher.finish(sink);
         warnings.clear();

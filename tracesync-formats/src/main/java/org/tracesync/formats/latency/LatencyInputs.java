@@ -6,7 +6,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.tracesync.core.latency.LatencyEvents;
+import org.tracesync.core.model.NetEvent;
+import org.tracesync.core.model.NetEventSink;
 import org.tracesync.core.model.NetEventSource;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.ctf.CtfMetadata;
+import org.tracesync.formats.ctf.CtfTrace;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.TraceInputs;
 import org.tracesync.formats.jsonl.JsonLinesFormat;
@@ -17,13 +22,19 @@ import org.tracesync.formats.pcap.CaptureReader;
  * probe traces (or a directory holding probe traces, such as the probe's output root) and JSON
  * lines files are read into one {@link LatencyEvents} (nodes joined by name); anything else (CTF
  * kernel traces, pcap/pcapng captures) is opened through {@link TraceInputs} as a further source
- * of messages, one node each.
+ * of messages.
  *
- * @param events   every latency and message event of the latency inputs
- * @param others   other traces, as event sources
- * @param warnings what reading found (lost probe records, ...)
+ * <p>A CTF trace on CLOCK_MONOTONIC at 1 GHz (an LTTng kernel trace) whose host name is that of a
+ * probed node is the same machine on the same clock: it joins that node, its timestamps moved
+ * exactly onto the node's clock (raw value + the node's offset instead of the trace's own). Any
+ * other trace is a node of its own, and must not reuse a latency node's name.
+ *
+ * @param events     every latency and message event of the latency inputs
+ * @param others     other traces, as event sources
+ * @param otherNodes for each other trace, the latency node it joins, or -1 (a node of its own)
+ * @param warnings   what reading found (lost probe records, ...)
  */
-public record LatencyInputs(LatencyEvents events, List<NetEventSource> others, List<String> warnings) {
+public record LatencyInputs(LatencyEvents events, List<NetEventSource> others, int[] otherNodes, List<String> warnings) {
 
     public static LatencyInputs open(List<Path> paths) throws IOException {
         if (paths.isEmpty()) {
@@ -31,6 +42,7 @@ public record LatencyInputs(LatencyEvents events, List<NetEventSource> others, L
         }
         LatencyEvents events = new LatencyEvents();
         List<NetEventSource> others = new ArrayList<>();
+        List<Path> otherPaths = new ArrayList<>();
         ProbeTraceReader probes = new ProbeTraceReader();
         JsonLinesFormat jsonl = new JsonLinesFormat();
         for (Path p : paths) {
@@ -52,8 +64,56 @@ public record LatencyInputs(LatencyEvents events, List<NetEventSource> others, L
                 LatencyJsonLinesReader.read(p, events);
                 continue;
             }
-            others.add(TraceInputs.openEventTrace(p));
+            otherPaths.add(p);
         }
-        return new LatencyInputs(events, others, probes.warnings());
+        List<String> latencyNodes = events.nodeNames();
+        int[] otherNodes = new int[otherPaths.size()];
+        for (int k = 0; k < otherPaths.size(); k++) {
+            Path p = otherPaths.get(k);
+            NetEventSource source = TraceInputs.openEventTrace(p);
+            String name = source.node().name();
+            otherNodes[k] = -1;
+            if (latencyNodes.contains(name)) {
+                Long nodeOffset = probes.nodeOffset(name);
+                Long traceOffset = source instanceof CtfTrace t ? monotonicOffset(t) : null;
+                if (nodeOffset == null || traceOffset == null) {
+                    throw new TraceFormatException(p, "", "its node name '" + name + "' is a latency node's; only a CTF"
+                            + " trace on CLOCK_MONOTONIC (1 GHz) of a probed machine can join it (rename the other trace)");
+                }
+                otherNodes[k] = events.node(name, p.toString());
+                source = shifted(source, Math.subtractExact(nodeOffset, traceOffset));
+            }
+            others.add(source);
+        }
+        return new LatencyInputs(events, others, otherNodes, probes.warnings());
+    }
+
+    /** The epoch ns of raw value 0 of a trace's 1 GHz monotonic clock, or null. */
+    private static Long monotonicOffset(CtfTrace t) {
+        CtfMetadata.ClockClass c = t.metadata().clock("monotonic");
+        if (c == null || c.freq() != 1_000_000_000L) {
+            return null;
+        }
+        return Math.addExact(Math.multiplyExact(c.offsetSeconds(), 1_000_000_000L), c.offset());
+    }
+
+    /** {@code source} with every timestamp moved by {@code shift} ns (exact). */
+    private static NetEventSource shifted(NetEventSource source, long shift) {
+        return new NetEventSource() {
+            @Override
+            public NodeInfo node() {
+                return source.node();
+            }
+
+            @Override
+            public void stream(NetEventSink sink) throws IOException {
+                source.stream(e -> sink.event(new NetEvent(e.direction(), Math.addExact(e.timestamp(), shift), e.key())));
+            }
+
+            @Override
+            public List<String> warnings() {
+                return source.warnings();
+            }
+        };
     }
 }

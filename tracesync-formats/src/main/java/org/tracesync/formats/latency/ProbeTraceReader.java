@@ -62,6 +62,14 @@ public final class ProbeTraceReader {
         return List.copyOf(warnings);
     }
 
+    /**
+     * The epoch ns of raw CLOCK_MONOTONIC value 0 on node {@code name}'s clock in the events read
+     * (the offset of its first trace), or null when no probe trace of that node was read.
+     */
+    public Long nodeOffset(String name) {
+        return nodeOffsets.get(name);
+    }
+
     /** Reads one probe trace into {@code out}; returns the number of latency and message events. */
     public long read(Path dir, LatencyEvents out) throws IOException {
         CtfTrace trace = CtfTrace.open(dir);
