@@ -6,7 +6,6 @@ import java.util.Map;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.core.transform.BoundRow;
 
 /**
  * A latency between an event at local time {@code tFrom} on node X and one at {@code tTo} on node Y,
@@ -144,7 +143,7 @@ public final class LatencyBars {
         return n.synchronizedToOther() || groupReference[index];
     }
 
-    /** {minus, plus} of a node at local time t; zeros for a reference; null when unknown. */
+    /** {minus, plus} of a node at local time t ({@link org.tracesync.core.transform.NodeBounds}); zeros for a reference; null when unknown. */
     private double[] nodeBounds(NodeResult n, int index, long t) {
         if (groupReference[index]) {
             return new double[] {0, 0};
@@ -152,6 +151,6 @@ public final class LatencyBars {
         if (n.bounds().isEmpty()) {
             return null;
         }
-        return BoundRow.at(n.bounds(), t);
+        return n.bounds().at(t); // a side without bound is +∞: the bar then comes from the pair alone, or none
     }
 }
