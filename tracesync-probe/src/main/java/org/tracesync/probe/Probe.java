@@ -1,7 +1,6 @@
 package org.tracesync.probe;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -287,12 +286,5 @@ public final class Probe implements AutoCloseable {
     @Override
     public String toString() {
         return "Probe[" + directory + "]";
-    }
-
-    /** For tests: rethrows a writer failure as unchecked. */
-    void checkHealthy() {
-        if (failure != null) {
-            throw new UncheckedIOException(failure);
-        }
     }
 }

@@ -2,10 +2,7 @@ package org.tracesync.cli.report;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,6 +14,7 @@ import org.tracesync.core.latency.LatencyInstances.Kind;
 import org.tracesync.core.latency.LatencyStatistics;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
+import org.tracesync.formats.AtomicFile;
 import org.tracesync.formats.latency.LatencyFile;
 
 /**
@@ -35,22 +33,8 @@ public final class LatencyReport {
     }
 
     public static void write(LatencyFile.Content c, Path file) throws IOException {
-        String html = render(c);
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
-        try {
-            Files.writeString(tmp, html, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        byte[] html = render(c).getBytes(StandardCharsets.UTF_8);
+        AtomicFile.write(file, out -> out.write(html));
     }
 
     static String render(LatencyFile.Content c) {

@@ -1,7 +1,6 @@
 package org.tracesync.core.latency;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -164,10 +163,5 @@ public final class LatencyAnalysis {
             c.put(s, c.get(s) + 1);
         }
         return c;
-    }
-
-    @Override
-    public String toString() {
-        return "LatencyAnalysis" + Arrays.toString(new int[] {latency.length, groups.size()});
     }
 }

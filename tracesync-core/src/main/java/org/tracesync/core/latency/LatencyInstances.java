@@ -54,7 +54,7 @@ public final class LatencyInstances {
     }
 
     private final LatencyEvents events;
-    private final Measurements measurements = new Measurements();
+    private final Measurements measurements;
     private final long[] pairs; // fromNode, toNode, tFrom, tTo per causal pair (packed in 4 longs)
     private final int pairCount;
     private final Anomalies[] simpleAnomalies;
@@ -148,16 +148,7 @@ public final class LatencyInstances {
         this.simpleAnomalies = simple;
         this.chainAnomalies = chain;
         this.stepsOfEvent = stepsOfEvent;
-        this.measurements.kind = m.kind;
-        this.measurements.event = m.event;
-        this.measurements.seq = m.seq;
-        this.measurements.fromStep = m.fromStep;
-        this.measurements.toStep = m.toStep;
-        this.measurements.fromNode = m.fromNode;
-        this.measurements.toNode = m.toNode;
-        this.measurements.tFrom = m.tFrom;
-        this.measurements.tTo = m.tTo;
-        this.measurements.size = m.size;
+        this.measurements = m;
     }
 
     public static LatencyInstances find(LatencyEvents ev) {

@@ -3,13 +3,9 @@ package org.tracesync.formats.latency;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import org.tracesync.core.latency.LatencyAnalysis;
@@ -21,6 +17,7 @@ import org.tracesync.core.latency.LatencyStatistics;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.AtomicFile;
 
 /**
  * Writes {@code latency.json} (format {@code tracesync-latency/1}, docs/LATENCY.md) and the
@@ -40,12 +37,12 @@ public final class LatencyFile {
     }
 
     public static void write(Content c, Path file) throws IOException {
-        atomically(file, out -> write(c, out));
+        AtomicFile.write(file, out -> write(c, out));
     }
 
     /** One JSON line per measurement (docs/LATENCY.md, "Instances"). */
     public static void writeInstances(LatencyAnalysis a, Path file) throws IOException {
-        atomically(file, out -> {
+        AtomicFile.write(file, out -> {
             LatencyInstances.Measurements m = a.instances().measurements();
             LatencyEvents ev = a.instances().events();
             List<String> nodes = ev.nodeNames();
@@ -248,30 +245,5 @@ public final class LatencyFile {
             g.writeNumberField("plus_ns", f.plus());
         }
         g.writeEndObject();
-    }
-
-    @FunctionalInterface
-    private interface Body {
-        void write(OutputStream out) throws IOException;
-    }
-
-    private static void atomically(Path file, Body body) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
-        try {
-            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-                body.write(out);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 }
