@@ -47,8 +47,8 @@ public final class LatencyCommand implements Callable<Integer> {
     String reference;
 
     @Option(names = "--rate-error", paramLabel = "PPM", defaultValue = "500",
-            description = {"Assumed bound on a clock's rate error against true time, added to every bar as PPM·|latency|",
-                "(default: ${DEFAULT-VALUE}, ntpd's largest slew; crystals stay within ~100)."})
+            description = "Assumed bound on a clock's rate error against true time, added to every bar as PPM·|latency|"
+                    + " (default: ${DEFAULT-VALUE}, ntpd's largest slew; crystals stay within ~100).")
     double rateErrorPpm;
 
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
