@@ -67,7 +67,7 @@ public final class LatencyCommand implements Callable<Integer> {
             throw new CommandFailure(ExitCode.INPUT, "no latency event in the inputs (give probe traces or latency JSON lines)");
         }
         LatencyInstances found = LatencyInstances.find(in.events());
-        LatencyMessageInput messages = new LatencyMessageInput(found, in.others(), in.otherNodes());
+        LatencyMessageInput messages = new LatencyMessageInput(found, in.otherMessages(), in.otherNodes());
         if (reference != null && messages.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--reference " + reference
                     + ": no such node (nodes: " + messages.nodes().stream().map(n -> n.name()).toList() + ")");

@@ -9,71 +9,68 @@ import org.tracesync.core.model.Direction;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.model.NetEvent;
-import org.tracesync.core.model.NetEventSource;
 import org.tracesync.core.model.NodeInfo;
 
 /**
  * What `tracesync latency` synchronizes on (DESIGN §6b): the causal pairs of the chained events
  * (consecutive steps on two nodes, as messages), the application message events of the latency
- * inputs, and the network events of any other traces given, matched by key ({@link KeyMatcher}).
+ * inputs (matched by id, {@link KeyMatcher}), and the messages of any other traces given (their
+ * own {@link MessageInput}, e.g. the formats module's matching pipeline).
  *
  * <p>Nodes: the latency inputs' nodes first (indices as in {@link LatencyEvents}), then one node per
  * other trace that does not join a latency node (a kernel trace of a probed machine, on its clock,
- * does). Chain pairs cost O(1) each; matching is {@link KeyMatcher}'s (one entry per key).
+ * does). Chain pairs cost O(1) each; message ids one map entry each.
  */
 public final class LatencyMessageInput implements MessageInput {
 
     private final LatencyInstances instances;
-    private final List<NetEventSource> others;
+    private final MessageInput others;
     private final int[] otherIndex;
     private final List<NodeInfo> nodes;
     private final List<String> warnings = new ArrayList<>();
 
-    /** Every other trace a node of its own. */
-    public LatencyMessageInput(LatencyInstances instances, List<NetEventSource> others) {
-        this(instances, others, minusOnes(others.size()));
+    /** Only the latency inputs. */
+    public LatencyMessageInput(LatencyInstances instances) {
+        this(instances, null, new int[0]);
     }
 
     /**
-     * @param joins for each other trace, the latency node index it joins (its timestamps already on
-     *              that node's clock), or -1 for a node of its own
+     * @param others messages of the other traces (null when none), their node indices as in
+     *               {@code others.nodes()}
+     * @param joins  for each of {@code others.nodes()}, the latency node index it joins (its
+     *               timestamps already on that node's clock), or -1 for a node of its own
      */
-    public LatencyMessageInput(LatencyInstances instances, List<NetEventSource> others, int[] joins) {
-        if (joins.length != others.size()) {
+    public LatencyMessageInput(LatencyInstances instances, MessageInput others, int[] joins) {
+        int count = others == null ? 0 : others.nodes().size();
+        if (joins.length != count) {
             throw new IllegalArgumentException("one join index per other trace");
         }
         this.instances = instances;
-        this.others = List.copyOf(others);
+        this.others = others;
         LatencyEvents ev = instances.events();
         List<NodeInfo> list = new ArrayList<>();
         List<String> names = ev.nodeNames();
         for (int k = 0; k < names.size(); k++) {
             list.add(new NodeInfo(names.get(k), ev.nodeSource(k)));
         }
-        this.otherIndex = new int[others.size()];
-        for (int k = 0; k < others.size(); k++) {
-            NetEventSource s = others.get(k);
+        this.otherIndex = new int[count];
+        for (int k = 0; k < count; k++) {
+            NodeInfo o = others.nodes().get(k);
             if (joins[k] >= 0) {
                 otherIndex[k] = joins[k];
                 continue;
             }
             for (NodeInfo n : list) {
-                if (n.name().equals(s.node().name())) {
+                if (n.name().equals(o.name())) {
                     throw new IllegalArgumentException("two inputs name node '" + n.name() + "' (" + n.source() + " and "
-                            + s.node().source() + "); a trace other than probe output or latency JSON lines needs a node"
+                            + o.source() + "); a trace other than probe output or latency JSON lines needs a node"
                             + " name of its own");
                 }
             }
             otherIndex[k] = list.size();
-            list.add(s.node());
+            list.add(o);
         }
         this.nodes = List.copyOf(list);
-    }
-
-    private static int[] minusOnes(int n) {
-        int[] a = new int[n];
-        java.util.Arrays.fill(a, -1);
-        return a;
     }
 
     @Override
@@ -97,21 +94,29 @@ public final class LatencyMessageInput implements MessageInput {
                         ev.time(i), new MessageIdKey(ev.messageId(ev.event(i)))));
             }
         }
-        for (int k = 0; k < others.size(); k++) {
-            others.get(k).stream(matcher.sinkFor(otherIndex[k]));
-        }
         matcher.finish(sink);
         warnings.clear();
-        for (NetEventSource s : others) {
-            for (String w : s.warnings()) {
-                warnings.add(s.node().name() + ": " + w);
-            }
-        }
         if (matcher.ambiguous() > 0) {
-            warnings.add(matcher.ambiguous() + " message keys sent or received more than once were dropped");
+            warnings.add(matcher.ambiguous() + " message ids sent or received more than once were dropped");
         }
         if (matcher.sameNode() > 0) {
             warnings.add(matcher.sameNode() + " messages between a node and itself were discarded");
+        }
+        if (others != null) {
+            long[] sameNode = {0};
+            others.readMessages((s, r, ts, tr) -> {
+                int a = otherIndex[s];
+                int b = otherIndex[r];
+                if (a == b) {
+                    sameNode[0]++; // two other traces joined to one node
+                } else {
+                    sink.message(a, b, ts, tr);
+                }
+            });
+            warnings.addAll(others.warnings());
+            if (sameNode[0] > 0) {
+                warnings.add(sameNode[0] + " messages between two traces of one node were discarded");
+            }
         }
     }
 

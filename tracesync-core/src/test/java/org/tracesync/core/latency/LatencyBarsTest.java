@@ -49,7 +49,7 @@ class LatencyBarsTest {
             }
         }
         LatencyInstances inst = LatencyInstances.find(ev);
-        LatencyMessageInput input = new LatencyMessageInput(inst, List.of());
+        LatencyMessageInput input = new LatencyMessageInput(inst);
         Synchronizer.Synchronization sync = Synchronizer.synchronize(input, Synchronizer.Options.defaults().withReference("b"));
         LatencyBars withPairs = new LatencyBars(sync.result(), sync.pairs(), 1e-4);
         LatencyBars nodesOnly = new LatencyBars(sync.result(), List.of(), 1e-4);

@@ -77,7 +77,7 @@ class KernelTraceJoinTest {
         assertThat(in.events().nodeNames()).containsExactly("h1", "h2");
         assertThat(in.otherNodes()).containsExactly(0, 1);
         LatencyInstances inst = LatencyInstances.find(in.events());
-        LatencyMessageInput messages = new LatencyMessageInput(inst, in.others(), in.otherNodes());
+        LatencyMessageInput messages = new LatencyMessageInput(inst, in.otherMessages(), in.otherNodes());
         assertThat(messages.nodes()).hasSize(2);
         Synchronizer.Synchronization sync = Synchronizer.synchronize(messages, Synchronizer.Options.defaults());
         LatencyBars bars = new LatencyBars(sync.result(), sync.pairs(), 5e-4);
