@@ -16,6 +16,8 @@ import com.google.ortools.linearsolver.MPVariable;
  * the transforms alone (docs/PERFORMANCE.md); a revised simplex only factors the basis and solves
  * the same programs in well under a second. The bound programs differ only in their objective, so
  * one model serves them all and GLOP restarts each solve from the previous optimal basis.
+ * Rows on a single unknown become that unknown's bounds (GLOP's bounded simplex keeps them out of
+ * the basis); their duals are recovered from the unknowns' reduced costs and checked like the rest.
  *
  * <h2>Checked, never trusted</h2>
  * Like {@link DualLinearProgram}: a maximum is accepted only if x satisfies every row (checked
