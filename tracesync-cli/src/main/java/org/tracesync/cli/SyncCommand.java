@@ -87,7 +87,7 @@ public final class SyncCommand implements Callable<Integer> {
         MessageInput input = traces.input();
         if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--rtt exchanges needs pcap/pcapng captures (their TCP exchanges give the round trips)");
+                    "--rtt exchanges needs traces with TCP segments (captures or CTF kernel traces): their exchanges give the round trips");
         }
         // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
         Synchronizer.Options options = new Synchronizer.Options(
