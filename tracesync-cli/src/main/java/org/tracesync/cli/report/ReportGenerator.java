@@ -127,12 +127,21 @@ public final class ReportGenerator {
             eu = new long[n + 1];
             lo = new double[n + 1];
             hi = new double[n + 1];
+            int m = 0;
             for (int i = 0; i <= n; i++) {
                 long x = e.minX() + Math.round((double) (e.maxX() - e.minX()) * i / n);
-                eu[i] = x - e.x0();
-                lo[i] = e.lowerAToB().deltaAt(x);
-                hi[i] = e.upperAToB().deltaAt(x);
+                double l = e.lowerAToB().deltaAt(x);
+                double h = e.upperAToB().deltaAt(x);
+                if (Double.isFinite(l) && Double.isFinite(h)) { // incomplete pairs: the band where both sides are finite
+                    eu[m] = x - e.x0();
+                    lo[m] = l;
+                    hi[m] = h;
+                    m++;
+                }
             }
+            eu = java.util.Arrays.copyOf(eu, m);
+            lo = java.util.Arrays.copyOf(lo, m);
+            hi = java.util.Arrays.copyOf(hi, m);
         }
         return new PairGeometry(e.x0(), e.pu(), pv, e.qu(), qv, eu, lo, hi);
     }

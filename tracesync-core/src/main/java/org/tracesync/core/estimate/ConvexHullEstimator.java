@@ -207,14 +207,21 @@ public final class ConvexHullEstimator {
         }
         double c = 0.5 * (f.g(d) + f.h(d));
         boolean strict = f.phi(d) > 0;
+        // bounds where finite: +∞ slopes mark the unbounded ends, 0 the flat ones (rates ≤ 0)
+        double dLo = f.dMin().isFinite() ? f.dMin().toDouble() : Double.NEGATIVE_INFINITY;
+        double dHi = f.dMax().isFinite() ? f.dMax().toDouble() : Double.POSITIVE_INFINITY;
+        double flat = Math.max(0.0, 1 + dLo);
+        double steep = 1 + dHi;
+        MonotoneBound upper = hullBound(MonotoneBound.Kind.UPPER, acc, pu, pv, f.upperEnvelopeRange(), flat, steep);
+        MonotoneBound lower = hullBound(MonotoneBound.Kind.LOWER, acc, qu, qv, f.lowerEnvelopeRange(), steep, flat);
         String which = !f.dMin().isFinite() && !f.dMax().isFinite() ? "both drift bounds"
                 : !f.dMax().isFinite() ? "the maximum drift" : "the minimum drift";
         return new PairEstimate(acc.a(), acc.b(), Quality.INCOMPLETE,
                 (reason != null ? reason : "feasible region unbounded in " + which) + ": estimate is the middle of the feasible intercepts at "
                         + where + (strict ? " (strictly inside the corridor)" : " (the corridor has no interior: the line touches it)")
-                        + "; no two-sided bounds",
+                        + "; bounds only where finite",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
-                f.dMin(), f.dMax(), c, d, null, null, Double.NaN, 0, 0, pu, pv, qu, qv);
+                f.dMin(), f.dMax(), c, d, lower, upper, Double.NaN, 0, 0, pu, pv, qu, qv);
     }
 
     /**
