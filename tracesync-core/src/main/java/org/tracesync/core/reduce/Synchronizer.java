@@ -14,7 +14,6 @@ import org.tracesync.core.estimate.RegressionEstimator;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.model.NodeInfo;
-import org.tracesync.core.model.Quality;
 
 /**
  * The library entry point: messages in, {@link SyncResult} out (DESIGN §1 stages 3–5).
@@ -114,12 +113,15 @@ public final class Synchronizer {
                 fit.samples(), fit.rejected(), confidence, fit.residualStandardError(), fit.d(), fit.ciD(), fit.seD(),
                 fit.ciC(), fit.seC(), confidence);
         EstimateLine line = new EstimateLine(fit.c(), fit.d());
-        if (inverted == 0 || e.quality() != Quality.ACCURATE && e.quality() != Quality.INCOMPLETE) {
-            return e.withLine(line, e.fallback(), e.note() + "; " + stats);
+        if (inverted == 0) {
+            return e.withLine(line, FallbackStatistics.NONE, e.note() + "; " + stats);
         }
+        // the statistics are the regression line's own inversions, whether or not the hulls cross
+        String where = e.hullsCross() ? "the hulls cross (no line keeps every message forward)"
+                : "the regression line leaves the feasible region (the hull's bounds are kept, strict)";
         return e.withLine(line, new FallbackStatistics(inverted, worst), String.format(java.util.Locale.ROOT,
-                "the regression line leaves the feasible region: it inverts %d of %d messages, by up to %.1f ns "
-                        + "(the hull's bounds are kept, strict); %s", inverted, m[0].length + m[2].length, worst, stats));
+                "%s: it inverts %d of %d messages, by up to %.1f ns; %s", where, inverted,
+                m[0].length + m[2].length, worst, stats));
     }
 
     public static Synchronization synchronize(MessageInput input, Options options) throws IOException {
