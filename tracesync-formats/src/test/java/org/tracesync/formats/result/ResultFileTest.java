@@ -109,7 +109,7 @@ class ResultFileTest {
                 double truthCorr = tau + ref[0] + ref[1] * tau - (double) (t - t0);
                 NodeResult node = r.node(name);
                 double est = node.transform().correction(t);
-                double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+                double[] mp = node.bounds().at(t);
                 if (!name.equals("h3")) {
                     assertThat(truthCorr).as("%s at %d", name, t).isBetween(est - mp[0] - 1, est + mp[1] + 1);
                 }
