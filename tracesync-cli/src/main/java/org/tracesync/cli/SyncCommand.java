@@ -12,7 +12,7 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
 import org.tracesync.formats.evaluate.RttFile;
-import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,9 +82,10 @@ public final class SyncCommand implements Callable<Integer> {
         }
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
         MessageInput input = traces.input();
-        if ("exchanges".equals(rtt) && !(input instanceof CaptureMessageInput)) {
+        if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--rtt exchanges needs pcap/pcapng captures (their TCP exchanges give the round trips)");
+                    "--rtt exchanges needs event traces with TCP segments (captures, CTF kernel traces): their"
+                            + " exchanges give the round trips");
         }
         // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
         Synchronizer.Options options = new Synchronizer.Options(
@@ -111,7 +112,7 @@ public final class SyncCommand implements Callable<Integer> {
                 // the round trips are known once the messages are read: accumulate, then estimate
                 PairAccumulators acc = new PairAccumulators(nodeCount);
                 input.readMessages(acc);
-                options = options.withLatency(((CaptureMessageInput) input).roundTrips()
+                options = options.withLatency(((MergedTraceInput) input).roundTrips()
                         .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
                 sync = Synchronizer.synchronize(input.nodes(), acc, input, options);
             } else {
