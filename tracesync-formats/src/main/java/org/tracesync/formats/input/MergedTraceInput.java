@@ -89,6 +89,25 @@ public final class MergedTraceInput implements MessageInput {
         read(sink, null);
     }
 
+    /**
+     * The sink, or — when some trace's timestamps are coarser than 1 ns (µs captures) — a sink
+     * that widens each message by the two traces' resolutions r: the send r_s earlier, the
+     * receive r_r later. A timestamp t stands for an instant in (t − r, t + r), so the true times
+     * always satisfy the widened constraint, and the bounds stay strict (DESIGN §2, §3).
+     */
+    private MessageSink widenedByResolution(MessageSink sink) throws IOException {
+        long[] res = new long[traces.size()];
+        boolean coarse = false;
+        for (int i = 0; i < res.length; i++) {
+            res[i] = traces.get(i).timestampResolution();
+            coarse |= res[i] > 1;
+        }
+        if (!coarse) {
+            return sink;
+        }
+        return (s, r, ts, tr) -> sink.message(s, r, ts - res[s], tr + res[r]);
+    }
+
     /** Round-trip minima from the exchanges of the last pass (null before any pass). */
     public RoundTripMinima roundTrips() {
         return roundTrips;
@@ -121,8 +140,9 @@ public final class MergedTraceInput implements MessageInput {
     }
 
     /** One pass: messages into {@code sink}, broadcast groups into {@code broadcasts} (nullable). */
-    public void read(MessageSink sink, BroadcastSink broadcasts) throws IOException {
+    public void read(MessageSink messages, BroadcastSink broadcasts) throws IOException {
         int k = traces.size();
+        MessageSink sink = widenedByResolution(messages);
         AddressTable addresses = addressTable(nodes);
         if (offsets == null) {
             offsets = options.coarseOffsets() && k > 1 && firstTimesSpread(addresses) > options.window() / 4
