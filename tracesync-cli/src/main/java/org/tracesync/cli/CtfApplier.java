@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.ctf.CtfClockRewrite;
 import org.tracesync.formats.ctf.CtfTrace;
 
@@ -23,6 +24,16 @@ public final class CtfApplier implements TraceApplier {
     @Override
     public boolean accepts(Path trace) {
         return CtfTrace.isCtfTrace(trace);
+    }
+
+    @Override
+    public Path output(Path trace, NodeResult node, Path outDir) {
+        return outDir.resolve(node.name().replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    @Override
+    public boolean outputIsDirectory() {
+        return true;
     }
 
     @Override
@@ -51,7 +62,11 @@ public final class CtfApplier implements TraceApplier {
             range[0] = node.start();
             range[1] = node.end();
         }
-        Path dest = outDir.resolve(node.name().replaceAll("[^A-Za-z0-9._-]", "_"));
-        return CtfClockRewrite.write(t, node.transform(), range[0], range[1], dest);
+        Path dest = output(trace, node, outDir);
+        CtfClockRewrite.Outcome[] written = {null};
+        AtomicFile.writeDirectory(dest, tmp -> written[0] = CtfClockRewrite.write(t, node.transform(), range[0], range[1], tmp));
+        CtfClockRewrite.Outcome o = written[0];
+        return new CtfClockRewrite.Outcome(dest, o.clock(), o.freq(), o.offsetSeconds(), o.offset(), o.middle(),
+                o.errorBoundNs());
     }
 }

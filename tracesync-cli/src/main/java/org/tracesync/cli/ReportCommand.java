@@ -47,6 +47,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        List<Path> inputs = new java.util.ArrayList<>(traces);
+        inputs.add(resultFile);
+        inputs.add(truthFile);
+        new OutputGuard(inputs).file("-o", output);
         SyncResult result = ResultFile.read(resultFile);
         Map<String, ClockModel> truth = truthFile == null ? Map.of()
                 : TruthFile.read(truthFile).clocks().stream().collect(Collectors.toMap(ClockModel::name, Function.identity()));

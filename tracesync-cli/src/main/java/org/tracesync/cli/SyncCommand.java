@@ -17,7 +17,9 @@ import picocli.CommandLine.Parameters;
 /** {@code tracesync sync TRACE... -o result.json}: the main job. */
 @Command(name = "sync", mixinStandardHelpOptions = true,
         description = {"Synchronizes traces: fits, for every node, a transform onto a reference clock with strict accuracy bounds.",
-            "Exit codes: 0 all nodes synchronized, 1 some nodes could not be synchronized, 2 usage error, 3 input error."})
+            "Exit codes: 0 every node synchronized by an estimate no message contradicts; 1 not so (a single node,"
+                + " nodes not synchronized, fallback estimates, separate groups: stderr says which); 2 usage error;"
+                + " 3 input error; 4 internal error; 5 out of memory."})
 public final class SyncCommand implements Callable<Integer> {
 
     enum EstimatorChoice { bisector, regression }
@@ -70,6 +72,9 @@ public final class SyncCommand implements Callable<Integer> {
                     ? "--min-latency must be >= 0"
                     : "--min-latency is used by the global program only; it cannot go with --reduction path");
         }
+        if (output != null) {
+            new OutputGuard(inputs).file("-o", output);
+        }
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
         MessageInput input = traces.input();
         Synchronizer.Options options = new Synchronizer.Options(
@@ -89,34 +94,24 @@ public final class SyncCommand implements Callable<Integer> {
             sync = Synchronizer.synchronize(input, options);
         }
         SyncResult result = sync.result();
-        if (output != null) {
-            ResultFile.write(result, output);
-        }
+        java.io.PrintWriter out = spec.commandLine().getOut();
         if (!quiet) {
-            java.io.PrintWriter out = spec.commandLine().getOut();
+            // the summary first: it is not lost when the result cannot be written
             out.print(SyncSummary.format(result, input.warnings()));
-            if (output != null) {
-                out.println("result written to " + output);
-            }
             out.flush();
         }
-        boolean partial = result.nodes().size() > 1
-                && result.nodes().stream().anyMatch(n -> !n.synchronizedToOther() && !isGroupReference(result, n));
-        if (partial) {
-            // partial success: one line on stderr naming the nodes and why (docs/USER_GUIDE.md, exit codes)
-            List<String> why = result.nodes().stream()
-                    .filter(n -> !n.synchronizedToOther() && !isGroupReference(result, n))
-                    .map(n -> n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")")
-                    .toList();
-            spec.commandLine().getErr().println("tracesync: " + why.size() + " of " + result.nodes().size()
-                    + " nodes could not be synchronized: " + String.join("; ", why));
-            spec.commandLine().getErr().flush();
+        if (output != null) {
+            ResultFile.write(result, output);
+            if (!quiet) {
+                out.println("result written to " + output);
+                out.flush();
+            }
         }
-        return partial ? 1 : 0;
-    }
-
-    /** A node that is the reference of a group of at least two nodes. */
-    private static boolean isGroupReference(SyncResult r, NodeResult n) {
-        return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
+        SyncVerdict verdict = SyncVerdict.of(result);
+        for (String reason : verdict.reasons()) {
+            spec.commandLine().getErr().println("tracesync: " + reason);
+        }
+        spec.commandLine().getErr().flush();
+        return verdict.exitCode();
     }
 }

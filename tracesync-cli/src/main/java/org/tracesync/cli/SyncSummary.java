@@ -16,7 +16,7 @@ public final class SyncSummary {
 
     public static String format(SyncResult r, List<String> inputWarnings) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d nodes, %s messages, reference %s%n", r.nodes().size(),
+        sb.append(String.format(Locale.ROOT, "%s, %s messages, reference %s%n", count(r.nodes().size(), "node"),
                 r.stats().getOrDefault("messages", "?"), r.reference()));
         sb.append(String.format(Locale.ROOT, "%nPairs%n  %-12s %-12s %8s %8s %11s  %-10s  %-27s  %s%n",
                 "a", "b", "a->b", "b->a", "hull pts", "quality", "drift range [min, max]", "mean accuracy"));
@@ -45,6 +45,11 @@ public final class SyncSummary {
             sb.append("  - ").append(w).append(System.lineSeparator());
         }
         return sb.toString();
+    }
+
+    /** "1 node", "3 nodes". */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -16,7 +16,18 @@ public interface TraceApplier {
 
     boolean accepts(Path trace) throws IOException;
 
-    /** Writes the synchronized copy of {@code trace} (node {@code node}) into {@code outDir}; returns it. */
+    /** Where {@link #apply} writes the copy of {@code trace} (node {@code node}) in {@code outDir}. */
+    Path output(Path trace, NodeResult node, Path outDir);
+
+    /** True when {@link #output} is a directory (a trace directory) rather than a file. */
+    default boolean outputIsDirectory() {
+        return false;
+    }
+
+    /**
+     * Writes the synchronized copy of {@code trace} (node {@code node}) at {@link #output}, through a
+     * temporary sibling renamed at the end; returns it. The caller has checked the output path.
+     */
     Path apply(Path trace, NodeResult node, Path outDir) throws IOException;
 
     /** True when {@link #merge} is supported. */
@@ -24,7 +35,10 @@ public interface TraceApplier {
         return false;
     }
 
-    /** Writes all traces into one, ordered by reference time; returns the number of records written. */
+    /**
+     * Writes all traces into {@code out}, ordered by reference time, through a temporary sibling
+     * renamed at the end; returns the number of records written.
+     */
     default long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
         throw new UnsupportedOperationException(name() + " traces cannot be merged");
     }

@@ -5,12 +5,12 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.tracesync.formats.io.AtomicFile;
 import java.util.function.LongSupplier;
 import org.tracesync.cli.ProgressReporter;
 import org.tracesync.core.accumulate.PairAccumulator;
@@ -96,15 +96,11 @@ public final class ReportGenerator {
         ReportInput input = new ReportInput(title, result, sampler, inputWarnings, truth, geometry);
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Path tmp = parent.resolve("." + out.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
+        AtomicFile.write(out, tmp -> {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 HtmlReport.write(input, w);
             }
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
         return new Outcome(out, sampler == null ? 0 : sampler.messages(), sampler == null ? 0 : sampler.inversions(),
                 traceError);
     }

@@ -40,7 +40,7 @@ public final class CaptureNodes {
 
     public static List<NodeInfo> resolve(List<Path> files, CaptureOptions options) throws IOException {
         if (!options.names().isEmpty() && options.names().size() != files.size()) {
-            throw new IllegalArgumentException(options.names().size() + " names for " + files.size()
+            throw new org.tracesync.core.model.InvalidRequestException(options.names().size() + " names (--name) for " + files.size()
                     + " captures");
         }
         List<String> names = new ArrayList<>();
@@ -48,7 +48,7 @@ public final class CaptureNodes {
         for (int i = 0; i < files.size(); i++) {
             String n = options.names().isEmpty() ? stem(files.get(i)) : options.names().get(i);
             if (!seen.add(n)) {
-                throw new IllegalArgumentException("two captures have the node name '" + n
+                throw new org.tracesync.core.model.InvalidRequestException("two captures have the node name '" + n
                         + "': rename one (--name)");
             }
             names.add(n);
