@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.tracesync.formats.io.AtomicFile;
 import java.util.function.LongSupplier;
 import org.tracesync.cli.ProgressReporter;
+import org.tracesync.cli.TraceMembership;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.ConvexHullEstimator;
@@ -76,10 +77,18 @@ public final class ReportGenerator {
                     s.message(sender, receiver, sendTime, recvTime);
                     acc.message(sender, receiver, sendTime, recvTime);
                 };
+                TraceMembership membership = unknown.isEmpty()
+                        ? new TraceMembership("the result", result, nodes.stream().map(NodeInfo::name).toList()) : null;
+                if (membership != null) {
+                    fanOut = membership.watching(fanOut);
+                }
                 if (traces instanceof org.tracesync.formats.pcap.CaptureMessageInput captures) {
                     captures.read(fanOut, s); // captures also give broadcast groups
                 } else {
                     traces.readMessages(fanOut);
+                }
+                if (membership != null) {
+                    membership.check();
                 }
                 sampler = s;
                 inputWarnings.addAll(traces.warnings());
