@@ -37,7 +37,9 @@ public final class SyncSummary {
                     boundsAt(n, n.start()), boundsAt(n, n.end())));
         }
         boolean header = false;
-        for (String w : concat(inputWarnings, r.warnings())) {
+        List<String> warnings = concat(inputWarnings, r.warnings());
+        warnings.addAll(implausibleDrifts(r));
+        for (String w : warnings) {
             if (!header) {
                 sb.append(String.format("%nWarnings%n"));
                 header = true;
@@ -45,6 +47,29 @@ public final class SyncSummary {
             sb.append("  - ").append(w).append(System.lineSeparator());
         }
         return sb.toString();
+    }
+
+    /** Drifts beyond 1 %: a crystal stays within about 100 ppm; larger ones come from a wrong clock or unit. */
+    static final double IMPLAUSIBLE_DRIFT = 0.01;
+
+    /** One warning per node whose drift no real clock has. */
+    static List<String> implausibleDrifts(SyncResult r) {
+        List<String> out = new java.util.ArrayList<>();
+        for (NodeResult n : r.nodes()) {
+            if (!n.synchronizedToOther()) {
+                continue;
+            }
+            for (LinearSegment s : n.transform().segments()) {
+                if (Math.abs(s.drift()) > IMPLAUSIBLE_DRIFT) {
+                    out.add(String.format(Locale.ROOT, "node %s: drift %s against %s (%.1f %%) is not a real clock's"
+                            + " (crystals stay within 0.01 %%): check the trace's clock (CTF freq and offsets) or the"
+                            + " unit of its timestamps", n.name(), drift(s.drift()), n.reference(),
+                            100 * Math.abs(s.drift())));
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     /** "1 node", "3 nodes". */

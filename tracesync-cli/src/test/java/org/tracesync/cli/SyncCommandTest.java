@@ -107,4 +107,17 @@ class SyncCommandTest {
         assertThat(h.exit()).isZero();
         assertThat(h.out()).contains("sync");
     }
+
+    /** Issue #12 item 10: a drift no real clock has (more than 1 %) is warned about, not reported as plain "accurate". */
+    @Test
+    void anImplausibleDriftIsWarned() throws Exception {
+        // node 1 runs 5 % fast: local = 1.05 t; 1 ms latency each way
+        Path in = tmp.resolve("fast.txt");
+        Files.writeString(in, "2\n0 1 1.000 1.05105\n0 1 10.000 10.50105\n1 0 2.100 2.001\n1 0 11.550 11.001\n");
+        Run r = run("sync", in.toString());
+        assertThat(r.out()).contains("Warnings").contains("node 1: drift -0.04764 against 0 (4.8 %) is not a real"
+                + " clock's (crystals stay within 0.01 %): check the trace's clock (CTF freq and offsets) or the unit of"
+                + " its timestamps");
+    }
+
 }
