@@ -44,6 +44,9 @@ public final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (!java.nio.file.Files.exists(trace)) {
+            throw new TraceFormatException(trace, "", "no such file or directory");
+        }
         if (CaptureReader.isCapture(trace)) {
             CaptureInspection c = CaptureInspection.of(trace);
             print(out, toJson(c), () -> printText(out, c));

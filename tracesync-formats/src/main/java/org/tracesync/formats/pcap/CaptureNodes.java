@@ -53,6 +53,12 @@ public final class CaptureNodes {
             }
             names.add(n);
         }
+        for (String n : options.nodeAddresses().keySet()) {
+            if (!names.contains(n)) {
+                throw new org.tracesync.core.model.InvalidRequestException("--node-address " + n
+                        + ": no capture of that node (nodes: " + names + ")");
+            }
+        }
         List<Candidates> cands = new ArrayList<>();
         List<List<String>> own = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
