@@ -2,6 +2,7 @@ package org.tracesync.cli;
 
 import java.util.List;
 import java.util.Locale;
+import org.tracesync.cli.report.Notes;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -36,16 +37,11 @@ public final class SyncSummary {
                     n.name(), n.reference(), n.quality().label(), offset, drift,
                     boundsAt(n, n.start()), boundsAt(n, n.end())));
         }
-        boolean header = false;
-        List<String> warnings = concat(inputWarnings, r.warnings());
-        warnings.addAll(implausibleDrifts(r));
-        for (String w : warnings) {
-            if (!header) {
-                sb.append(String.format("%nWarnings%n"));
-                header = true;
-            }
-            sb.append("  - ").append(w).append(System.lineSeparator());
-        }
+        List<String> all = concat(inputWarnings, r.warnings());
+        all.addAll(implausibleDrifts(r));
+        Notes notes = Notes.of(all);
+        section(sb, "Statistics", notes.statistics());
+        section(sb, "Warnings", notes.warnings());
         return sb.toString();
     }
 
@@ -70,6 +66,16 @@ public final class SyncSummary {
             }
         }
         return out;
+    }
+
+    private static void section(StringBuilder sb, String title, List<String> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        sb.append(String.format("%n%s%n", title));
+        for (String l : lines) {
+            sb.append("  - ").append(l).append(System.lineSeparator());
+        }
     }
 
     /** "1 node", "3 nodes". */

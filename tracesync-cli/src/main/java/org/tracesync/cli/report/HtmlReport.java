@@ -35,6 +35,8 @@ public final class HtmlReport {
 
     private final ReportInput in;
     private final StringBuilder out = new StringBuilder(1 << 16);
+    /** Statistics and benign notes sorted out of the warnings ({@link Notes}), shown in their own section. */
+    private List<String> statistics = List.of();
 
     private HtmlReport(ReportInput in) {
         this.in = in;
@@ -129,7 +131,9 @@ public final class HtmlReport {
         if (in.sampler() != null && in.sampler().inversions() > 0) {
             all.add(in.sampler().inversions() + " messages are received before they were sent after correction");
         }
-        List<String> distinct = all.stream().distinct().toList();
+        Notes notes = Notes.of(all);
+        statistics = notes.statistics();
+        List<String> distinct = notes.warnings();
         if (distinct.isEmpty()) {
             out.append("<div class=\"ok\">No warnings").append(in.sampler() != null
                     ? ": no message travels backwards in time after correction." : ".").append("</div>\n");
@@ -146,7 +150,7 @@ public final class HtmlReport {
         out.append("<h2>Nodes</h2>\n<table><tr><th>node</th><th>reference</th><th>quality</th><th>offset at start</th>"
                 + "<th>drift</th><th>mean bound width</th><th>max bound width</th><th>path</th><th>source</th><th>note</th></tr>\n");
         for (NodeResult n : in.result().nodes()) {
-            double[] w = widthStats(n.bounds());
+            double[] w = n.end() > n.start() ? BoundWidths.over(n.bounds(), n.start(), n.end()) : widthStats(n.bounds());
             out.append("<tr><td>").append(Html.escape(n.name())).append("</td><td>").append(Html.escape(n.reference()))
                     .append("</td><td class=\"q-").append(n.quality().label()).append("\">").append(n.quality().label())
                     .append("</td><td class=\"n\">").append(ns(n.transform().correction(n.start())))
@@ -181,15 +185,25 @@ public final class HtmlReport {
     }
 
     private void stats() {
-        if (in.result().stats().isEmpty()) {
+        if (in.result().stats().isEmpty() && statistics.isEmpty()) {
             return;
         }
-        out.append("<details><summary>Statistics</summary><table>\n");
-        for (Map.Entry<String, Object> e : in.result().stats().entrySet()) {
-            out.append("<tr><th>").append(Html.escape(e.getKey())).append("</th><td>")
-                    .append(Html.escape(String.valueOf(e.getValue()))).append("</td></tr>\n");
+        out.append("<h2>Statistics</h2>\n");
+        if (!statistics.isEmpty()) {
+            out.append("<ul class=\"stats\">\n");
+            for (String st : statistics) {
+                out.append("<li>").append(Html.escape(st)).append("</li>\n");
+            }
+            out.append("</ul>\n");
         }
-        out.append("</table></details>\n");
+        if (!in.result().stats().isEmpty()) {
+            out.append("<details><summary>Counters of the result file</summary><table>\n");
+            for (Map.Entry<String, Object> e : in.result().stats().entrySet()) {
+                out.append("<tr><th>").append(Html.escape(e.getKey())).append("</th><td>")
+                        .append(Html.escape(String.valueOf(e.getValue()))).append("</td></tr>\n");
+            }
+            out.append("</table></details>\n");
+        }
     }
 
     // ---------------------------------------------------------------- per node
@@ -236,7 +250,8 @@ public final class HtmlReport {
             correction.line(trueX, trueCorr, TRUTH, "true (truth file)", "6,4");
         }
         SvgPlot band = new SvgPlot(660, 300, "Accuracy of " + n.name() + " (Figure 6)", xLabel, "µs around the estimate");
-        List<BoundRow> rows = n.bounds();
+        // over the node's own span only: rows a trace length beyond the data would stretch the plot and its scale
+        List<BoundRow> rows = n.bounds().isEmpty() ? n.bounds() : BoundWidths.clip(n.bounds(), start, end);
         double[] bx = new double[rows.size()];
         double[] lo = new double[rows.size()];
         double[] hi = new double[rows.size()];
@@ -428,7 +443,7 @@ public final class HtmlReport {
         NodeResult nb = in.sampler().nodeResult(p.b);
         if (nb != null && nb.reference().equals(a) && !nb.bounds().isEmpty()) {
             // rows on b's clock: a-time x ∈ [t + c − minus, t + c + plus], so v = t − x ∈ [−c − plus, −c + minus]
-            List<BoundRow> rows = nb.bounds();
+            List<BoundRow> rows = nb.end() > nb.start() ? BoundWidths.clip(nb.bounds(), nb.start(), nb.end()) : nb.bounds();
             double[][] e = new double[3][rows.size()];
             for (int i = 0; i < rows.size(); i++) {
                 BoundRow r = rows.get(i);
@@ -441,7 +456,7 @@ public final class HtmlReport {
         }
         if (na != null && na.reference().equals(b) && !na.bounds().isEmpty()) {
             // rows on a's clock: b-time y ∈ [t + c − minus, t + c + plus], v = y − t
-            List<BoundRow> rows = na.bounds();
+            List<BoundRow> rows = na.end() > na.start() ? BoundWidths.clip(na.bounds(), na.start(), na.end()) : na.bounds();
             double[][] e = new double[3][rows.size()];
             for (int i = 0; i < rows.size(); i++) {
                 BoundRow r = rows.get(i);
@@ -457,7 +472,8 @@ public final class HtmlReport {
 
     /**
      * The densest twentieth of u (± one bin) and, there, the corridor between the two clouds:
-     * from the upper quartile of the b → a points to the lower quartile of the a → b points.
+     * from the highest b → a point to the lowest a → b point, padded by a quarter of its height
+     * (crossing clouds: between the quartiles).
      */
     static double[] densestWindow(double[][] ab, double[][] ba) {
         double[] ur = range(ab[0], ba[0]);
@@ -485,11 +501,19 @@ public final class HtmlReport {
         double top;
         double bottom;
         if (vAb.length > 0 && vBa.length > 0) {
-            top = quantile(vAb, 0.25);
-            bottom = quantile(vBa, 0.75);
+            // the corridor: between the lowest a → b point and the highest b → a point (the hulls' edges there);
+            // quantiles would frame the latency tails, thousands of times wider than a µs corridor
+            top = quantile(vAb, 0.0);
+            bottom = quantile(vBa, 1.0);
             if (top <= bottom) {
-                top = quantile(vAb, 0.9);
-                bottom = quantile(vBa, 0.1);
+                // crossing clouds: frame the overlap and a little of each cloud
+                top = quantile(vAb, 0.25);
+                bottom = quantile(vBa, 0.75);
+                if (top <= bottom) {
+                    double t = top;
+                    top = bottom;
+                    bottom = t;
+                }
             }
         } else {
             double[] v = vAb.length > 0 ? vAb : vBa;
@@ -506,7 +530,7 @@ public final class HtmlReport {
         if (!(top > bottom)) {
             top = bottom + 1;
         }
-        double pad = (top - bottom) * 0.15;
+        double pad = (top - bottom) * 0.25;
         return new double[] {lo, hi, bottom - pad, top + pad};
     }
 

@@ -44,6 +44,10 @@ public final class ResultFile {
      * renamed at the end, permissions from the umask or from the file it replaces).
      */
     public static void write(SyncResult result, Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null) {
+            Files.createDirectories(dir);
+        }
         AtomicFile.write(file, tmp -> {
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 write(result, out);
