@@ -375,7 +375,8 @@ public final class HtmlReport {
         SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey,
                 env, truth);
         SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env, truth);
-        double[] window = densestWindow(ab, ba);
+        // the corridor's slope in µs per s is the pair's drift × 10⁶
+        double[] window = densestWindow(ab, ba, pr != null && Double.isFinite(pr.drift()) ? pr.drift() * 1e6 : 0);
         if (window != null) {
             zoom.xRange(window[0], window[1]).yRange(window[2], window[3]);
         }
@@ -476,6 +477,16 @@ public final class HtmlReport {
      * (crossing clouds: between the quartiles).
      */
     static double[] densestWindow(double[][] ab, double[][] ba) {
+        return densestWindow(ab, ba, 0);
+    }
+
+    /**
+     * As {@link #densestWindow(double[][], double[][])}, for a corridor of slope {@code slope}
+     * (v units per u unit: the pair's drift): the extremes are taken on v − slope·u, so that a
+     * drifting corridor is not mistaken for crossing clouds, and the frame covers the corridor's
+     * rise or fall across the window.
+     */
+    static double[] densestWindow(double[][] ab, double[][] ba, double slope) {
         double[] ur = range(ab[0], ba[0]);
         if (!(ur[1] > ur[0])) {
             return null;
@@ -496,8 +507,8 @@ public final class HtmlReport {
         double w = (ur[1] - ur[0]) / bins;
         double lo = ur[0] + Math.max(0, best - 1) * w;
         double hi = ur[0] + Math.min(bins, best + 2) * w;
-        double[] vAb = inWindow(ab, lo, hi);
-        double[] vBa = inWindow(ba, lo, hi);
+        double[] vAb = inWindow(ab, lo, hi, slope);
+        double[] vBa = inWindow(ba, lo, hi, slope);
         double top;
         double bottom;
         if (vAb.length > 0 && vBa.length > 0) {
@@ -531,12 +542,14 @@ public final class HtmlReport {
             top = bottom + 1;
         }
         double pad = (top - bottom) * 0.25;
-        return new double[] {lo, hi, bottom - pad, top + pad};
+        double rise = slope * (hi - lo);
+        return new double[] {lo, hi, bottom + slope * lo + Math.min(0, rise) - pad, top + slope * lo + Math.max(0, rise) + pad};
     }
 
-    private static double[] inWindow(double[][] pts, double lo, double hi) {
+    /** v − slope·(u − lo) of the points whose u lies in [lo, hi], i.e. v detrended to the window's left edge. */
+    private static double[] inWindow(double[][] pts, double lo, double hi, double slope) {
         return java.util.stream.IntStream.range(0, pts[0].length).filter(i -> pts[0][i] >= lo && pts[0][i] <= hi)
-                .mapToDouble(i -> pts[1][i]).toArray();
+                .mapToDouble(i -> pts[1][i] - slope * pts[0][i]).toArray();
     }
 
     private static double quantile(double[] values, double q) {

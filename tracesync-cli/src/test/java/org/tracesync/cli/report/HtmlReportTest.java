@@ -116,6 +116,26 @@ class HtmlReportTest {
         assertThat(w[3]).isGreaterThan(-999_990.0);
     }
 
+    /** A drifting corridor (29 ppm: 29 µs per s) is followed, not taken for crossing clouds. */
+    @Test
+    void zoomFollowsADriftingCorridor() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+        int n = 2000;
+        double[][] ab = new double[2][n];
+        double[][] ba = new double[2][n];
+        for (int i = 0; i < n; i++) {
+            ab[0][i] = i * 0.01;
+            ba[0][i] = i * 0.01 + 0.005;
+            ab[1][i] = 675_000 - 29 * ab[0][i] + 1 + 3000 * -Math.log(1 - r.nextDouble());
+            ba[1][i] = 675_000 - 29 * ba[0][i] - 1 - 3000 * -Math.log(1 - r.nextDouble());
+        }
+        double[] w = HtmlReport.densestWindow(ab, ba, -29);
+        double windowSeconds = w[1] - w[0];
+        assertThat(w[3] - w[2]).isGreaterThan(29 * windowSeconds).isLessThan(29 * windowSeconds + 300);
+        assertThat(w[2]).isLessThan(675_000 - 29 * w[1]);
+        assertThat(w[3]).isGreaterThan(675_000 - 29 * w[0]);
+    }
+
     /** Issue #12 item 12: widths are computed over the node's own span, not over rows extrapolated beyond it. */
     @Test
     void boundWidthsOverTheNodesOwnSpan() {
