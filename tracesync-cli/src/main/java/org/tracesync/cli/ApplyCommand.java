@@ -133,10 +133,11 @@ public final class ApplyCommand implements Callable<Integer> {
         if (outDir != null) {
             Files.createDirectories(outDir);
             for (int i = 0; i < paths.size(); i++) {
-                Path written = appliers.get(i).apply(paths.get(i), nodes.get(i), outDir);
-                out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written
+                TraceApplier.Applied written = appliers.get(i).apply(paths.get(i), nodes.get(i), outDir);
+                out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written.output()
                         + (nodes.get(i).synchronizedToOther() ? " (reference " + nodes.get(i).reference() + ")"
-                                : " (unchanged: a reference or unsynchronized node)"));
+                                : " (unchanged: a reference or unsynchronized node)")
+                        + (written.note().isEmpty() ? "" : "; " + written.note()));
             }
         }
         if (merge != null) {

@@ -34,10 +34,10 @@ final class CaptureApplier implements TraceApplier {
     }
 
     @Override
-    public Path apply(Path trace, NodeResult node, Path outDir) throws IOException {
+    public Applied apply(Path trace, NodeResult node, Path outDir) throws IOException {
         Path out = output(trace, node, outDir);
         AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, time(node)));
-        return out;
+        return new Applied(out, "");
     }
 
     @Override

@@ -93,7 +93,10 @@ public final class SyncCommand implements Callable<Integer> {
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
             sync = Synchronizer.synchronize(input, options);
         }
-        SyncResult result = sync.result();
+        SyncResult synced = sync.result();
+        List<String> coverage = MessageCoverage.warnings(synced, traces.eventSpans());
+        SyncResult result = coverage.isEmpty() ? synced : new SyncResult(synced.reference(), synced.nodes(),
+                synced.pairs(), synced.stats(), concat(synced.warnings(), coverage));
         java.io.PrintWriter out = spec.commandLine().getOut();
         if (!quiet) {
             // the summary first: it is not lost when the result cannot be written
@@ -113,5 +116,11 @@ public final class SyncCommand implements Callable<Integer> {
         }
         spec.commandLine().getErr().flush();
         return verdict.exitCode();
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 }

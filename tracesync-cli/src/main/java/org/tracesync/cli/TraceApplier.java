@@ -24,11 +24,15 @@ public interface TraceApplier {
         return false;
     }
 
+    /** What {@link #apply} wrote, and what the user should know about it (empty when nothing). */
+    record Applied(Path output, String note) {
+    }
+
     /**
      * Writes the synchronized copy of {@code trace} (node {@code node}) at {@link #output}, through a
-     * temporary sibling renamed at the end; returns it. The caller has checked the output path.
+     * temporary sibling renamed at the end. The caller has checked the output path.
      */
-    Path apply(Path trace, NodeResult node, Path outDir) throws IOException;
+    Applied apply(Path trace, NodeResult node, Path outDir) throws IOException;
 
     /** True when {@link #merge} is supported. */
     default boolean canMerge() {
