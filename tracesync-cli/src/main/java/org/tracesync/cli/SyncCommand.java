@@ -59,6 +59,10 @@ public final class SyncCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
+    @Option(names = "--all-pairs", description = "List every pair in the summary (default: at most "
+            + SyncSummary.MAX_PAIR_ROWS + ", the weakest, when there are more).")
+    boolean allPairs;
+
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
 
@@ -89,9 +93,20 @@ public final class SyncCommand implements Callable<Integer> {
                             + input.nodes().stream().map(n -> n.name()).toList() + ")");
         }
         Synchronizer.Synchronization sync;
-        try (ProgressReporter progress = ProgressReporter.start("reading traces", traces.totalBytes(),
+        try (ProgressReporter progress = ProgressReporter.start("reading and matching", traces.totalBytes(),
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
-            sync = Synchronizer.synchronize(input, options);
+            // the phases one by one, so that the display names each (reading, estimating, reducing)
+            java.util.List<org.tracesync.core.model.NodeInfo> nodes = input.nodes();
+            org.tracesync.core.accumulate.PairAccumulators acc = new org.tracesync.core.accumulate.PairAccumulators(nodes.size());
+            input.readMessages(acc);
+            progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
+            Synchronizer.Reducer reducer = options.reducer();
+            Synchronizer.Options phased = options.withReducer((n, a, pairs, ref) -> {
+                progress.phase(reduction == ReductionChoice.path ? "composing transforms and bounds along paths"
+                        : "reducing to one reference (global program where links are redundant, or path composition)");
+                return reducer.reduce(n, a, pairs, ref);
+            });
+            sync = Synchronizer.synchronize(nodes, acc, input, phased);
         }
         SyncResult synced = sync.result();
         List<String> coverage = MessageCoverage.warnings(synced, traces.eventSpans());
@@ -100,7 +115,7 @@ public final class SyncCommand implements Callable<Integer> {
         java.io.PrintWriter out = spec.commandLine().getOut();
         if (!quiet) {
             // the summary first: it is not lost when the result cannot be written
-            out.print(SyncSummary.format(result, input.warnings()));
+            out.print(SyncSummary.format(result, input.warnings(), allPairs));
             out.flush();
         }
         if (output != null) {

@@ -68,8 +68,8 @@ class CtfSyncApplyTest {
         assertThat(r.out()).contains("2 nodes, 46 messages");
         // issue #12 item 13: 46 messages within 0.2 s of a ~20 s trace is said, with what it means at the trace's ends
         assertThat(r.out()).containsPattern("VM3: its messages cover 0\\.[0-9]+ s of its [0-9.]+ s trace \\([0-9.]+ %\\):"
-                + " away from them the bounds widen linearly, to -?[0-9.]+ [mu]?s / -?[0-9.]+ [mu]?s at the trace's start and"
-                + " -?[0-9.]+ [mu]?s / -?[0-9.]+ [mu]?s at its end");
+                + " away from them the bounds widen linearly, to -?[0-9.]+ [mµ]?s / -?[0-9.]+ [mµ]?s at the trace's start and"
+                + " -?[0-9.]+ [mµ]?s / -?[0-9.]+ [mµ]?s at its end");
         SyncResult res = ResultFile.read(result);
         assertThat(res.warnings()).anyMatch(w -> w.startsWith("VM3: its messages cover"));
         PairResult pair = res.pairs().get(0);
@@ -91,8 +91,8 @@ class CtfSyncApplyTest {
         assertThat(a.out()).contains("VM3: ").contains("reference VM1");
         // issue #12 item 13: the clock's rounding error is not presented as the synchronization's accuracy
         assertThat(a.out()).containsPattern("VM3: .*clock rounding error at most [0-9.]+ ns; synchronization"
-                + " uncertainty -?[0-9.]+ [mu]?s / -?[0-9.]+ [mu]?s at the trace's first event, -?[0-9.]+ [mu]?s / -?[0-9.]+"
-                + " [mu]?s at its last");
+                + " uncertainty -?[0-9.]+ [mµ]?s / -?[0-9.]+ [mµ]?s at the trace's first event, -?[0-9.]+ [mµ]?s / -?[0-9.]+"
+                + " [mµ]?s at its last");
         String metadata = Files.readString(out.resolve("VM3/metadata"));
         assertThat(metadata).contains("synchronization uncertainty (tracesync bounds, -/+)");
         // the bound is recorded in the rewritten metadata's clock comment
