@@ -167,7 +167,7 @@ public final class HtmlReport {
 
     private void pairTable() {
         out.append("<h2>Pairs</h2>\n<table><tr><th>a</th><th>b</th><th>quality</th><th>a → b</th><th>b → a</th>"
-                + "<th>hull points</th><th>drift range</th><th>offset (b − a)</th><th>drift</th><th>mean accuracy</th>"
+                + "<th>hull points</th><th>drift range</th><th>offset (b − a)</th><th>drift</th><th>mean bound width</th>"
                 + "<th>note</th></tr>\n");
         for (PairResult p : in.result().pairs()) {
             out.append("<tr><td>").append(Html.escape(p.a())).append("</td><td>").append(Html.escape(p.b()))
