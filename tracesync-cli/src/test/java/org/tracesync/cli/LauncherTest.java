@@ -23,11 +23,18 @@ class LauncherTest {
         Path b = Files.createDirectories(dir.resolve("b"));
         Files.createSymbolicLink(a.resolve("ts"), launcher);
         Files.createSymbolicLink(b.resolve("ts"), Path.of("../a/ts")); // a relative link to a link
-        Process p = new ProcessBuilder(b.resolve("ts").toString(), "--version").redirectErrorStream(true)
+        Path c = Files.createDirectories(dir.resolve("c"));
+        Files.createSymbolicLink(c.resolve("bin"), repository.resolve("bin")); // a linked bin directory
+        Path jar = repository.resolve("tracesync-cli/target/tracesync.jar");
+        check(b.resolve("ts"), jar);
+        check(c.resolve("bin/tracesync"), jar);
+    }
+
+    private void check(Path launcher, Path jar) throws Exception {
+        Process p = new ProcessBuilder(launcher.toString(), "--version").redirectErrorStream(true)
                 .directory(dir.toFile()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         int code = p.waitFor();
-        Path jar = repository.resolve("tracesync-cli/target/tracesync.jar");
         if (Files.isRegularFile(jar)) {
             assertThat(code).as(out).isZero();
             assertThat(out).startsWith("tracesync ");
