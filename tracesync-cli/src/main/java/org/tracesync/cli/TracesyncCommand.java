@@ -128,7 +128,11 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
             message = e.getFile() + ": permission denied";
         } else if (ex instanceof FileSystemException e) {
             code = ExitCode.INPUT;
-            message = e.getFile() + ": " + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason());
+            message = e.getFile() + ": " + (e.getReason() != null ? e.getReason()
+                    : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                    : e instanceof java.nio.file.NotDirectoryException ? "not a directory"
+                    : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
+                    : "cannot be read or written");
         } else if (ex instanceof java.io.UncheckedIOException u && u.getCause() != null) {
             return handleExecutionException(u.getCause(), cl, parseResult);
         } else if (ex instanceof java.io.IOException) {

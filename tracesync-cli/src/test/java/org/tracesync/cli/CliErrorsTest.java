@@ -205,4 +205,31 @@ class CliErrorsTest {
         assertOneLine(run, "tracesync: --node-address zz: no capture of that node (nodes: [h1, h2])");
     }
 
+
+    @Test
+    void jsonErrorsInResultAndTruthFilesSayLineAndColumnWithoutJacksonInternals() throws IOException {
+        Path bad = file("bad.json", "{\"format\": \"tracesync/1\", \"nodes\": [\n");
+        CommandRun run = CommandRun.of("report", bad.toString(), "-o", dir.resolve("x.html").toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertThat(run.err()).doesNotContain("Source:", "StreamReadFeature", "REDACTED");
+        assertOneLine(run, "tracesync: " + bad + ":line 2, column 1: not valid JSON: Unexpected end-of-input: expected"
+                + " close marker for Array (start marker at line 1, column 36)");
+    }
+
+    @Test
+    void anRttFileNamingNoTracedPairIsAnInputError() throws IOException {
+        Path sim = dir.resolve("sim");
+        assertThat(CommandRun.of("simulate", "--format", "pcap", "--nodes", "2", "--duration", "1s", "-o", sim.toString())
+                .exitCode()).isZero();
+        Path result = dir.resolve("r.json");
+        String h1 = sim.resolve("h1.pcapng").toString();
+        String h2 = sim.resolve("h2.pcapng").toString();
+        assertThat(CommandRun.of("sync", "-q", h1, h2, "-o", result.toString()).exitCode()).isZero();
+        Path rtt = file("rtt.txt", "# minimum round trips\n10.9.9.1 10.9.9.2 0.5\n");
+        CommandRun run = CommandRun.of("eval", result.toString(), h1, h2, "--rtt", rtt.toString());
+        assertThat(run.exitCode()).isEqualTo(3);
+        assertOneLine(run, "tracesync: " + rtt + ": none of its 1 round trips is between two traced nodes (give node"
+                + " names or their addresses: h1 [10.0.0.1], h2 [10.0.0.2])");
+    }
+
 }

@@ -70,4 +70,19 @@ class SimulateSafetyTest {
             assertThat(bytes / estimate).as(f).isBetween(0.8, 1.25);
         }
     }
+
+    @Test
+    void theDemoRefusesADirectoryOfTheUsersAndRerunsIntoItsOwn() throws IOException {
+        Path out = Files.createDirectory(dir.resolve("mine"));
+        Files.writeString(out.resolve("thesis.tex"), "mine");
+        CommandRun run = CommandRun.of("demo", "-q", "-o", out.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err().strip()).isEqualTo("tracesync: demo -o " + out + " holds other files (thesis.tex); choose a"
+                + " new or empty directory");
+        Path demo = dir.resolve("demo");
+        assertThat(CommandRun.of("demo", "-q", "--nodes", "3", "-o", demo.toString()).exitCode()).isZero();
+        CommandRun again = CommandRun.of("demo", "-q", "--nodes", "2", "-o", demo.toString());
+        assertThat(again.exitCode()).as(again.err()).isZero();
+    }
+
 }

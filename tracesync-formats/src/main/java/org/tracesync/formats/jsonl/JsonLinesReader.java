@@ -224,7 +224,7 @@ public final class JsonLinesReader implements NetEventSource, org.tracesync.form
                 throw error(lineNumber, "unexpected data after the JSON object (one event per line)");
             }
         } catch (JsonParseException e) {
-            throw error(lineNumber, "not valid JSON (" + e.getOriginalMessage().lines().findFirst().orElse("")
+            throw error(lineNumber, "not valid JSON (" + TraceFormatException.plainJson(e.getOriginalMessage().lines().findFirst().orElse(""))
                     + "); expected one JSON object per line");
         } catch (TraceFormatException e) {
             throw e;

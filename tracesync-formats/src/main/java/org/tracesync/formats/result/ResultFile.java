@@ -207,7 +207,7 @@ public final class ResultFile {
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? "" : "line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr();
-            throw new TraceFormatException(file, where, "not valid JSON: " + e.getOriginalMessage());
+            throw new TraceFormatException(file, where, "not valid JSON: " + TraceFormatException.plainJson(e.getOriginalMessage()));
         }
         if (root == null || !root.isObject()) {
             throw new TraceFormatException(file, "", "expected a JSON object (a tracesync result file)");
