@@ -92,8 +92,8 @@ public final class CtfApplier implements TraceApplier {
         if (node.bounds().isEmpty()) {
             return "synchronization uncertainty unknown (no bounds in the result)";
         }
-        double[] a = org.tracesync.core.transform.BoundRow.at(node.bounds(), first);
-        double[] b = org.tracesync.core.transform.BoundRow.at(node.bounds(), last);
+        double[] a = node.bounds().at(first);
+        double[] b = node.bounds().at(last);
         return "synchronization uncertainty " + SyncSummary.duration(a[0]) + " / " + SyncSummary.duration(a[1])
                 + " at the trace's first event, " + SyncSummary.duration(b[0]) + " / " + SyncSummary.duration(b[1])
                 + " at its last";

@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.core.transform.BoundRow;
 
 /**
  * Says when a node's messages cover a small part of its trace (the scp CTF pair: 46 messages in
@@ -39,8 +38,8 @@ final class MessageCoverage {
             String w = String.format(Locale.ROOT, "%s: its messages cover %.3f s of its %.1f s trace (%.1f %%)", n.name(),
                     messages / 1e9, trace / 1e9, 100.0 * messages / trace);
             if (n.synchronizedToOther() && !n.bounds().isEmpty()) {
-                double[] a = BoundRow.at(n.bounds(), span[0]);
-                double[] b = BoundRow.at(n.bounds(), span[1]);
+                double[] a = n.bounds().at(span[0]);
+                double[] b = n.bounds().at(span[1]);
                 w += ": away from them the bounds widen linearly, to " + SyncSummary.duration(a[0]) + " / "
                         + SyncSummary.duration(a[1]) + " at the trace's start and " + SyncSummary.duration(b[0]) + " / "
                         + SyncSummary.duration(b[1]) + " at its end";

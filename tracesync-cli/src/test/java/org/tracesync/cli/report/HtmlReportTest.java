@@ -145,13 +145,15 @@ class HtmlReportTest {
                 new org.tracesync.core.transform.BoundRow(10_000_000_000L, 100_000, 63_300),
                 new org.tracesync.core.transform.BoundRow(20_000_000_000L, 60_000, 50_000),
                 new org.tracesync.core.transform.BoundRow(40_000_000_000L, 300_000, 183_700));
-        double[] w = BoundWidths.over(rows, 0, 20_000_000_000L);
+        org.tracesync.core.transform.NodeBounds bounds = org.tracesync.core.transform.NodeBounds.ofRows(rows);
+        double[] w = BoundWidths.over(bounds.rowsWithin(0, 20_000_000_000L));
         assertThat(w[1]).isEqualTo(163_300.0); // max within the data, not 483,700
         assertThat(w[0]).isCloseTo((110_000 + 163_300) / 2.0, org.assertj.core.api.Assertions.within(1e-6));
-        List<org.tracesync.core.transform.BoundRow> clipped = BoundWidths.clip(rows, 5_000_000_000L, 20_000_000_000L);
-        assertThat(clipped).extracting(org.tracesync.core.transform.BoundRow::t)
-                .containsExactly(5_000_000_000L, 10_000_000_000L, 20_000_000_000L);
-        assertThat(clipped.get(0).minus()).isEqualTo(80_000.0);
+        // time-weighted: 5 s at the start are not worth the same as one row
+        double[] part = BoundWidths.over(bounds.rowsWithin(5_000_000_000L, 20_000_000_000L));
+        double at5 = 80_000 + 56_650;
+        assertThat(part[0]).isCloseTo(((at5 + 163_300) / 2 * 5 + (163_300 + 110_000) / 2.0 * 10) / 15,
+                org.assertj.core.api.Assertions.within(1e-6));
     }
 
 }
