@@ -37,7 +37,9 @@ import picocli.CommandLine.Option;
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulates a cluster whose clocks disagree and writes its traces plus truth.json "
                 + "(the true clock of every node: local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)²).",
-            "One format: files go straight into DIR; several: into DIR/<format>/ each, with its own truth.json."})
+            "One format: files go straight into DIR; several: into DIR/<format>/ each, with its own truth.json.",
+            "Exit codes: 0 written; 2 usage error, DIR holds other files, or the output would exceed 1 GB (both"
+                + " without --force)."})
 public final class SimulateCommand implements Callable<Integer> {
 
     /** Output formats. */
