@@ -64,6 +64,9 @@ class TraceMembershipTest {
             a.resolve("truth.json").toString()}, traces(a)));
         assertThat(truth.exitCode()).as(truth.err()).isZero();
         assertThat(truth.out()).contains("bounds contain the truth at 100.00%");
+        // issue #12 "Also": the report's units and words (µs; "bound width", not a second meaning of "accuracy")
+        assertThat(truth.out()).contains("mean lat µs", "width mean", "bound width of the pair at each message")
+                .doesNotContain(" us", "acc best");
     }
 
     @Test
