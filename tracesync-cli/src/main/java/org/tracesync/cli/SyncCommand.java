@@ -126,10 +126,12 @@ public final class SyncCommand implements Callable<Integer> {
                         .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
             }
             progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
-            Synchronizer.Reducer reducer = options.reducer();
+            Synchronizer.Reducer reducer = reduction == ReductionChoice.path ? options.reducer()
+                    : GlobalReduction.reducer(reduction == ReductionChoice.global ? GlobalReduction.Mode.EVERY_GROUP
+                            : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, progress::phase);
             Synchronizer.Options phased = options.withReducer((n, a, pairs, ref) -> {
                 progress.phase(reduction == ReductionChoice.path ? "composing transforms and bounds along paths"
-                        : "reducing to one reference (global program where links are redundant, or path composition)");
+                        : "reducing to one reference (path composition, then the global program where links are redundant)");
                 return reducer.reduce(n, a, pairs, ref);
             });
             sync = Synchronizer.synchronize(nodes, acc, input, phased);
