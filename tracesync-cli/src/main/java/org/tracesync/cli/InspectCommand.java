@@ -54,6 +54,10 @@ public final class InspectCommand implements Callable<Integer> {
         }
         if (!CtfTrace.isCtfTrace(trace)) {
             // reported by TracesyncCommand as one line, exit code 3
+            TraceFormatException why = org.tracesync.formats.UnknownFormat.reason(trace);
+            if (why != null) {
+                throw why;
+            }
             throw new TraceFormatException(trace, "", "neither a CTF trace directory (no metadata file) nor a "
                     + "pcap/pcapng capture; inspect reads those");
         }

@@ -138,6 +138,9 @@ class CliErrorsTest {
         CommandRun run = CommandRun.of("sync", empty.toString(), b().toString());
         assertThat(run.exitCode()).isEqualTo(3);
         assertOneLine(run, "tracesync: " + empty + ": empty file (0 bytes): not a trace");
+        CommandRun inspect = CommandRun.of("inspect", empty.toString());
+        assertThat(inspect.exitCode()).isEqualTo(3);
+        assertOneLine(inspect, "tracesync: " + empty + ": empty file (0 bytes): not a trace");
     }
 
     @Test

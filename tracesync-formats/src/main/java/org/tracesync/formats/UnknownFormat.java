@@ -16,12 +16,13 @@ import org.tracesync.formats.lttv.LttvTextInput;
  * Null otherwise (the caller then says "unknown trace format"). Cost: a few bytes or one directory
  * walk (at most 6 levels: LTTng puts ust/uid/0/64-bit/metadata 5 deep), only on the error path.
  */
-final class UnknownFormat {
+public final class UnknownFormat {
 
     private UnknownFormat() {
     }
 
-    static TraceFormatException reason(Path p) {
+    /** The reason, or null when none can be told at a glance. */
+    public static TraceFormatException reason(Path p) {
         try {
             if (Files.isRegularFile(p)) {
                 long size = Files.size(p);
