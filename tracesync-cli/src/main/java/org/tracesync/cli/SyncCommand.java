@@ -12,7 +12,7 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
 import org.tracesync.formats.evaluate.RttFile;
-import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,7 +31,7 @@ public final class SyncCommand implements Callable<Integer> {
     enum ReductionChoice { global, path }
 
     @Parameters(arity = "1..*", paramLabel = "TRACE",
-            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines).")
+            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines), or span files (OTLP JSON, Jaeger JSON, Zipkin v2 JSON: hosts are the nodes).")
     List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result file (JSON) here.")
@@ -75,6 +75,9 @@ public final class SyncCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -89,11 +92,11 @@ public final class SyncCommand implements Callable<Integer> {
         if (output != null) {
             new OutputGuard(inputs).file("-o", output);
         }
-        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
+        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
-        if ("exchanges".equals(rtt) && !(input instanceof CaptureMessageInput)) {
+        if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--rtt exchanges needs pcap/pcapng captures (their TCP exchanges give the round trips)");
+                    "--rtt exchanges needs traces with TCP segments (captures or CTF kernel traces): their exchanges give the round trips");
         }
         // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
         Synchronizer.Options options = new Synchronizer.Options(
@@ -122,7 +125,7 @@ public final class SyncCommand implements Callable<Integer> {
             input.readMessages(acc);
             if ("exchanges".equals(rtt)) {
                 // the round trips are known once the messages are read
-                options = options.withLatency(((CaptureMessageInput) input).roundTrips()
+                options = options.withLatency(((MergedTraceInput) input).roundTrips()
                         .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
             }
             progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
@@ -136,8 +139,11 @@ public final class SyncCommand implements Callable<Integer> {
             });
             sync = Synchronizer.synchronize(nodes, acc, input, phased);
         }
-        SyncResult synced = sync.result();
-        List<String> coverage = MessageCoverage.warnings(synced, traces.eventSpans());
+        SyncResult synced = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
+                ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
+                        org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
+                : sync.result();
+        List<String> coverage = MessageCoverage.warnings(synced, eventSpans(input));
         SyncResult result = coverage.isEmpty() ? synced : new SyncResult(synced.reference(), synced.nodes(),
                 synced.pairs(), synced.stats(), concat(synced.warnings(), coverage));
         java.io.PrintWriter out = spec.commandLine().getOut();
@@ -165,5 +171,19 @@ public final class SyncCommand implements Callable<Integer> {
         List<String> all = new java.util.ArrayList<>(a);
         all.addAll(b);
         return all;
+    }
+
+    /** Each trace's {first, last} event time by node name (empty for inputs that are not event traces). */
+    private static java.util.Map<String, long[]> eventSpans(MessageInput input) {
+        java.util.Map<String, long[]> out = new java.util.HashMap<>();
+        if (input instanceof MergedTraceInput merged && merged.eventSpans() != null) {
+            long[][] spans = merged.eventSpans();
+            for (int i = 0; i < spans.length; i++) {
+                if (spans[i] != null) {
+                    out.put(input.nodes().get(i).name(), spans[i]);
+                }
+            }
+        }
+        return out;
     }
 }

@@ -82,7 +82,7 @@ public final class ReportGenerator {
                 if (membership != null) {
                     fanOut = membership.watching(fanOut);
                 }
-                if (traces instanceof org.tracesync.formats.pcap.CaptureMessageInput captures) {
+                if (traces instanceof org.tracesync.formats.input.MergedTraceInput captures) {
                     captures.read(fanOut, s); // captures also give broadcast groups
                 } else {
                     traces.readMessages(fanOut);
@@ -105,9 +105,19 @@ public final class ReportGenerator {
         ReportInput input = new ReportInput(title, result, sampler, inputWarnings, truth, geometry);
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
+        boolean spansReadable = traceError == null;
         AtomicFile.write(out, tmp -> {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                HtmlReport.write(input, w);
+                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && spansReadable) {
+                    // span files: their own section before the end of the page (SpanReportSection)
+                    java.io.StringWriter page = new java.io.StringWriter();
+                    HtmlReport.write(input, page);
+                    String html = page.toString();
+                    int end = html.lastIndexOf("</body>");
+                    w.write(html.substring(0, end) + SpanReportSection.html(result, spans) + html.substring(end));
+                } else {
+                    HtmlReport.write(input, w);
+                }
             }
         });
         return new Outcome(out, sampler == null ? 0 : sampler.messages(), sampler == null ? 0 : sampler.inversions(),

@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.core.model.NodeInfo;
 
 class ThreeHostsMatchingTest {
@@ -40,7 +43,7 @@ class ThreeHostsMatchingTest {
     @Test
     void infersEachHostsAddressFromTheTraffic() throws IOException {
         Path dir = SharedCaptures.threeHosts();
-        List<NodeInfo> nodes = CaptureNodes.resolve(captures(dir), CaptureOptions.defaults());
+        List<NodeInfo> nodes = CaptureNodes.resolve(captures(dir), InputOptions.defaults());
         assertThat(nodes).extracting(NodeInfo::name).containsExactly("h1", "h2", "h3");
         assertThat(nodes).extracting(NodeInfo::addresses).containsExactly(
                 List.of("10.200.1.1"), List.of("10.200.2.1"), List.of("10.200.3.1"));
@@ -59,7 +62,7 @@ class ThreeHostsMatchingTest {
         return expected;
     }
 
-    private static List<String> matchedSegments(CaptureMessageInput input) throws IOException {
+    private static List<String> matchedSegments(MergedTraceInput input) throws IOException {
         List<String> found = new ArrayList<>();
         input.readMessages((s, r, ts, tr) -> found.add(input.nodes().get(s).name() + " "
                 + input.nodes().get(r).name() + " " + ts + " " + tr));
@@ -89,7 +92,7 @@ class ThreeHostsMatchingTest {
         assertThat(expected).hasSize(19442);
         assertThat(countByDirection(expected)).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "h1->h2", 2887L, "h1->h3", 2976L, "h2->h1", 5487L, "h2->h3", 2567L, "h3->h1", 2968L, "h3->h2", 2557L));
-        CaptureMessageInput input = new CaptureMessageInput(captures(dir), CaptureOptions.defaults());
+        MergedTraceInput input = (MergedTraceInput) TraceInputs.open(captures(dir), InputOptions.defaults());
         List<String> found = matchedSegments(input);
         assertThat(found).doesNotHaveDuplicates();
         Set<String> extra = new HashSet<>(found);
@@ -100,9 +103,9 @@ class ThreeHostsMatchingTest {
         // the one reason, counted exactly: the bulk transfer h1 -> h2 retransmitted 41 segments
         assertThat(countByDirection(missing)).containsExactlyEntriesOf(Map.of("h1->h2", 41L));
         assertThat(found).hasSize(19442 - 41);
-        CaptureMessageInput.ReadStats st = input.stats();
+        MergedTraceInput.ReadStats st = input.stats();
         assertThat(st.messages()).isEqualTo(found.size());
-        assertThat(st.packets()).isEqualTo(16219 + 18825 + 11068);
+        assertThat(st.events()).isEqualTo(16219 + 18825 + 11068);
         assertThat(st.evictedUnmatched()).isZero();
         // every pair exchanged request/response traffic: round trips are known and positive
         for (int a = 0; a < 3; a++) {
@@ -128,7 +131,7 @@ class ThreeHostsMatchingTest {
         Path dir = SharedCaptures.threeHosts();
         SharedCaptures.assumeTshark();
         Set<String> missing = new HashSet<>(listedSegments(dir));
-        CaptureMessageInput input = new CaptureMessageInput(captures(dir), CaptureOptions.defaults());
+        MergedTraceInput input = (MergedTraceInput) TraceInputs.open(captures(dir), InputOptions.defaults());
         matchedSegments(input).forEach(missing::remove);
         assertThat(missing).hasSize(41);
         Map<Long, String> flagged = new HashMap<>();
