@@ -18,6 +18,7 @@ import picocli.CommandLine.ScopeType;
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
         subcommands = {SyncCommand.class, InspectCommand.class, EvalCommand.class, ApplyCommand.class, ConvertCommand.class,
             ReportCommand.class, SimulateCommand.class, SimulateSpansCommand.class, DemoCommand.class, SkewCommand.class,
+            LatencyCommand.class,
             CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements java.util.concurrent.Callable<Integer> {
 
