@@ -22,10 +22,18 @@ import java.util.List;
 final class OutputGuard {
 
     private final List<Path> inputs;
+    /** What the protected paths are, in messages ("the input", "the output"). */
+    private final String noun;
 
     /** A guard for a command whose inputs are {@code inputs} (files or directories; missing ones are ignored). */
     OutputGuard(Collection<Path> inputs) {
-        this.inputs = inputs.stream().filter(p -> p != null && !p.toString().isEmpty()).toList();
+        this(inputs, "the input");
+    }
+
+    /** A guard protecting {@code paths}, named {@code noun} in messages (e.g. "the output" for a command's other outputs). */
+    OutputGuard(Collection<Path> paths, String noun) {
+        this.inputs = paths.stream().filter(p -> p != null && !p.toString().isEmpty()).toList();
+        this.noun = noun;
     }
 
     /** Refuses a file output {@code out} given with {@code option} (e.g. "-o") that is unsafe. */
@@ -78,15 +86,12 @@ final class OutputGuard {
     private void againstInputs(String shown, Path out) {
         Path realOut = real(out);
         for (Path in : inputs) {
-            if (!Files.exists(in)) {
-                continue;
-            }
             Path realIn = real(in);
             if (realOut.equals(realIn) || sameFile(out, in)) {
-                throw refused(shown + " is the input " + in + "; choose another output");
+                throw refused(shown + " is " + noun + " " + in + "; choose another output");
             }
-            if (realOut.startsWith(realIn)) {
-                throw refused(shown + " is inside the input " + in + "; choose another output");
+            if (Files.isDirectory(in) && realOut.startsWith(realIn)) {
+                throw refused(shown + " is inside " + noun + " " + in + "; choose another output");
             }
         }
     }

@@ -122,4 +122,17 @@ class OutputSafetyTest {
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("Nodes").endsWith("result written to " + out + "\n");
     }
+
+    @Test
+    void latencyRefusesOutputsOverItsInputsOrEachOther() throws IOException {
+        byte[] before = Files.readAllBytes(h1);
+        assertRefused(CommandRun.of("latency", h1.toString(), "-o", h1.toString()), "-o " + h1, "is the input " + h1);
+        Path out = dir.resolve("l.json");
+        Files.writeString(out, "old");
+        assertRefused(CommandRun.of("latency", h1.toString(), "-o", out.toString(), "--report", out.toString()),
+                "--report " + out + " is the output " + out);
+        assertThat(Files.readAllBytes(h1)).isEqualTo(before);
+        assertThat(Files.readString(out)).isEqualTo("old");
+    }
+
 }
