@@ -60,6 +60,8 @@ public final class MergedTraceInput implements MessageInput {
     private RoundTripMinima roundTrips;
     private ReadStats stats;
     private volatile MergedEventReader reading;
+    /** Per node, {first, last} event time of the last full pass (null entries: no event). */
+    private long[][] eventSpans;
 
     /** Counts of the last pass. */
     public record ReadStats(long events, long keyEvents, long otherEvents, long broadcastDatagrams,
@@ -115,6 +117,22 @@ public final class MergedTraceInput implements MessageInput {
 
     public ReadStats stats() {
         return stats;
+    }
+
+    /**
+     * Per node (input order), the {first, last} local event times of the last full pass — the
+     * trace's own span, which its messages may cover only in part; null before a pass, null
+     * entries for traces without events.
+     */
+    public long[][] eventSpans() {
+        if (eventSpans == null) {
+            return null;
+        }
+        long[][] copy = new long[eventSpans.length][];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = eventSpans[i] == null ? null : eventSpans[i].clone();
+        }
+        return copy;
     }
 
     /** The coarse clock offsets applied (ns per node, all 0 when none was needed); null before a pass. */
@@ -192,6 +210,10 @@ public final class MergedTraceInput implements MessageInput {
             warnings.addAll(in.warnings());
         }
         roundTrips = tcp.roundTrips();
+        eventSpans = new long[k][];
+        for (int i = 0; i < k; i++) {
+            eventSpans[i] = in.span(i);
+        }
         stats = new ReadStats(in.events, in.keyEvents, in.otherEvents, in.broadcastDatagrams, in.backwardTimestamps,
                 tcp.matched(), tcp.ambiguous(), tcp.retransmissions(), tcp.duplicateEvents(), tcp.sameNode(),
                 tcp.evictedUnmatched(), tcp.unmatchedAtEnd(), tcp.exchanges(), tcp.peakKeys(), tcp.limitEvictions(),
