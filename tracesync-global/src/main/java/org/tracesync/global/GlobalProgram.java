@@ -503,13 +503,14 @@ final class GlobalProgram {
      * program leaves the node unbounded).
      */
     Map<Integer, NodeBounds> allLocalBounds(int[] nodes, int localNodes, int maxInstants, double minLatencyNs,
-                                                int threads) {
+                                            int threads, Runnable nodeDone) {
         prepareLocalPrograms();
         Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         Runnable worker = () -> {
             for (int i = next.getAndIncrement(); i < nodes.length; i = next.getAndIncrement()) {
                 out.put(nodes[i], localBounds(nodes[i], localNodes, maxInstants, minLatencyNs));
+                nodeDone.run();
             }
         };
         int workers = Math.max(1, Math.min(threads, nodes.length));
@@ -682,6 +683,12 @@ final class GlobalProgram {
      * index; a lane's failure propagates.
      */
     Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads) {
+        return allBounds(nodes, maxInstants, minLatencyNs, threads, () -> { });
+    }
+
+    /** As above, calling {@code nodeDone} (from the solving threads) after each node's bounds. */
+    Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads,
+                                       Runnable nodeDone) {
         Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
         int lanes = Math.max(1, Math.min(BOUND_LANES, nodes.length));
         List<Runnable> work = new ArrayList<>();
@@ -692,6 +699,7 @@ final class GlobalProgram {
                 try (LinearProgram lp = boundProgram(minLatencyNs)) {
                     for (int i = from; i < to; i++) {
                         out.put(nodes[i], bounds(lp, fullColumns(), nodes[i], maxInstants));
+                        nodeDone.run();
                     }
                 }
             });

@@ -118,7 +118,17 @@ public final class GlobalReduction {
 
     /** Same, with τmin: every message is known to take at least {@code minLatencyNs}. */
     public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs) {
-        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS);
+        return reducer(mode, minLatencyNs, phase -> { });
+    }
+
+    /**
+     * Same, telling {@code progress} what it is doing as it goes, for a progress display: "global
+     * program: solving group g of G (N nodes)", then "global program: joint bounds of group g of G,
+     * node k of n" after each node's bounds (from the solving threads).
+     */
+    public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs, java.util.function.Consumer<String> progress) {
+        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS,
+                progress);
     }
 
     /** The global program on every group (same signature and output as {@link PathReduction#reduce}). */
@@ -133,7 +143,14 @@ public final class GlobalReduction {
      */
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants) {
-        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, -1);
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, -1, phase -> { });
+    }
+
+    /** As above, reporting its phases to {@code progress} (see {@link #reducer(Mode, double, java.util.function.Consumer)}). */
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
+                                    java.util.function.Consumer<String> progress) {
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, -1, progress);
     }
 
     /**
@@ -145,6 +162,13 @@ public final class GlobalReduction {
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
                                     int jointBoundNodes) {
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, jointBoundNodes, phase -> { });
+    }
+
+    /** The same, with the joint-bound cap and a progress consumer. */
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
+                                    int jointBoundNodes, java.util.function.Consumer<String> progress) {
         if (maxInstants < 2) {
             throw new IllegalArgumentException("need at least 2 bound instants, got " + maxInstants);
         }
@@ -168,6 +192,7 @@ public final class GlobalReduction {
         List<NodeResult> results = new ArrayList<>(path.nodes());
         List<String> warnings = new ArrayList<>(path.warnings());
         int solved = 0;
+        int groupsStarted = 0;
         int infeasible = 0;
         long constraints = 0;
         long lps = 0;
@@ -211,6 +236,9 @@ public final class GlobalReduction {
                         + " is fallback (hulls cross: clocks not linear over the trace); used path composition");
                 continue;
             }
+            int groupNumber = ++groupsStarted;
+            String ofGroups = groupNumber + " of " + groups.size();
+            progress.accept("global program: solving group " + ofGroups + " (" + members.length + " nodes)");
             GlobalProgram program = new GlobalProgram(members, ref, pathTransforms, pairs, acc);
             if (!program.solve(minLatencyNs)) {
                 infeasible++;
@@ -230,9 +258,14 @@ public final class GlobalReduction {
             boolean joint = members.length - 1 <= cap;
             int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
             int threads = Runtime.getRuntime().availableProcessors();
+            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+            String what = joint ? "joint bounds" : "local joint bounds";
+            progress.accept("global program: " + what + " of group " + ofGroups + ", node 0 of " + others.length);
+            Runnable nodeDone = () -> progress.accept("global program: " + what + " of group " + ofGroups
+                    + ", node " + done.incrementAndGet() + " of " + others.length);
             Map<Integer, NodeBounds> jointRows = joint
-                    ? program.allBounds(others, maxInstants, minLatencyNs, threads)
-                    : program.allLocalBounds(others, LOCAL_BOUND_NODES, maxInstants, minLatencyNs, threads);
+                    ? program.allBounds(others, maxInstants, minLatencyNs, threads, nodeDone)
+                    : program.allLocalBounds(others, LOCAL_BOUND_NODES, maxInstants, minLatencyNs, threads, nodeDone);
             for (int m : members) {
                 NodeResult old = results.get(m);
                 if (m == ref) {
