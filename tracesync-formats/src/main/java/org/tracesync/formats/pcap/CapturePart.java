@@ -59,6 +59,7 @@ public final class CapturePart implements Closeable {
             BlockInput in = r.in;
             long headerEnd = in.offset();
             long first;
+            start = Math.min(start, in.size());
             boolean resync = start > headerEnd;
             if (!resync) {
                 first = headerEnd;
