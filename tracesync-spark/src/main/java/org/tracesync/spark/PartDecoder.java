@@ -80,7 +80,14 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
             next = advance();
         } catch (IOException e) {
             closeQuietly();
-            throw new CaptureInputError(message(spec, e));
+            if (!part.resynchronized()) {
+                throw new CaptureInputError(message(spec, e));
+            }
+            // maybe a false boundary rather than a bad file: the driver reads this capture again whole,
+            // which reports the error if it is real
+            reports.accept(new PartReport(spec.file(), spec.part(), part.firstRecord(), PartReport.BROKEN, 0,
+                    packets, tcpBetweenTraced, otherTraffic, broadcastDatagrams, backwardTimestamps, firstTime,
+                    lastTime));
         }
         return next != null;
     }

@@ -10,4 +10,10 @@ import java.io.Serializable;
 public record PartReport(int file, int part, long firstRecord, long stopOffset, long lateHeaderBlocks,
                          long packets, long tcpBetweenTraced, long otherTraffic, long broadcastDatagrams,
                          long backwardTimestamps, long firstTime, long lastTime) implements Serializable {
+
+    /**
+     * {@link #stopOffset()} of a re-synchronized part whose walk met bytes it could not read (a
+     * false boundary, or a damaged file: reading the file again whole tells which).
+     */
+    public static final long BROKEN = -1;
 }

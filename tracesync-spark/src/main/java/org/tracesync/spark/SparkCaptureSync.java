@@ -178,12 +178,15 @@ public final class SparkCaptureSync {
         Map<Long, PairPart> collected;
         try {
             collected = new TreeMap<>(pairs.collectAsMap());
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // a SparkException (checked, thrown through Scala) when a task failed
             String input = inputError(e);
             if (input != null) {
                 throw new IOException(input);
             }
-            throw e;
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getMessage(), e);
         }
         Map<Integer, PartReport> byPart = new TreeMap<>();
         for (PartReport r : reports.value()) {
@@ -230,6 +233,9 @@ public final class SparkCaptureSync {
             PartReport r = byPart.get(s.file() * 1_000_000 + s.part());
             if (r == null) {
                 throw new IllegalStateException("no report from part " + s.part() + " of " + s.name());
+            }
+            if (r.stopOffset() == PartReport.BROKEN) {
+                bad.add(s.file());
             }
             if (s.part() + 1 < s.parts()) {
                 PartReport next = byPart.get(s.file() * 1_000_000 + s.part() + 1);
