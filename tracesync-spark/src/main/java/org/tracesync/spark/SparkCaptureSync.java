@@ -89,6 +89,7 @@ public final class SparkCaptureSync {
             }
             names.add(Path.of(in));
             sizes.add(size);
+            requireCapture(in, conf);
         }
         List<NodeInfo> nodes = CaptureNodes.resolve(names, options.capture(),
                 i -> CaptureReader.open(names.get(i), new HadoopFileChannel(inputs.get(i), conf)));
@@ -114,6 +115,23 @@ public final class SparkCaptureSync {
             }
         } finally {
             sc.sc().removeSparkListener(listener);
+        }
+    }
+
+    /** Refuses, with a pointer to the one-machine command, an input that is not a pcap/pcapng capture. */
+    private static void requireCapture(String in, Configuration conf) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4);
+        try (HadoopFileChannel ch = new HadoopFileChannel(in, conf)) {
+            while (b.hasRemaining() && ch.read(b) > 0) {
+                // fill
+            }
+        }
+        int m = b.getInt(0);
+        boolean capture = b.position() == 4 && (m == 0x0a0d0d0a || m == 0xa1b2c3d4 || m == 0xa1b23c4d
+                || m == 0xd4c3b2a1 || m == 0x4d3cb2a1);
+        if (!capture) {
+            throw new TraceFormatException(Path.of(in), "offset 0", "not a pcap/pcapng capture: tracesync-spark reads "
+                    + "captures only (CTF traces, JSON lines and LTTV text: tracesync sync, see docs/SPARK.md)");
         }
     }
 
@@ -292,9 +310,17 @@ public final class SparkCaptureSync {
         if (broadcast > 0) {
             warnings.add("broadcast: " + broadcast + " datagrams (not matched by tracesync-spark)");
         }
+        long hullPoints = 0;
+        for (PairPart p : a.pairs().values()) {
+            if (p.acc != null) {
+                hullPoints += p.acc.aToB().size() + p.acc.bToA().size();
+            }
+        }
         warnings.add(String.format("spark: %d packets in %d decoding tasks, %d matching tasks, %d shuffle records"
-                        + " (%d bytes)%s", packets, specs.size(), a.matchTasks(), figures.shuffleRecords(),
-                figures.shuffleBytes(), runs > 1 ? "; some captures read again whole (parts did not join up)" : ""));
+                        + " (%d bytes), %d pair accumulators (%d hull points) to the driver, peak execution memory"
+                        + " %d bytes%s", packets, specs.size(), a.matchTasks(), figures.shuffleRecords(),
+                figures.shuffleBytes(), a.pairs().size(), hullPoints, figures.peakExecutionMemory(),
+                runs > 1 ? "; some captures read again whole (parts did not join up)" : ""));
         return new Outcome(s, Collections.unmodifiableList(warnings), m, rtt, specs.size(), a.matchTasks(), runs,
                 figures);
     }

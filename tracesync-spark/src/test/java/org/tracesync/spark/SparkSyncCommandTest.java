@@ -68,6 +68,16 @@ class SparkSyncCommandTest {
     }
 
     @Test
+    void jsonLinesAreRefusedWithAPointerToTheDocs() throws Exception {
+        Path jsonl = tmp.resolve("a.jsonl");
+        Files.writeString(jsonl, "{\"node\":\"a\",\"t\":1700000000123456789,\"dir\":\"send\",\"msg\":\"m1\"}\n");
+        Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", jsonl.toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err().strip()).isEqualTo("tracesync: " + jsonl + ":offset 0: not a pcap/pcapng capture: tracesync-spark"
+                + " reads captures only (CTF traces, JSON lines and LTTV text: tracesync sync, see docs/SPARK.md)");
+    }
+
+    @Test
     void aDirectoryIsRefusedWithAPointerToTheDocs() throws Exception {
         Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", tmp.toString());
         assertThat(r.exit()).isEqualTo(3);
