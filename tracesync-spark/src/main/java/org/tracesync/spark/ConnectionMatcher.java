@@ -7,23 +7,24 @@ import java.util.Map;
 /**
  * The one-machine {@code TcpMatcher}'s rules, applied to the events of one shuffle partition,
  * connection by connection: the partition holds every event of its connections (both directions,
- * every capture), sorted by connection, time, node, record offset.
+ * every capture), sorted by connection, then the one-machine merge order (see {@link SegmentEvent}).
  *
  * <p><b>Rules</b> (those of {@code TcpMatcher}, to the letter where a rule depends only on one
- * connection's events): a key instance lives from its first event at t0 to t0 + W; an event joins
- * it when its time is at most t0 + W, else starts a new instance. An instance seen exactly once as
- * a send and once as a receive, on different nodes, with no send flagged as a retransmission, is a
- * message; more sends or receives make it ambiguous; one node on both sides is same-node. A send
- * is a retransmission when it carries data (or SYN/FIN) starting before the highest sequence
- * already sent by that node on that connection direction. Exchanges: a data message a → b
- * waits, for W of first-event time, for the unique acknowledgement b → a with ack = seq + length.
+ * connection's events): a key instance lives from its first event at t0 until the merged stream's
+ * largest time passes t0 + W; an event joins it while it lives, else starts a new instance. An
+ * instance seen exactly once as a send and once as a receive, on different nodes, with no send
+ * flagged as a retransmission, is a message; more sends or receives make it ambiguous; one node on
+ * both sides is same-node. A send is a retransmission when it carries data (or SYN/FIN) starting
+ * before the highest sequence already sent by that node on that connection direction. Exchanges: a
+ * data message a → b waits, for W of first-event time, for the unique acknowledgement b → a with
+ * ack = seq + length. Instances are decided in the order of their first events, as the one-machine
+ * matcher emits them.
  *
  * <p><b>Differences</b> (docs/SPARK.md): the one-machine matcher forgets a flow's highest sequence
  * at a periodic sweep (idle for between W and 2W, depending on the sweep times); here a flow idle
  * for more than W is forgotten. The one-machine matcher keeps waiting data messages in a
  * direct-mapped cache that may drop one for a newer one; here no exchange is lost, so the
- * round-trip minima may be smaller (more exchanges), never larger. Captures whose timestamps go
- * backwards are merged differently (both count them in a warning). Unmatched keys are not split
+ * round-trip minima may be smaller (more exchanges), never larger. Unmatched keys are not split
  * into "evicted" and "at end".
  *
  * <p>Cost: O(1) expected per event (hash maps per connection); memory: the keys of one connection
@@ -39,6 +40,7 @@ final class ConnectionMatcher {
         final long b;
         final long c;
         final long t0;
+        final long firstOrder;
         final int firstNode;
         final long firstOffset;
         int sends;
@@ -49,11 +51,12 @@ final class ConnectionMatcher {
         long sendTime;
         long recvTime;
 
-        Instance(long a, long b, long c, long t0, int firstNode, long firstOffset) {
+        Instance(long a, long b, long c, long t0, long firstOrder, int firstNode, long firstOffset) {
             this.a = a;
             this.b = b;
             this.c = c;
             this.t0 = t0;
+            this.firstOrder = firstOrder;
             this.firstNode = firstNode;
             this.firstOffset = firstOffset;
         }
@@ -112,7 +115,11 @@ final class ConnectionMatcher {
         this.out = out;
     }
 
-    /** One event; events come sorted by connection, time, node, offset. */
+    /**
+     * One event; events come sorted by connection, order, node, offset. An event's order is the
+     * largest time the one-machine merge has seen when it reaches that event, so the instances it
+     * has evicted by then are those that began more than W before that time.
+     */
     void event(SegmentEvent e) {
         long conn = e.connection();
         if (!any || conn != connection) {
@@ -122,14 +129,14 @@ final class ConnectionMatcher {
             connections++;
         }
         events++;
-        while (!order.isEmpty() && order.peekFirst().t0 < e.time - window) {
+        while (!order.isEmpty() && order.peekFirst().t0 < e.order - window) {
             decide(order.pollFirst());
         }
         boolean retrans = e.send && retransmission(e);
         Key k = new Key(e.a, e.b, e.c);
         Instance in = live.get(k);
         if (in == null) {
-            in = new Instance(e.a, e.b, e.c, e.time, e.node, e.offset);
+            in = new Instance(e.a, e.b, e.c, e.time, e.order, e.node, e.offset);
             live.put(k, in);
             order.addLast(in);
         }
@@ -191,7 +198,8 @@ final class ConnectionMatcher {
             sameNode++;
         } else {
             messages++;
-            out.message(in.sendNode, in.recvNode, in.sendTime, in.recvTime, in.t0, in.firstNode, in.firstOffset);
+            out.message(in.sendNode, in.recvNode, in.sendTime, in.recvTime, in.firstOrder, in.firstNode,
+                    in.firstOffset);
             exchange(in);
         }
     }

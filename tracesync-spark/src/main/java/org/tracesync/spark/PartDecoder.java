@@ -38,9 +38,10 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     private long otherTraffic;
     private long broadcastDatagrams;
     private long backwardTimestamps;
-    private long firstTime = Long.MAX_VALUE;
+    private long firstTime = Long.MIN_VALUE;
     private long lastTime = Long.MIN_VALUE;
-    private long previous = Long.MIN_VALUE;
+    /** The largest timestamp so far in the capture (the carry from earlier parts included). */
+    private long order;
 
     private PartDecoder(PartSpec spec, TracedAddresses traced, Consumer<PartReport> reports, CapturePart part) {
         this.spec = spec;
@@ -48,6 +49,7 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         this.reports = reports;
         this.part = part;
         this.r = part.reader();
+        this.order = spec.carry();
     }
 
     static Iterator<Tuple2<SegmentEvent, Object>> open(PartSpec spec, TracedAddresses traced,
@@ -56,16 +58,11 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         hadoopConf.forEach(conf::set);
         try {
             CapturePart part = CapturePart.open(Path.of(spec.name()), new HadoopFileChannel(spec.uri(), conf),
-                    spec.start(), spec.end());
+                    spec.start(), spec.end(), spec.boundary());
             return new PartDecoder(spec, traced, reports, part);
         } catch (IOException e) {
-            throw new CaptureInputError(message(spec, e));
+            throw new CaptureInputError(PartWalk.message(spec, e));
         }
-    }
-
-    private static String message(PartSpec spec, IOException e) {
-        return e instanceof org.tracesync.formats.TraceFormatException || e.getMessage() == null
-                ? String.valueOf(e.getMessage()) : spec.name() + ": " + e.getMessage();
     }
 
     @Override
@@ -80,14 +77,7 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
             next = advance();
         } catch (IOException e) {
             closeQuietly();
-            if (!part.resynchronized()) {
-                throw new CaptureInputError(message(spec, e));
-            }
-            // maybe a false boundary rather than a bad file: the driver reads this capture again whole,
-            // which reports the error if it is real
-            reports.accept(new PartReport(spec.file(), spec.part(), part.firstRecord(), PartReport.BROKEN, 0,
-                    packets, tcpBetweenTraced, otherTraffic, broadcastDatagrams, backwardTimestamps, firstTime,
-                    lastTime));
+            throw new CaptureInputError(PartWalk.message(spec, e));
         }
         return next != null;
     }
@@ -106,13 +96,13 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         int node = spec.file();
         while (r.next()) {
             long ts = r.timestamp();
-            packets++;
-            if (ts < previous) {
+            if (packets++ == 0) {
+                firstTime = ts;
+            } else if (ts < lastTime) {
                 backwardTimestamps++;
             }
-            previous = ts;
-            firstTime = Math.min(firstTime, ts);
-            lastTime = Math.max(lastTime, ts);
+            lastTime = ts;
+            order = Math.max(order, ts);
             int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);
             if (kind == DecodedPacket.TCP) {
                 int src = traced.find(p.srcHi, p.srcLo);
@@ -126,7 +116,7 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
                                 | (p.dstPort & 0xffff);
                         long b = p.seq << 32 | (p.ack & 0xffffffffL);
                         long c = (long) p.flags << 32 | (p.payloadLength & 0xffffffffL);
-                        return new SegmentEvent(node, fromMe, ts, r.recordOffset(), a, b, c);
+                        return new SegmentEvent(node, fromMe, ts, order, r.recordOffset(), a, b, c);
                     }
                 }
                 otherTraffic++;
@@ -141,7 +131,7 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         long late = part.lateHeaderBlocks();
         part.close();
         reports.accept(new PartReport(spec.file(), spec.part(), part.firstRecord(), stop, late, packets,
-                tcpBetweenTraced, otherTraffic, broadcastDatagrams, backwardTimestamps, firstTime, lastTime));
+                tcpBetweenTraced, otherTraffic, broadcastDatagrams, backwardTimestamps, firstTime, lastTime, order));
         return null;
     }
 

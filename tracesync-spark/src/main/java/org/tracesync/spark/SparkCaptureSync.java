@@ -67,7 +67,7 @@ public final class SparkCaptureSync {
 
     /** The synchronization, the input notes, the counts and how the work was partitioned. */
     public record Outcome(Synchronizer.Synchronization synchronization, List<String> warnings, MatchStats matching,
-                          RoundTripMinima roundTrips, int decodeTasks, int matchTasks, int runs,
+                          RoundTripMinima roundTrips, int decodeTasks, int matchTasks, int filesReadWhole,
                           JobFigures.Figures figures) {
     }
 
@@ -100,21 +100,80 @@ public final class SparkCaptureSync {
         JobFigures listener = new JobFigures();
         sc.sc().addSparkListener(listener);
         try {
-            Set<Integer> whole = new HashSet<>();
-            for (int run = 1; ; run++) {
-                List<PartSpec> specs = parts(inputs, sizes, options.splitSize(), whole);
-                Attempt a = attempt(sc, specs, nodes.size(), traced, hadoopConf, options);
-                Set<Integer> bad = inconsistentFiles(specs, a.reports());
-                if (bad.isEmpty() || run == 2) {
-                    if (!bad.isEmpty()) {
-                        throw new IllegalStateException("capture parts still inconsistent after a whole-file read: " + bad);
-                    }
-                    return outcome(nodes, a, specs, options, run, listener.figures());
-                }
-                whole.addAll(bad);
-            }
+            Plan plan = plan(sc, inputs, sizes, options.splitSize(), hadoopConf);
+            Attempt a = attempt(sc, plan.specs(), nodes.size(), traced, hadoopConf, options);
+            return outcome(nodes, a, plan, options, listener.figures());
         } finally {
             sc.sc().removeSparkListener(listener);
+        }
+    }
+
+    /** The decoding tasks, and how many captures had to be read whole after the boundary pass. */
+    private record Plan(List<PartSpec> specs, int boundaryTasks, int filesReadWhole) {
+    }
+
+    /**
+     * Cuts the captures into ranges and, when some capture has several, runs the boundary pass:
+     * each range's first record and stop are found and checked to join up; a capture whose ranges do
+     * not join up is read whole. The ranges of the others start on their checked boundaries, with
+     * the largest timestamp before them (the carry of the merge order).
+     */
+    private static Plan plan(JavaSparkContext sc, List<String> inputs, List<Long> sizes, long splitSize,
+                             Broadcast<Map<String, String>> hadoopConf) throws IOException {
+        List<PartSpec> guessed = new ArrayList<>();
+        for (int f = 0; f < inputs.size(); f++) {
+            long size = sizes.get(f);
+            int n = (int) Math.max(1, (size + splitSize - 1) / splitSize);
+            for (int k = 0; n > 1 && k < n; k++) {
+                guessed.add(PartSpec.guessed(f, k, n, inputs.get(f), inputs.get(f), k * splitSize,
+                        k == n - 1 ? Long.MAX_VALUE : (k + 1) * splitSize));
+            }
+        }
+        Map<Integer, PartReport> walked = new HashMap<>();
+        if (!guessed.isEmpty()) {
+            List<PartReport> reports = collect(() -> sc.parallelize(guessed, guessed.size())
+                    .map(s -> PartWalk.walk(s, hadoopConf.value())).collect());
+            reports.forEach(r -> walked.put(r.file() * 1_000_000 + r.part(), r));
+        }
+        Set<Integer> whole = guessed.isEmpty() ? Set.of()
+                : inconsistentFiles(guessed, new ArrayList<>(walked.values()));
+        List<PartSpec> specs = new ArrayList<>();
+        for (int f = 0; f < inputs.size(); f++) {
+            long size = sizes.get(f);
+            int n = whole.contains(f) ? 1 : (int) Math.max(1, (size + splitSize - 1) / splitSize);
+            long carry = Long.MIN_VALUE;
+            for (int k = 0; k < n; k++) {
+                if (n == 1) {
+                    specs.add(PartSpec.guessed(f, 0, 1, inputs.get(f), inputs.get(f), 0, Long.MAX_VALUE));
+                    break;
+                }
+                PartReport r = walked.get(f * 1_000_000 + k);
+                long end = k == n - 1 ? Long.MAX_VALUE : walked.get(f * 1_000_000 + k + 1).firstRecord();
+                specs.add(new PartSpec(f, k, n, inputs.get(f), inputs.get(f), r.firstRecord(), end, true, carry));
+                if (r.packets() > 0) {
+                    carry = Math.max(carry, r.maxTime());
+                }
+            }
+        }
+        return new Plan(specs, guessed.size(), whole.size());
+    }
+
+    private record Attempt(Map<Long, PairPart> pairs, List<PartReport> reports, MatchStats stats, int matchTasks) {
+    }
+
+    /** Runs a Spark action, reporting a bad capture met by a task as the one-machine command does. */
+    private static <T> T collect(java.util.concurrent.Callable<T> action) throws IOException {
+        try {
+            return action.call();
+        } catch (Exception e) { // a SparkException (checked, thrown through Scala) when a task failed
+            String input = inputError(e);
+            if (input != null) {
+                throw new IOException(input);
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getMessage(), e);
         }
     }
 
@@ -133,23 +192,6 @@ public final class SparkCaptureSync {
             throw new TraceFormatException(Path.of(in), "offset 0", "not a pcap/pcapng capture: tracesync-spark reads "
                     + "captures only (CTF traces, JSON lines and LTTV text: tracesync sync, see docs/SPARK.md)");
         }
-    }
-
-    private record Attempt(Map<Long, PairPart> pairs, List<PartReport> reports, MatchStats stats, int matchTasks) {
-    }
-
-    private static List<PartSpec> parts(List<String> inputs, List<Long> sizes, long splitSize, Set<Integer> whole) {
-        List<PartSpec> specs = new ArrayList<>();
-        for (int f = 0; f < inputs.size(); f++) {
-            long size = sizes.get(f);
-            int n = whole.contains(f) ? 1 : (int) Math.max(1, (size + splitSize - 1) / splitSize);
-            for (int k = 0; k < n; k++) {
-                long start = k * splitSize;
-                long end = k == n - 1 ? Long.MAX_VALUE : (k + 1) * splitSize;
-                specs.add(new PartSpec(f, k, n, inputs.get(f), inputs.get(f), n == 1 ? 0 : start, end));
-            }
-        }
-        return specs;
     }
 
     private static Attempt attempt(JavaSparkContext sc, List<PartSpec> specs, int nodeCount,
@@ -193,19 +235,7 @@ public final class SparkCaptureSync {
                 }, true)
                 .mapToPair(t -> t)
                 .reduceByKey(PairPart::merge);
-        Map<Long, PairPart> collected;
-        try {
-            collected = new TreeMap<>(pairs.collectAsMap());
-        } catch (Exception e) { // a SparkException (checked, thrown through Scala) when a task failed
-            String input = inputError(e);
-            if (input != null) {
-                throw new IOException(input);
-            }
-            if (e instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getMessage(), e);
-        }
+        Map<Long, PairPart> collected = new TreeMap<>(collect(pairs::collectAsMap));
         Map<Integer, PartReport> byPart = new TreeMap<>();
         for (PartReport r : reports.value()) {
             byPart.put(r.file() * 1_000_000 + r.part(), r);
@@ -268,7 +298,7 @@ public final class SparkCaptureSync {
         return bad;
     }
 
-    private static Outcome outcome(List<NodeInfo> nodes, Attempt a, List<PartSpec> specs, Options options, int runs,
+    private static Outcome outcome(List<NodeInfo> nodes, Attempt a, Plan plan, Options options,
                                    JobFigures.Figures figures) throws IOException {
         int n = nodes.size();
         PairAccumulators acc = new PairAccumulators(n);
@@ -292,11 +322,19 @@ public final class SparkCaptureSync {
         long tcp = 0;
         long broadcast = 0;
         long backward = 0;
-        for (PartReport r : a.reports()) {
+        PartReport previous = null;
+        for (PartReport r : a.reports()) { // by file, then part
             packets += r.packets();
             tcp += r.tcpBetweenTraced();
             broadcast += r.broadcastDatagrams();
             backward += r.backwardTimestamps();
+            if (previous != null && previous.file() == r.file() && previous.packets() > 0 && r.packets() > 0
+                    && r.firstTime() < previous.lastTime()) {
+                backward++; // across the join of two parts
+            }
+            if (r.packets() > 0 || previous == null || previous.file() != r.file()) {
+                previous = r;
+            }
         }
         MatchStats m = a.stats();
         warnings.add(String.format("TCP matching: %d events, %d messages, %d ambiguous keys dropped "
@@ -316,13 +354,14 @@ public final class SparkCaptureSync {
                 hullPoints += p.acc.aToB().size() + p.acc.bToA().size();
             }
         }
-        warnings.add(String.format("spark: %d packets in %d decoding tasks, %d matching tasks, %d shuffle records"
-                        + " (%d bytes), %d pair accumulators (%d hull points) to the driver, peak execution memory"
-                        + " %d bytes%s", packets, specs.size(), a.matchTasks(), figures.shuffleRecords(),
-                figures.shuffleBytes(), a.pairs().size(), hullPoints, figures.peakExecutionMemory(),
-                runs > 1 ? "; some captures read again whole (parts did not join up)" : ""));
-        return new Outcome(s, Collections.unmodifiableList(warnings), m, rtt, specs.size(), a.matchTasks(), runs,
-                figures);
+        warnings.add(String.format("spark: %d packets in %d decoding tasks (%d boundary tasks before), %d matching"
+                        + " tasks, %d shuffle records (%d bytes), %d pair accumulators (%d hull points) to the driver,"
+                        + " peak execution memory %d bytes%s", packets, plan.specs().size(), plan.boundaryTasks(),
+                a.matchTasks(), figures.shuffleRecords(), figures.shuffleBytes(), a.pairs().size(), hullPoints,
+                figures.peakExecutionMemory(), plan.filesReadWhole() > 0 ? "; " + plan.filesReadWhole()
+                        + " captures read whole (their ranges did not join up)" : ""));
+        return new Outcome(s, Collections.unmodifiableList(warnings), m, rtt, plan.specs().size(), a.matchTasks(),
+                plan.filesReadWhole(), figures);
     }
 
     /** The decoders of a task's specs, one after the other. */

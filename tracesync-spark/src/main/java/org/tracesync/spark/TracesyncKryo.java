@@ -21,6 +21,7 @@ public final class TracesyncKryo implements KryoRegistrator {
                 out.writeVarLong(e.b, true);
                 out.writeVarLong(e.c, true);
                 out.writeLong(e.time);
+                out.writeVarLong(e.order - e.time, true); // >= 0, small unless timestamps jump back
                 out.writeVarLong(e.offset, true);
                 out.writeVarInt(e.node << 1 | (e.send ? 1 : 0), true);
             }
@@ -32,6 +33,7 @@ public final class TracesyncKryo implements KryoRegistrator {
                 e.b = in.readVarLong(true);
                 e.c = in.readVarLong(true);
                 e.time = in.readLong();
+                e.order = e.time + in.readVarLong(true);
                 e.offset = in.readVarLong(true);
                 int f = in.readVarInt(true);
                 e.node = f >>> 1;

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 class PartJoinTest {
 
     private static PartSpec spec(int file, int part, int parts) {
-        return new PartSpec(file, part, parts, "f" + file, "f" + file, part * 100L, (part + 1) * 100L);
+        return PartSpec.guessed(file, part, parts, "f" + file, "f" + file, part * 100L, (part + 1) * 100L);
     }
 
     private static PartReport report(int file, int part, long first, long stop, long late) {
-        return new PartReport(file, part, first, stop, late, 0, 0, 0, 0, 0, 0, 0);
+        return new PartReport(file, part, first, stop, late, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     @Test

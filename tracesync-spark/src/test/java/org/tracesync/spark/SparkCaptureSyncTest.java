@@ -99,7 +99,7 @@ class SparkCaptureSyncTest {
         OneMachine one = oneMachine(files);
         Spark s = spark(files, 64 << 10);
         assertThat(s.outcome().decodeTasks()).isGreaterThan(80);
-        assertThat(s.outcome().runs()).isEqualTo(1);
+        assertThat(s.outcome().filesReadWhole()).isZero();
         assertThat(s.result()).isEqualTo(one.result());
     }
 
@@ -110,9 +110,15 @@ class SparkCaptureSyncTest {
         CaptureLargeSet.main(new String[] {dir.toString(), "60000"});
         List<Path> files = List.of(dir.resolve("n1.pcap"), dir.resolve("n2.pcap"), dir.resolve("n3.pcap"));
         OneMachine one = oneMachine(files);
-        Spark s = spark(files, 1 << 20);
-        assertThat(s.outcome().decodeTasks()).isGreaterThan(9);
+        // receptions are written up to 5 ms late: a quarter of the timestamps go backwards, also across
+        // the joins of the 256 KiB ranges, where the merge order needs the carry of the earlier ranges
+        assertThat(one.stats().backwardTimestamps()).isGreaterThan(10_000);
+        Spark s = spark(files, 256 << 10);
+        assertThat(s.outcome().decodeTasks()).isGreaterThan(30);
+        assertThat(s.outcome().filesReadWhole()).isZero();
         assertThat(s.result()).isEqualTo(one.result());
+        assertThat(s.outcome().warnings()).contains(one.stats().backwardTimestamps()
+                + " packets whose timestamp goes backwards within their capture");
         MatchStats m = s.outcome().matching();
         assertThat(m.messages()).isEqualTo(one.stats().messages()).isBetween(50_000L, 60_000L);
         assertThat(m.ambiguous()).isEqualTo(one.stats().ambiguous()).isPositive();

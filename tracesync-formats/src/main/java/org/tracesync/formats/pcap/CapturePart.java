@@ -53,6 +53,16 @@ public final class CapturePart implements Closeable {
      * closed with the part); {@code name} is the file named in error messages.
      */
     public static CapturePart open(Path name, SeekableByteChannel channel, long start, long end) throws IOException {
+        return open(name, channel, start, end, false);
+    }
+
+    /**
+     * As {@link #open(Path, SeekableByteChannel, long, long)}; with {@code boundary} true,
+     * {@code start} is known to be a record boundary (found by an earlier pass and checked): the
+     * part starts there without re-synchronizing.
+     */
+    public static CapturePart open(Path name, SeekableByteChannel channel, long start, long end, boolean boundary)
+            throws IOException {
         CaptureReader r = CaptureReader.open(name, channel);
         try {
             r.readLeadingBlocks();
@@ -60,9 +70,12 @@ public final class CapturePart implements Closeable {
             long headerEnd = in.offset();
             long first;
             start = Math.min(start, in.size());
-            boolean resync = start > headerEnd;
-            if (!resync) {
+            boolean resync = start > headerEnd && !boundary;
+            if (start <= headerEnd) {
                 first = headerEnd;
+            } else if (boundary) {
+                first = start;
+                in.seek(start);
             } else {
                 long reference = 0;
                 if (in.ensure(r.resyncHeaderBytes())) {
