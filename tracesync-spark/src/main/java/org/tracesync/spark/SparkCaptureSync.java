@@ -36,19 +36,22 @@ import scala.Tuple2;
  * <li><b>Driver:</b> node names and own addresses, as the one-machine command resolves them (it
  *     reads the first packets of each capture); each capture cut into byte ranges of
  *     {@code splitSize}.</li>
+ * <li><b>Boundary pass</b> (one task per range of a capture that has several): {@link PartWalk}
+ *     re-synchronizes on a record boundary ({@code CapturePart}), walks the records and reports
+ *     where it began and stopped and its largest timestamp. The driver checks that the ranges join
+ *     up (a capture whose ranges do not is decoded in one range) and gives each range the largest
+ *     timestamp before it (the carry of the merge order).</li>
  * <li><b>Decode</b> (one task per range, in parallel): {@link PartDecoder} — the existing pcap and
- *     pcapng readers, re-synchronized on record boundaries ({@code CapturePart}) — yields the TCP
- *     segments between traced hosts as compact {@link SegmentEvent}s.</li>
- * <li><b>Match</b> (a shuffle by connection, sorted by time): {@link ConnectionMatcher} keeps the
- *     keys seen exactly once as a send and once as a receive on different nodes, as
+ *     pcapng readers, from the checked boundaries — yields the TCP segments between traced hosts as
+ *     compact {@link SegmentEvent}s carrying the one-machine merge order.</li>
+ * <li><b>Match</b> (a shuffle by connection, sorted by merge order): {@link ConnectionMatcher} keeps
+ *     the keys seen exactly once as a send and once as a receive on different nodes, as
  *     {@code TcpMatcher} does, and finds the exchanges.</li>
  * <li><b>Accumulate:</b> each match task folds its messages into one {@link PairPart} per node
  *     pair (the existing {@link PairAccumulator}: half hulls), {@code reduceByKey} merges them;
  *     the driver receives hull points, not messages.</li>
  * <li><b>Driver:</b> estimation and reduction ({@link Synchronizer}), as the one-machine command.</li>
  * </ol>
- * The ranges are checked afterwards (each range's first record is where its predecessor's walk
- * stopped); a capture whose check fails is read again as one range, in a second run of the job.
  *
  * <p>Same answer as {@code tracesync sync} on the same captures, where the matching rules agree
  * (see {@link ConnectionMatcher} for the differences).
