@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.TraceFormat;
 import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.pcap.CaptureNodes;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
@@ -135,13 +137,15 @@ public final class ApplyCommand implements Callable<Integer> {
         return null;
     }
 
+    /** The applier of {@code p}'s format, recognised by the registry {@code sync} uses. */
     static TraceApplier applierFor(Path p) throws IOException {
+        TraceFormat format = TraceInputs.formatOf(p);
         for (TraceApplier a : APPLIERS) {
-            if (a.accepts(p)) {
+            if (a.format().isInstance(format)) {
                 return a;
             }
         }
-        throw new TraceFormatException(p, "", "apply does not support this trace format (supported: "
+        throw new TraceFormatException(p, "", "apply does not support " + format.name() + " traces (supported: "
                 + APPLIERS.stream().map(TraceApplier::name).toList() + ")");
     }
 }

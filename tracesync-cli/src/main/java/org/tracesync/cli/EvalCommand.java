@@ -10,10 +10,10 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.TraceFormatException;
-import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.evaluate.RttFile;
 import org.tracesync.formats.truth.TruthFile;
-import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +35,7 @@ public final class EvalCommand implements Callable<Integer> {
     List<Path> traces;
 
     @Option(names = "--rtt", paramLabel = "FILE",
-            description = "Minimum round trips, lines 'addr addr rtt_ms' (default: from TCP exchanges in captures).")
+            description = "Minimum round trips, lines 'addr addr rtt_ms' (default: from TCP exchanges in the traces).")
     Path rtt;
 
     @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
@@ -72,7 +72,7 @@ public final class EvalCommand implements Callable<Integer> {
         }
         RoundTripMinima minima = null;
         String tauSource = "unknown (give --rtt FILE or --min-latency TIME): too-fast not checked";
-        CaptureMessageInput captures = input instanceof CaptureMessageInput c ? c : null;
+        MergedTraceInput merged = input instanceof MergedTraceInput m ? m : null;
         if (minLatency != null) {
             minima = new RoundTripMinima(names.size());
             for (int a = 0; a < names.size(); a++) {
@@ -84,10 +84,12 @@ public final class EvalCommand implements Callable<Integer> {
         } else if (rtt != null) {
             minima = RttFile.read(rtt, input.nodes());
             tauSource = "half the round trips of " + rtt;
-        } else if (captures != null) {
-            captures.read((s, r, ts, tr) -> { }, null);
-            minima = captures.roundTrips();
-            tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
+        } else if (merged != null) {
+            merged.read((s, r, ts, tr) -> { }, null);
+            if (merged.stats().exchanges() > 0) {
+                minima = merged.roundTrips();
+                tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
+            }
         }
         java.util.Map<String, org.tracesync.core.simulate.ClockModel> model = null;
         if (truth != null) {
@@ -97,8 +99,8 @@ public final class EvalCommand implements Callable<Integer> {
             }
         }
         Evaluation ev = new Evaluation(res, names, minima, model);
-        if (captures != null) {
-            captures.read(ev.messages(), ev.broadcasts());
+        if (merged != null) {
+            merged.read(ev.messages(), ev.broadcasts());
         } else {
             input.readMessages(ev.messages());
         }

@@ -3,12 +3,16 @@ package org.tracesync.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
+import org.tracesync.formats.evaluate.RttFile;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,11 +52,16 @@ public final class SyncCommand implements Callable<Integer> {
     ReductionChoice reduction;
 
     @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
-            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: the global"
-                    + " program's constraints and joint bounds use it, which narrows the bounds. Implies the global"
-                    + " program for every group; a message faster than TIME makes it infeasible (path composition,"
-                    + " with a warning). Default: 0."})
+            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: every pair's"
+                    + " hulls, path composition and the global program use it, which narrows the bounds. A pair whose"
+                    + " messages are faster (its hulls cross with it) is estimated without it, with a warning. Default: 0."})
     Long minLatency;
+
+    @Option(names = "--rtt", paramLabel = "FILE|exchanges",
+            description = {"Minimum latency per pair from minimum round trips: an RTT file (lines 'addr addr rtt_ms'),"
+                    + " or 'exchanges' for the TCP exchanges (data + ack) found in the captures. Each direction gets"
+                    + " half its pair's round trip (assumes symmetric minimum latencies); checked like --min-latency."})
+    String rtt;
 
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
@@ -65,19 +74,31 @@ public final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (minLatency != null && (minLatency < 0 || reduction == ReductionChoice.path)) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), minLatency < 0
-                    ? "--min-latency must be >= 0"
-                    : "--min-latency is used by the global program only; it cannot go with --reduction path");
+        if (minLatency != null && minLatency < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--min-latency must be >= 0");
+        }
+        if (minLatency != null && rtt != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give either --rtt or --min-latency, not both");
         }
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
         MessageInput input = traces.input();
+        if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--rtt exchanges needs pcap/pcapng captures (their TCP exchanges give the round trips)");
+        }
+        // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
-                        : GlobalReduction.reducer(reduction == ReductionChoice.global || minLatency != null
-                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT,
-                                minLatency == null ? 0.0 : minLatency));
+                        : GlobalReduction.reducer(reduction == ReductionChoice.global
+                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
+        int nodeCount = input.nodes().size();
+        if (minLatency != null) {
+            options = options.withLatency(MinimumLatency.uniform(nodeCount, minLatency, "--min-latency " + minLatency + " ns"));
+        } else if (rtt != null && !"exchanges".equals(rtt)) {
+            options = options.withLatency(RttFile.read(Path.of(rtt), input.nodes())
+                    .asMinimumLatency("half the round trips of " + rtt));
+        }
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--reference " + reference + ": no such node (nodes: "
@@ -86,7 +107,16 @@ public final class SyncCommand implements Callable<Integer> {
         Synchronizer.Synchronization sync;
         try (ProgressReporter progress = ProgressReporter.start("reading traces", traces.totalBytes(),
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
-            sync = Synchronizer.synchronize(input, options);
+            if ("exchanges".equals(rtt)) {
+                // the round trips are known once the messages are read: accumulate, then estimate
+                PairAccumulators acc = new PairAccumulators(nodeCount);
+                input.readMessages(acc);
+                options = options.withLatency(((MergedTraceInput) input).roundTrips()
+                        .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
+                sync = Synchronizer.synchronize(input.nodes(), acc, input, options);
+            } else {
+                sync = Synchronizer.synchronize(input, options);
+            }
         }
         SyncResult result = sync.result();
         if (output != null) {

@@ -25,7 +25,7 @@ import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.pcap.CaptureNodes;
-import org.tracesync.formats.pcap.CaptureOptions;
+import org.tracesync.formats.InputOptions;
 import org.tracesync.formats.pcap.CaptureReader;
 import scala.Tuple2;
 
@@ -59,13 +59,23 @@ import scala.Tuple2;
 public final class SparkCaptureSync {
 
     /**
-     * @param capture    node names, addresses, matching window (as the one-machine command)
-     * @param sync       estimator, reference, reduction
+     * @param capture    node names, addresses, matching window (as the one-machine command; the key
+     *                   limit, reader thread and coarse offsets do not apply)
+     * @param sync       estimator, reference, reduction, minimum latency
      * @param splitSize  bytes per decoding task (a capture larger than this is read by several)
      * @param partitions shuffle partitions of the matching stage (0: the default parallelism)
      */
-    public record Options(CaptureOptions capture, Synchronizer.Options sync, long splitSize, int partitions) {
+    public record Options(InputOptions capture, SyncOptions sync, long splitSize, int partitions) {
         public static final long DEFAULT_SPLIT_SIZE = 128L << 20;
+    }
+
+    /**
+     * The estimation and reduction options, once the nodes and the exchanges' round trips are
+     * known (a minimum latency per pair may come from either).
+     */
+    @FunctionalInterface
+    public interface SyncOptions {
+        Synchronizer.Options of(List<NodeInfo> nodes, RoundTripMinima roundTrips) throws IOException;
     }
 
     /** The synchronization, the input notes, the counts and how the work was partitioned. */
@@ -319,7 +329,7 @@ public final class SparkCaptureSync {
                 rtt.add(pa, pb, p.rttMin);
             }
         }
-        Synchronizer.Synchronization s = Synchronizer.synchronize(nodes, acc, null, options.sync());
+        Synchronizer.Synchronization s = Synchronizer.synchronize(nodes, acc, null, options.sync().of(nodes, rtt));
         List<String> warnings = new ArrayList<>();
         long packets = 0;
         long tcp = 0;

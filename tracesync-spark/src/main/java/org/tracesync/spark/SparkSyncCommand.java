@@ -15,7 +15,9 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
-import org.tracesync.formats.pcap.CaptureOptions;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.core.model.MinimumLatency;
+import org.tracesync.formats.evaluate.RttFile;
 import org.tracesync.formats.result.ResultFile;
 import org.tracesync.global.GlobalReduction;
 import picocli.CommandLine.Command;
@@ -59,6 +61,11 @@ public final class SparkSyncCommand implements Callable<Integer> {
             description = "Strict minimum one-way latency of every message (e.g. 5us), as in tracesync sync.")
     Long minLatency;
 
+    @Option(names = "--rtt", paramLabel = "FILE|exchanges",
+            description = "Minimum latency per pair from minimum round trips: an RTT file, or 'exchanges' (the TCP"
+                    + " exchanges the job finds), as in tracesync sync.")
+    String rtt;
+
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
@@ -91,10 +98,11 @@ public final class SparkSyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (minLatency != null && (minLatency < 0 || reduction == ReductionChoice.path)) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), minLatency < 0
-                    ? "--min-latency must be >= 0"
-                    : "--min-latency is used by the global program only; it cannot go with --reduction path");
+        if (minLatency != null && minLatency < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--min-latency must be >= 0");
+        }
+        if (minLatency != null && rtt != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give either --rtt or --min-latency, not both");
         }
         if (!(windowSeconds > 0) || windowSeconds > 1e6) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--match-window must be a positive number of seconds");
@@ -105,13 +113,25 @@ public final class SparkSyncCommand implements Callable<Integer> {
         }
         Map<String, List<String>> addr = new LinkedHashMap<>();
         nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));
-        CaptureOptions capture = CaptureOptions.defaults().withNames(names).withNodeAddresses(addr)
+        InputOptions capture = InputOptions.defaults().withNames(names).withNodeAddresses(addr)
                 .withWindow(Math.round(windowSeconds * 1e9));
-        Synchronizer.Options sync = new Synchronizer.Options(Synchronizer.Estimator.BISECTOR, 0.95, reference,
-                reduction == ReductionChoice.path ? PathReduction::reduce
-                        : GlobalReduction.reducer(reduction == ReductionChoice.global || minLatency != null
-                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT,
-                                minLatency == null ? 0.0 : minLatency));
+        SparkCaptureSync.SyncOptions sync = (nodes, roundTrips) -> {
+            // as tracesync sync: τmin goes into every pair's hulls, so the global program adds none of its own
+            Synchronizer.Options o = new Synchronizer.Options(Synchronizer.Estimator.BISECTOR, 0.95, reference,
+                    reduction == ReductionChoice.path ? PathReduction::reduce
+                            : GlobalReduction.reducer(reduction == ReductionChoice.global
+                                    ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
+            if (minLatency != null) {
+                return o.withLatency(MinimumLatency.uniform(nodes.size(), minLatency, "--min-latency " + minLatency + " ns"));
+            }
+            if ("exchanges".equals(rtt)) {
+                return o.withLatency(roundTrips.asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
+            }
+            if (rtt != null) {
+                return o.withLatency(RttFile.read(Path.of(rtt), nodes).asMinimumLatency("half the round trips of " + rtt));
+            }
+            return o;
+        };
         SparkCaptureSync.Outcome outcome;
         try (JavaSparkContext sc = new JavaSparkContext(sparkConf(master))) {
             sc.setLogLevel("WARN");

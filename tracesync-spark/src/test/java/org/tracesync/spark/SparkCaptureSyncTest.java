@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tracesync.benchmarks.CaptureLargeSet;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.formats.TraceFormatException;
-import org.tracesync.formats.pcap.CaptureMessageInput;
-import org.tracesync.formats.pcap.CaptureOptions;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.result.ResultFile;
 import org.tracesync.global.GlobalReduction;
@@ -54,11 +55,11 @@ class SparkCaptureSyncTest {
                 GlobalReduction.reducer(GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
     }
 
-    private record OneMachine(String result, CaptureMessageInput.ReadStats stats) {
+    private record OneMachine(String result, MergedTraceInput.ReadStats stats) {
     }
 
     private OneMachine oneMachine(List<Path> files) throws IOException {
-        CaptureMessageInput in = new CaptureMessageInput(files, CaptureOptions.defaults());
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, InputOptions.defaults());
         Synchronizer.Synchronization s = Synchronizer.synchronize(in, syncOptions());
         Path out = tmp.resolve("one-machine.json");
         ResultFile.write(s.result(), out);
@@ -69,12 +70,12 @@ class SparkCaptureSyncTest {
     }
 
     private Spark spark(List<Path> files, long splitSize) throws IOException {
-        return spark(files, splitSize, CaptureOptions.defaults());
+        return spark(files, splitSize, InputOptions.defaults());
     }
 
-    private Spark spark(List<Path> files, long splitSize, CaptureOptions capture) throws IOException {
+    private Spark spark(List<Path> files, long splitSize, InputOptions capture) throws IOException {
         SparkCaptureSync.Outcome o = SparkCaptureSync.run(sc, files.stream().map(Path::toString).toList(),
-                new SparkCaptureSync.Options(capture, syncOptions(), splitSize, 3));
+                new SparkCaptureSync.Options(capture, (nodes, rtt) -> syncOptions(), splitSize, 3));
         Path out = tmp.resolve("spark.json");
         ResultFile.write(o.synchronization().result(), out);
         return new Spark(Files.readString(out), o);
@@ -144,7 +145,7 @@ class SparkCaptureSyncTest {
                 .hasMessageStartingWith(files.get(1).toString());
         // met by a decoding task (addresses given: the driver reads no packet); its part started by
         // re-synchronization, so the capture is read again whole, which reports the error
-        CaptureOptions given = CaptureOptions.defaults().withNodeAddresses(java.util.Map.of(
+        InputOptions given = InputOptions.defaults().withNodeAddresses(java.util.Map.of(
                 "h1", List.of("10.200.1.1"), "h2", List.of("10.200.2.1"), "h3", List.of("10.200.3.1")));
         assertThatThrownBy(() -> spark(files, 64 << 10, given)).isInstanceOf(IOException.class)
                 .hasMessage(files.get(1) + ":offset " + at + ": implausible captured length 2147483647 (corrupt record header?)");

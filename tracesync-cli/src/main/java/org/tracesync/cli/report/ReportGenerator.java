@@ -76,7 +76,7 @@ public final class ReportGenerator {
                     s.message(sender, receiver, sendTime, recvTime);
                     acc.message(sender, receiver, sendTime, recvTime);
                 };
-                if (traces instanceof org.tracesync.formats.pcap.CaptureMessageInput captures) {
+                if (traces instanceof org.tracesync.formats.input.MergedTraceInput captures) {
                     captures.read(fanOut, s); // captures also give broadcast groups
                 } else {
                     traces.readMessages(fanOut);

@@ -1,5 +1,6 @@
 package org.tracesync.formats.pcap;
 
+import org.tracesync.formats.InputOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,15 +45,15 @@ public final class CaptureNodes {
         CaptureReader open(int index) throws IOException;
     }
 
-    public static List<NodeInfo> resolve(List<Path> files, CaptureOptions options) throws IOException {
+    public static List<NodeInfo> resolve(List<Path> files, InputOptions options) throws IOException {
         return resolve(files, options, i -> CaptureReader.open(files.get(i)));
     }
 
     /**
-     * As {@link #resolve(List, CaptureOptions)}, reading each capture through {@code opener}
+     * As {@link #resolve(List, InputOptions)}, reading each capture through {@code opener}
      * (files on a Hadoop file system); {@code files} give the names.
      */
-    public static List<NodeInfo> resolve(List<Path> files, CaptureOptions options, Opener opener) throws IOException {
+    public static List<NodeInfo> resolve(List<Path> files, InputOptions options, Opener opener) throws IOException {
         if (!options.names().isEmpty() && options.names().size() != files.size()) {
             throw new IllegalArgumentException(options.names().size() + " names for " + files.size()
                     + " captures");

@@ -1,4 +1,4 @@
-package org.tracesync.formats.pcap;
+package org.tracesync.formats.input;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -70,7 +70,7 @@ final class BlockHandover {
             } finally {
                 filled.add(end);
             }
-        }, "tracesync-capture-reader");
+        }, "tracesync-trace-reader");
         reader.setDaemon(true);
         reader.start();
         boolean ended = false;
@@ -86,7 +86,7 @@ final class BlockHandover {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while matching captures");
+            throw new InterruptedIOException("interrupted while matching traces");
         } finally {
             if (!ended) {
                 // interrupting may close the reader's file channel: only done when abandoning

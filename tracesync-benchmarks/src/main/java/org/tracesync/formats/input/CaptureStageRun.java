@@ -1,4 +1,4 @@
-package org.tracesync.formats.pcap;
+package org.tracesync.formats.input;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -11,15 +11,18 @@ import org.tracesync.core.matching.BroadcastMatcher;
 import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.TcpMatcher;
 import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.EventTrace;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.pcap.CaptureFormat;
 
 /**
  * Times the two halves of a capture pass apart (docs/PERFORMANCE.md, "where the time goes"), in
- * CPU time of the calling thread: the reading half ({@link CaptureEventReader}: read, merge,
+ * CPU time of the calling thread: the reading half ({@link MergedEventReader}: read, merge,
  * decode, fill blocks) per packet, then the matching half ({@link TcpMatcher#match} into
  * {@link PairAccumulators}) per event, replaying blocks read once and kept in memory. With a
  * reading thread the pass runs at the speed of the slower half; on one thread, of their sum.
  *
- * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.pcap.CaptureStageRun REPEAT FILE...</pre>
+ * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.input.CaptureStageRun REPEAT FILE...</pre>
  * (The blocks of a 1 GB set take about 500 MB.) In this package because the reading half is
  * package-private.
  */
@@ -34,25 +37,29 @@ public final class CaptureStageRun {
         for (int i = 1; i < args.length; i++) {
             files.add(Path.of(args[i]));
         }
-        CaptureOptions opts = CaptureOptions.defaults();
-        List<NodeInfo> nodes = CaptureNodes.resolve(files, opts);
+        InputOptions opts = InputOptions.defaults();
+        List<EventTrace> traces = new CaptureFormat().open(files, opts);
+        List<NodeInfo> nodes = traces.stream().map(EventTrace::node).toList();
+        long[] noOffsets = new long[nodes.size()];
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         for (int k = 0; k < repeat; k++) {
             EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
             long start = cpu.getCurrentThreadCpuTime();
-            try (CaptureEventReader in = new CaptureEventReader(files, nodes)) {
+            try (MergedEventReader in = new MergedEventReader(traces, MergedTraceInput.addressTable(nodes), noOffsets,
+                    Long.MAX_VALUE)) {
                 boolean more;
                 do {
                     block.clear();
                     more = in.fill(block);
                 } while (more);
                 System.out.printf("reading half, run %d: %.1f ns CPU per packet (%d packets)%n", k + 1,
-                        (cpu.getCurrentThreadCpuTime() - start) / (double) in.packets, in.packets);
+                        (cpu.getCurrentThreadCpuTime() - start) / (double) in.events, in.events);
             }
         }
         List<EventBlock> blocks = new ArrayList<>();
         long events = 0;
-        try (CaptureEventReader in = new CaptureEventReader(files, nodes)) {
+        try (MergedEventReader in = new MergedEventReader(traces, MergedTraceInput.addressTable(nodes), noOffsets,
+                    Long.MAX_VALUE)) {
             boolean more;
             do {
                 EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
