@@ -15,6 +15,8 @@ import org.tracesync.formats.evaluate.RttFile;
 import org.tracesync.formats.truth.TruthFile;
 import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
+import org.tracesync.formats.spans.SpanMessageInput;
+import org.tracesync.formats.spans.SpanViolations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,13 +54,16 @@ public final class EvalCommand implements Callable<Integer> {
     @Mixin
     CaptureOptionsMixin captureOptions;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         SyncResult res = ResultFile.read(result);
-        MessageInput input = TraceInputs.open(traces, captureOptions.toOptions());
+        MessageInput input = TraceInputs.open(traces, captureOptions.toOptions(), spanOptions.toOptions());
         List<String> names = input.nodes().stream().map(NodeInfo::name).toList();
         for (String n : names) {
             if (res.nodes().stream().noneMatch(r -> r.name().equals(n))) {
@@ -106,13 +111,29 @@ public final class EvalCommand implements Callable<Integer> {
         }
         EvaluationReport report = ev.report();
         java.io.PrintWriter out = spec.commandLine().getOut();
+        SpanViolations spanViolations = null;
+        if (input instanceof SpanMessageInput spans) {
+            spanViolations = new SpanViolations(names, res);
+            spans.constraints(spanViolations);
+        }
         if (json) {
-            out.print(EvaluationTable.json(report, tauSource));
+            String text = EvaluationTable.json(report, tauSource);
+            if (spanViolations != null) {
+                var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+                var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(text);
+                tree.set("span_causality", mapper.valueToTree(SpanEvaluationTable.json(spanViolations,
+                        ((SpanMessageInput) input).counts())));
+                text = mapper.writerWithDefaultPrettyPrinter().writeValueAsString(tree) + System.lineSeparator();
+            }
+            out.print(text);
         } else {
             out.print(EvaluationTable.text(report, "Evaluation of " + result + " (" + names.size() + " nodes, reference "
                     + res.reference() + ")", tauSource));
+            if (spanViolations != null) {
+                out.print(SpanEvaluationTable.text(spanViolations, ((SpanMessageInput) input).counts()));
+            }
         }
         out.flush();
-        return report.noInversion() ? 0 : 1;
+        return report.noInversion() && (spanViolations == null || spanViolations.totalAfter() == 0) ? 0 : 1;
     }
 }

@@ -29,7 +29,7 @@ public final class SyncCommand implements Callable<Integer> {
     enum ReductionChoice { global, path }
 
     @Parameters(arity = "1..*", paramLabel = "TRACE",
-            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines).")
+            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines), or span files (OTLP JSON, Jaeger JSON, Zipkin v2 JSON: hosts are the nodes).")
     List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result file (JSON) here.")
@@ -69,6 +69,9 @@ public final class SyncCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -80,11 +83,11 @@ public final class SyncCommand implements Callable<Integer> {
         if (minLatency != null && rtt != null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give either --rtt or --min-latency, not both");
         }
-        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
+        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
         if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--rtt exchanges needs pcap/pcapng captures (their TCP exchanges give the round trips)");
+                    "--rtt exchanges needs traces with TCP segments (captures or CTF kernel traces): their exchanges give the round trips");
         }
         // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
         Synchronizer.Options options = new Synchronizer.Options(
@@ -118,7 +121,10 @@ public final class SyncCommand implements Callable<Integer> {
                 sync = Synchronizer.synchronize(input, options);
             }
         }
-        SyncResult result = sync.result();
+        SyncResult result = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
+                ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
+                        org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
+                : sync.result();
         if (output != null) {
             ResultFile.write(result, output);
         }

@@ -24,13 +24,22 @@ record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, Lon
 
     /** As {@link #open(List)}, with input options (captures' names and addresses, window). */
     static TraceSet open(List<Path> paths, InputOptions options) throws IOException {
+        return open(paths, options, org.tracesync.formats.spans.SpanOptions.defaults());
+    }
+
+    /** As {@link #open(List, InputOptions)}, with options for span files. */
+    static TraceSet open(List<Path> paths, InputOptions options, org.tracesync.formats.spans.SpanOptions spanOptions)
+            throws IOException {
         long total = 0;
         for (Path p : paths) {
             if (Files.isRegularFile(p)) {
                 total += Files.size(p);
             }
         }
-        MessageInput input = TraceInputs.open(paths, options);
+        MessageInput input = TraceInputs.open(paths, options, spanOptions);
+        if (input instanceof org.tracesync.formats.spans.SpanMessageInput spans) {
+            return new TraceSet(input, 2 * total, spans::bytesRead, null); // two passes; spans, not events
+        }
         if (!(input instanceof MergedTraceInput merged)) {
             return new TraceSet(input, total, null, null); // LTTV text: matched messages, no events
         }

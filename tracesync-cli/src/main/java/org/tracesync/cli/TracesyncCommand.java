@@ -17,7 +17,8 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
         subcommands = {SyncCommand.class, InspectCommand.class, EvalCommand.class, ApplyCommand.class, ConvertCommand.class,
-            ReportCommand.class, SimulateCommand.class, DemoCommand.class, SkewCommand.class,
+            ReportCommand.class, SimulateCommand.class, SimulateSpansCommand.class, DemoCommand.class, SkewCommand.class,
+            LatencyCommand.class,
             CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 

@@ -173,8 +173,10 @@ final class GlobalProgram {
             // A vertex outside the range where the pair's bound function follows its hull only
             // constrains lines outside the pair's feasible drift range: redundant, exactly (the
             // joint constraints say "the pair's relative line lies in its feasible region").
-            long[] pRange = range(p.upperAToB(), p.x0(), p.pu());
-            long[] qRange = range(p.lowerAToB(), p.x0(), p.qu());
+            // only an accurate pair's bounds follow its hull between the extreme lines' contacts
+            boolean exact = p.quality() == Quality.ACCURATE;
+            long[] pRange = range(exact ? p.upperAToB() : null, p.x0(), p.pu());
+            long[] qRange = range(exact ? p.lowerAToB() : null, p.x0(), p.qu());
             for (int i = 0; i < p.pu().length; i++) { // a → b: sent at x on a, received at y on b
                 long x = x0 + p.pu()[i];
                 long lat = v0 + p.pv()[i]; // y − x

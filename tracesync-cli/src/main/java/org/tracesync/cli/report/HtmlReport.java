@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
@@ -332,13 +333,13 @@ public final class HtmlReport {
         long x0 = p.origin;
         double[][] ab = p.aToB.points(x0, 1e-9, 1e-3, 1);
         double[][] ba = p.bToA.points(x0, 1e-9, 1e-3, -1);
-        PairGeometry g = in.geometry().get(a + "|" + b);
+        PairEstimate g = in.estimates().get(a + "|" + b);
         double[][] lowerHull;
         double[][] upperHull;
         String hullNote;
         if (g != null) {
-            lowerHull = scaled(g.lowerHullU(), g.lowerHullV(), g.origin() - x0);
-            upperHull = scaled(g.upperHullU(), g.upperHullV(), g.origin() - x0);
+            lowerHull = scaled(g.pu(), plus(g.pv(), g.v0()), g.x0() - x0);
+            upperHull = scaled(g.qu(), plus(g.qv(), g.v0()), g.x0() - x0);
             hullNote = "exact hulls";
         } else {
             lowerHull = hull(ab[0], ab[1], true);
@@ -412,17 +413,37 @@ public final class HtmlReport {
         return line;
     }
 
+    /** v + v0 for every hull vertex (v = y − x in ns). */
+    private static long[] plus(long[] v, long v0) {
+        long[] out = new long[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] + v0;
+        }
+        return out;
+    }
+
     /** Bounds in pair coordinates, from the exact geometry or from a node's bounds when one is the other's reference. */
-    private double[][] envelope(ReportSampler.Pair p, String a, String b, long x0, PairGeometry g) {
-        if (g != null && g.envelopeU().length > 0) {
-            int n = g.envelopeU().length;
-            double[][] e = new double[3][n];
-            for (int i = 0; i < n; i++) {
-                e[0][i] = (g.envelopeU()[i] + (g.origin() - x0)) / 1e9;
-                e[1][i] = g.envelopeLow()[i] / 1e3;
-                e[2][i] = g.envelopeHigh()[i] / 1e3;
+    private double[][] envelope(ReportSampler.Pair p, String a, String b, long x0, PairEstimate g) {
+        if (g != null && g.hasBounds() && g.maxX() > g.minX()) {
+            // the pair's bound functions at 201 instants of its span, where both sides are finite
+            int n = 200;
+            double[][] e = new double[3][n + 1];
+            int m = 0;
+            for (int i = 0; i <= n; i++) {
+                long x = g.minX() + Math.round((double) (g.maxX() - g.minX()) * i / n);
+                double l = g.lowerAToB().deltaAt(x);
+                double h = g.upperAToB().deltaAt(x);
+                if (Double.isFinite(l) && Double.isFinite(h)) {
+                    e[0][m] = (x - x0) / 1e9;
+                    e[1][m] = l / 1e3;
+                    e[2][m] = h / 1e3;
+                    m++;
+                }
             }
-            return e;
+            if (m > 0) {
+                return new double[][] {java.util.Arrays.copyOf(e[0], m), java.util.Arrays.copyOf(e[1], m),
+                    java.util.Arrays.copyOf(e[2], m)};
+            }
         }
         NodeResult na = in.sampler().nodeResult(p.a);
         NodeResult nb = in.sampler().nodeResult(p.b);

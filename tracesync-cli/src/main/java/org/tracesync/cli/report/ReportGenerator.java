@@ -56,7 +56,7 @@ public final class ReportGenerator {
                                 boolean quiet) throws IOException {
         List<String> inputWarnings = new ArrayList<>(warnings);
         ReportSampler sampler = null;
-        Map<String, PairGeometry> geometry = new HashMap<>();
+        Map<String, PairEstimate> geometry = new HashMap<>();
         String traceError = null;
         if (traces != null) {
             List<NodeInfo> nodes = traces.nodes();
@@ -85,7 +85,7 @@ public final class ReportGenerator {
                 inputWarnings.addAll(traces.warnings());
                 for (PairAccumulator pa : acc.nonEmptyPairs()) {
                     PairEstimate e = ConvexHullEstimator.estimate(pa);
-                    geometry.put(nodes.get(e.a()).name() + "|" + nodes.get(e.b()).name(), geometry(e));
+                    geometry.put(nodes.get(e.a()).name() + "|" + nodes.get(e.b()).name(), e);
                 }
             } catch (IOException | RuntimeException e) {
                 traceError = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -99,7 +99,16 @@ public final class ReportGenerator {
         Path tmp = parent.resolve("." + out.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                HtmlReport.write(input, w);
+                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && traceError == null) {
+                    // span files: their own section before the end of the page (SpanReportSection)
+                    java.io.StringWriter page = new java.io.StringWriter();
+                    HtmlReport.write(input, page);
+                    String html = page.toString();
+                    int end = html.lastIndexOf("</body>");
+                    w.write(html.substring(0, end) + SpanReportSection.html(result, spans) + html.substring(end));
+                } else {
+                    HtmlReport.write(input, w);
+                }
             }
             Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
@@ -107,33 +116,5 @@ public final class ReportGenerator {
         }
         return new Outcome(out, sampler == null ? 0 : sampler.messages(), sampler == null ? 0 : sampler.inversions(),
                 traceError);
-    }
-
-    /** Hulls and envelope of one pair estimate, in the pair's (u, v = y − x) coordinates. */
-    static PairGeometry geometry(PairEstimate e) {
-        long[] pv = new long[e.pv().length];
-        for (int i = 0; i < pv.length; i++) {
-            pv[i] = e.pv()[i] + e.v0();
-        }
-        long[] qv = new long[e.qv().length];
-        for (int i = 0; i < qv.length; i++) {
-            qv[i] = e.qv()[i] + e.v0();
-        }
-        long[] eu = new long[0];
-        double[] lo = new double[0];
-        double[] hi = new double[0];
-        if (e.hasBounds() && e.maxX() > e.minX()) {
-            int n = 200;
-            eu = new long[n + 1];
-            lo = new double[n + 1];
-            hi = new double[n + 1];
-            for (int i = 0; i <= n; i++) {
-                long x = e.minX() + Math.round((double) (e.maxX() - e.minX()) * i / n);
-                eu[i] = x - e.x0();
-                lo[i] = e.lowerAToB().deltaAt(x);
-                hi[i] = e.upperAToB().deltaAt(x);
-            }
-        }
-        return new PairGeometry(e.x0(), e.pu(), pv, e.qu(), qv, eu, lo, hi);
     }
 }

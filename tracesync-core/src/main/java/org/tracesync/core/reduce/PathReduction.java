@@ -139,8 +139,10 @@ public final class PathReduction {
                 quality[i] = worse(parentIsRef ? Quality.ACCURATE : quality[par], p.quality());
                 bounded[i] = (parentIsRef || bounded[par]) && lo != null && hi != null;
                 if (bounded[i]) {
-                    lower[i] = parentIsRef ? lo : MonotoneBound.compose(lower[par], lo);
-                    upper[i] = parentIsRef ? hi : MonotoneBound.compose(upper[par], hi);
+                    // a side unbounded everywhere (null) stays so down the path
+                    lower[i] = parentIsRef ? lo : lower[par] == null ? null : MonotoneBound.compose(lower[par], lo);
+                    upper[i] = parentIsRef ? hi : upper[par] == null ? null : MonotoneBound.compose(upper[par], hi);
+                    bounded[i] = lower[i] != null || upper[i] != null;
                 }
                 List<String> path = new ArrayList<>();
                 for (int k = i; k != ref; k = parent[k].from()) {

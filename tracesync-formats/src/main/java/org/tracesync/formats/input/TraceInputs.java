@@ -16,6 +16,10 @@ import org.tracesync.formats.TraceFormat;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.TraceSetException;
 import org.tracesync.formats.lttv.LttvTextInput;
+import org.tracesync.formats.spans.SpanFiles;
+import org.tracesync.formats.spans.SpanFormat;
+import org.tracesync.formats.spans.SpanMessageInput;
+import org.tracesync.formats.spans.SpanOptions;
 
 /**
  * Turns the paths a user names into one {@link MessageInput}: an LTTV text file directly (it
@@ -33,6 +37,15 @@ public final class TraceInputs {
     }
 
     public static MessageInput open(List<Path> paths, InputOptions options) throws IOException {
+        return open(paths, options, SpanOptions.defaults());
+    }
+
+    /**
+     * As {@link #open(List, InputOptions)}; when every path is a span file (OTLP JSON, Jaeger JSON,
+     * Zipkin v2 JSON), they are read together as one {@link SpanMessageInput} with {@code spanOptions}
+     * (hosts are the nodes; docs/SPANS.md).
+     */
+    public static MessageInput open(List<Path> paths, InputOptions options, SpanOptions spanOptions) throws IOException {
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("no input given");
         }
@@ -42,6 +55,11 @@ public final class TraceInputs {
             }
         }
         refuseRepeatedPaths(paths);
+        if (SpanFiles.all(paths)) {
+            SpanMessageInput spans = new SpanMessageInput(SpanFiles.open(paths, spanOptions));
+            spans.hosts(); // the first pass: hosts, and every format error, reported here
+            return spans;
+        }
         if (paths.size() == 1 && Files.isRegularFile(paths.get(0)) && LttvTextInput.looksLikeLttvText(paths.get(0))) {
             return LttvTextInput.open(paths.get(0));
         }
@@ -68,6 +86,9 @@ public final class TraceInputs {
         TraceFormat f = TraceFormats.of(p);
         if (f != null) {
             return f;
+        }
+        if (SpanFormat.isSpanFile(p)) {
+            throw new TraceFormatException(p, "", "a span file: give only span files together (hosts are read from the spans)");
         }
         if (Files.isRegularFile(p) && LttvTextInput.looksLikeLttvText(p)) {
             throw new TraceFormatException(p, "", "an LTTV text file holds all traces of a set: give it alone");
