@@ -477,6 +477,12 @@ final class GlobalProgram {
      * index; a lane's failure propagates.
      */
     Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads) {
+        return allBounds(nodes, maxInstants, minLatencyNs, threads, () -> { });
+    }
+
+    /** As above, calling {@code nodeDone} (from the solving threads) after each node's bounds. */
+    Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads,
+                                       Runnable nodeDone) {
         Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
         int lanes = Math.max(1, Math.min(BOUND_LANES, nodes.length));
         List<Runnable> work = new ArrayList<>();
@@ -487,6 +493,7 @@ final class GlobalProgram {
                 try (LinearProgram lp = boundProgram(minLatencyNs)) {
                     for (int i = from; i < to; i++) {
                         out.put(nodes[i], bounds(lp, nodes[i], maxInstants));
+                        nodeDone.run();
                     }
                 }
             });

@@ -5,14 +5,15 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.tracesync.formats.io.AtomicFile;
 import java.util.function.LongSupplier;
 import org.tracesync.cli.ProgressReporter;
+import org.tracesync.cli.TraceMembership;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.ConvexHullEstimator;
@@ -76,10 +77,18 @@ public final class ReportGenerator {
                     s.message(sender, receiver, sendTime, recvTime);
                     acc.message(sender, receiver, sendTime, recvTime);
                 };
+                TraceMembership membership = unknown.isEmpty()
+                        ? new TraceMembership("the result", result, nodes.stream().map(NodeInfo::name).toList()) : null;
+                if (membership != null) {
+                    fanOut = membership.watching(fanOut);
+                }
                 if (traces instanceof org.tracesync.formats.input.MergedTraceInput captures) {
                     captures.read(fanOut, s); // captures also give broadcast groups
                 } else {
                     traces.readMessages(fanOut);
+                }
+                if (membership != null) {
+                    membership.check();
                 }
                 sampler = s;
                 inputWarnings.addAll(traces.warnings());
@@ -96,10 +105,10 @@ public final class ReportGenerator {
         ReportInput input = new ReportInput(title, result, sampler, inputWarnings, truth, geometry);
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Path tmp = parent.resolve("." + out.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
+        boolean spansReadable = traceError == null;
+        AtomicFile.write(out, tmp -> {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && traceError == null) {
+                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && spansReadable) {
                     // span files: their own section before the end of the page (SpanReportSection)
                     java.io.StringWriter page = new java.io.StringWriter();
                     HtmlReport.write(input, page);
@@ -110,10 +119,7 @@ public final class ReportGenerator {
                     HtmlReport.write(input, w);
                 }
             }
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
         return new Outcome(out, sampler == null ? 0 : sampler.messages(), sampler == null ? 0 : sampler.inversions(),
                 traceError);
     }

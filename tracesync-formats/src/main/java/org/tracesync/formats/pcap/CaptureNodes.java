@@ -55,7 +55,7 @@ public final class CaptureNodes {
      */
     public static List<NodeInfo> resolve(List<Path> files, InputOptions options, Opener opener) throws IOException {
         if (!options.names().isEmpty() && options.names().size() != files.size()) {
-            throw new IllegalArgumentException(options.names().size() + " names for " + files.size()
+            throw new org.tracesync.core.model.InvalidRequestException(options.names().size() + " names (--name) for " + files.size()
                     + " captures");
         }
         List<String> names = new ArrayList<>();
@@ -63,10 +63,16 @@ public final class CaptureNodes {
         for (int i = 0; i < files.size(); i++) {
             String n = options.names().isEmpty() ? stem(files.get(i)) : options.names().get(i);
             if (!seen.add(n)) {
-                throw new IllegalArgumentException("two captures have the node name '" + n
+                throw new org.tracesync.core.model.InvalidRequestException("two captures have the node name '" + n
                         + "': rename one (--name)");
             }
             names.add(n);
+        }
+        for (String n : options.nodeAddresses().keySet()) {
+            if (!names.contains(n)) {
+                throw new org.tracesync.core.model.InvalidRequestException("--node-address " + n
+                        + ": no capture of that node (nodes: " + names + ")");
+            }
         }
         List<Candidates> cands = new ArrayList<>();
         List<List<String>> own = new ArrayList<>();
