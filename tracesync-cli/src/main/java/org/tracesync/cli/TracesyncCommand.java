@@ -93,7 +93,7 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
      * Bad command lines: one line on stderr naming the problem and where to find the usage, exit
      * {@link ExitCode#USAGE}.
      */
-    static int handleParameterException(CommandLine.ParameterException ex, String[] args, PrintWriter err) {
+    public static int handleParameterException(CommandLine.ParameterException ex, String[] args, PrintWriter err) {
         // a command may raise this with a CommandLine of its own (not in our hierarchy): name it fully
         String name = ex.getCommandLine().getCommandSpec().qualifiedName();
         if (!name.startsWith("tracesync")) {
@@ -112,7 +112,7 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
      * documented exit code; anything else is a bug ({@link ExitCode#INTERNAL}). {@code --debug}
      * adds the stack trace.
      */
-    static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+    public static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
         PrintWriter err = cl.getErr();
         int code;
         String message;

@@ -14,7 +14,7 @@ import org.tracesync.core.latency.LatencyInstances.Kind;
 import org.tracesync.core.latency.LatencyStatistics;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
-import org.tracesync.formats.AtomicFile;
+import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.latency.LatencyFile;
 
 /**
@@ -34,7 +34,7 @@ public final class LatencyReport {
 
     public static void write(LatencyFile.Content c, Path file) throws IOException {
         byte[] html = render(c).getBytes(StandardCharsets.UTF_8);
-        AtomicFile.write(file, out -> out.write(html));
+        AtomicFile.writeStream(file, out -> out.write(html));
     }
 
     static String render(LatencyFile.Content c) {

@@ -28,7 +28,22 @@ public final class AtomicFile {
         void writeTo(Path temporary) throws IOException;
     }
 
+    /** Writes a file's bytes to a stream (buffered and closed by {@link #writeStream}). */
+    @FunctionalInterface
+    public interface StreamContent {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
     private AtomicFile() {
+    }
+
+    /** {@link #write} for content produced as a stream of bytes. */
+    public static void writeStream(Path target, StreamContent content) throws IOException {
+        write(target, tmp -> {
+            try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                content.writeTo(out);
+            }
+        });
     }
 
     /** Writes {@code target} through {@code content} (which must create or fill its argument). */

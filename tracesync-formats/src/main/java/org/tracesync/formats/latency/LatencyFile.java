@@ -17,7 +17,7 @@ import org.tracesync.core.latency.LatencyStatistics;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.formats.AtomicFile;
+import org.tracesync.formats.io.AtomicFile;
 
 /**
  * Writes {@code latency.json} (format {@code tracesync-latency/1}, docs/LATENCY.md) and the
@@ -37,12 +37,12 @@ public final class LatencyFile {
     }
 
     public static void write(Content c, Path file) throws IOException {
-        AtomicFile.write(file, out -> write(c, out));
+        AtomicFile.writeStream(file, out -> write(c, out));
     }
 
     /** One JSON line per measurement (docs/LATENCY.md, "Instances"). */
     public static void writeInstances(LatencyAnalysis a, Path file) throws IOException {
-        AtomicFile.write(file, out -> {
+        AtomicFile.writeStream(file, out -> {
             LatencyInstances.Measurements m = a.instances().measurements();
             LatencyEvents ev = a.instances().events();
             List<String> nodes = ev.nodeNames();
