@@ -10,7 +10,6 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.TraceFormatException;
-import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.evaluate.RttFile;
 import org.tracesync.formats.truth.TruthFile;
 import org.tracesync.formats.input.MergedTraceInput;
@@ -65,7 +64,8 @@ public final class EvalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         SyncResult res = ResultFile.read(result);
-        MessageInput input = TraceInputs.open(traces, captureOptions.toOptions(), spanOptions.toOptions());
+        TraceSet set = TraceSet.open(traces, captureOptions.toOptions(), spanOptions.toOptions());
+        MessageInput input = set.input();
         List<String> names = input.nodes().stream().map(NodeInfo::name).toList();
         TraceMembership.checkNames(result, res, names);
         TraceMembership membership = new TraceMembership(result.toString(), res, names);
@@ -88,7 +88,9 @@ public final class EvalCommand implements Callable<Integer> {
             minima = RttFile.read(rtt, input.nodes());
             tauSource = "half the round trips of " + rtt;
         } else if (merged != null) {
-            merged.read((s, r, ts, tr) -> { }, null);
+            try (ProgressReporter progress = progress(set, "reading round trips")) {
+                merged.read((s, r, ts, tr) -> { }, null);
+            }
             if (merged.stats().exchanges() > 0) {
                 minima = merged.roundTrips();
                 tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
@@ -108,10 +110,12 @@ public final class EvalCommand implements Callable<Integer> {
             }
         }
         Evaluation ev = new Evaluation(res, names, minima, model);
-        if (merged != null) {
-            merged.read(membership.watching(ev.messages()), ev.broadcasts());
-        } else {
-            input.readMessages(membership.watching(ev.messages()));
+        try (ProgressReporter progress = progress(set, "evaluating messages")) {
+            if (merged != null) {
+                merged.read(membership.watching(ev.messages()), ev.broadcasts());
+            } else {
+                input.readMessages(membership.watching(ev.messages()));
+            }
         }
         membership.check();
         EvaluationReport report = ev.report();
@@ -150,5 +154,11 @@ public final class EvalCommand implements Callable<Integer> {
             code = ExitCode.SYNC_INCOMPLETE;
         }
         return code;
+    }
+
+    /** A named progress line for one pass over the traces (shown on an interactive terminal only). */
+    private static ProgressReporter progress(TraceSet set, String label) {
+        return ProgressReporter.start(label, set.totalBytes(), set.bytesRead(), set.eventsRead(), "events",
+                set.eventsRead() == null);
     }
 }

@@ -131,7 +131,7 @@ public final class TcpMatcher {
             throw new IllegalArgumentException("window must be positive");
         }
         if (nodes > MAX_NODES) {
-            throw new IllegalArgumentException(nodes + " nodes: the TCP matcher handles at most " + MAX_NODES);
+            throw new org.tracesync.core.model.InvalidRequestException(nodes + " traces: the TCP matcher handles at most " + MAX_NODES);
         }
         this.out = out;
         this.window = windowNs;
