@@ -31,7 +31,21 @@ public final class ConvexHullEstimator {
     private ConvexHullEstimator() {
     }
 
+    /**
+     * The pair's estimate: one line when the hulls admit one (accurate, incomplete, …); when they
+     * cross, the piecewise fit of {@link PiecewiseEstimator} (quality piecewise), or the fallback
+     * line when no piecewise fit is possible.
+     */
     public static PairEstimate estimate(PairAccumulator acc) {
+        PairEstimate linear = estimateLinear(acc);
+        if (linear.quality() != Quality.FALLBACK) {
+            return linear;
+        }
+        return PiecewiseEstimator.estimate(acc, linear);
+    }
+
+    /** One line for the whole pair (fallback when the hulls cross). */
+    public static PairEstimate estimateLinear(PairAccumulator acc) {
         long[] pu = acc.aToB().us();
         long[] pv = acc.aToB().vs();
         long[] qu = acc.bToA().us();
@@ -55,7 +69,7 @@ public final class ConvexHullEstimator {
                     "the feasible region only allows a non-positive clock rate (max drift "
                             + f.dMax().toDouble() + "): not a clock",
                     n1, n2, acc.x0(), acc.v0(), acc.minX(), acc.maxX(), f.dMin(), f.dMax(),
-                    Double.NaN, Double.NaN, null, null, Double.NaN, 0, 0, pu, pv, qu, qv);
+                    Double.NaN, Double.NaN, null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
         }
         if (!f.isBounded()) {
             return incomplete(acc, f, pu, pv, qu, qv);
@@ -80,7 +94,7 @@ public final class ConvexHullEstimator {
             note = "feasible region allows a non-positive clock rate (min drift " + d1 + "): no bounds";
         }
         return new PairEstimate(acc.a(), acc.b(), Quality.ACCURATE, note, n1, n2, acc.x0(), acc.v0(),
-                acc.minX(), acc.maxX(), f.dMin(), f.dMax(), c, d, lower, upper, mean, 0, 0, pu, pv, qu, qv);
+                acc.minX(), acc.maxX(), f.dMin(), f.dMax(), c, d, lower, upper, mean, 0, 0, pu, pv, qu, qv, null);
     }
 
     /** b-time upper bound given a-time: the P vertices between the extreme lines' contacts. */
@@ -162,7 +176,7 @@ public final class ConvexHullEstimator {
         return new PairEstimate(acc.a(), acc.b(), Quality.INCOMPLETE,
                 "feasible region unbounded in " + which + ": estimate is the feasible line with drift closest to 0; no two-sided bounds",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
-                f.dMin(), f.dMax(), c, d, null, null, Double.NaN, 0, 0, pu, pv, qu, qv);
+                f.dMin(), f.dMax(), c, d, null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
     }
 
     private static PairEstimate fallback(PairAccumulator acc, FeasibleRegion f, long[] pu, long[] pv,
@@ -189,13 +203,13 @@ public final class ConvexHullEstimator {
                         + "minimum-violation line violates " + violations + " hull points by up to "
                         + String.format(java.util.Locale.ROOT, "%.1f", eps) + " ns; no strict bounds",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
-                null, null, c, d, null, null, Double.NaN, violations, eps, pu, pv, qu, qv);
+                null, null, c, d, null, null, Double.NaN, violations, eps, pu, pv, qu, qv, null);
     }
 
     private static PairEstimate none(PairAccumulator acc, Quality q, String note,
                                      long[] pu, long[] pv, long[] qu, long[] qv) {
         return new PairEstimate(acc.a(), acc.b(), q, note, acc.countAToB(), acc.countBToA(),
                 acc.x0(), acc.v0(), acc.minX(), acc.maxX(), null, null, Double.NaN, Double.NaN,
-                null, null, Double.NaN, 0, 0, pu, pv, qu, qv);
+                null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
     }
 }

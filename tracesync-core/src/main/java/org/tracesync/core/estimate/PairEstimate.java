@@ -20,13 +20,15 @@ import org.tracesync.core.transform.MonotoneBound;
  * @param violations    fallback: hull points the minimum-violation line violates
  * @param maxViolation  fallback: the largest violation, ns
  * @param pu, pv, qu, qv hull vertices (lower hull of a → b points, upper hull of b → a points)
+ * @param pieces        piecewise quality: the pieces, steps and joined bounds (null otherwise);
+ *                      then {@code c, d} are the first piece's line and the bounds the joined ones
  */
 public record PairEstimate(int a, int b, Quality quality, String note,
                            long countAToB, long countBToA, long x0, long v0, long minX, long maxX,
                            Slope dMin, Slope dMax, double c, double d,
                            MonotoneBound lowerAToB, MonotoneBound upperAToB, double meanAccuracy,
                            int violations, double maxViolation,
-                           long[] pu, long[] pv, long[] qu, long[] qv) {
+                           long[] pu, long[] pv, long[] qu, long[] qv, PiecewiseFit pieces) {
 
     public boolean hasEstimate() {
         return !Double.isNaN(d);
@@ -38,6 +40,9 @@ public record PairEstimate(int a, int b, Quality quality, String note,
 
     /** a-time → b-time. */
     public ClockTransform transformAToB() {
+        if (pieces != null) {
+            return pieces.transform();
+        }
         return ClockTransform.linear(x0, (double) v0 + c, d);
     }
 
@@ -45,7 +50,12 @@ public record PairEstimate(int a, int b, Quality quality, String note,
     public PairEstimate withLine(double newC, double newD, String newNote) {
         return new PairEstimate(a, b, quality, newNote, countAToB, countBToA, x0, v0, minX, maxX,
                 dMin, dMax, newC, newD, lowerAToB, upperAToB, meanAccuracy, violations, maxViolation,
-                pu, pv, qu, qv);
+                pu, pv, qu, qv, pieces);
+    }
+
+    /** Number of pieces of the transform (1 unless piecewise). */
+    public int pieceCount() {
+        return pieces == null ? 1 : pieces.pieces();
     }
 
     /** Feasible drift range as doubles for output: NaN where unknown. */

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
@@ -181,6 +182,24 @@ public final class ResultFile {
         g.writeFieldName("max_violation");
         number(g, p.maxViolation());
         g.writeStringField("note", p.note());
+        if (p.pieces() > 1 || !p.steps().isEmpty()) {
+            g.writeNumberField("pieces", p.pieces());
+            g.writeArrayFieldStart("steps");
+            for (ClockStep st : p.steps()) {
+                g.writeStartObject();
+                g.writeNumberField("at", st.at());
+                g.writeNumberField("earliest", st.earliest());
+                g.writeNumberField("latest", st.latest());
+                g.writeFieldName("size");
+                number(g, st.size());
+                g.writeFieldName("size_min");
+                number(g, st.sizeMin());
+                g.writeFieldName("size_max");
+                number(g, st.sizeMax());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
         g.writeEndObject();
     }
 
@@ -271,8 +290,14 @@ public final class ResultFile {
         } catch (IllegalArgumentException e) {
             throw new TraceFormatException(file, where + ".quality", e.getMessage());
         }
+        ClockTransform transform;
+        try {
+            transform = new ClockTransform(segments);
+        } catch (IllegalArgumentException e) {
+            throw new TraceFormatException(file, where + ".transform.segments", e.getMessage());
+        }
         return new NodeResult(name, n.path("source").asText(""), text(file, n, "reference", where), q,
-                new ClockTransform(segments), rows, path, n.path("start").asLong(0), n.path("end").asLong(0),
+                transform, rows, path, n.path("start").asLong(0), n.path("end").asLong(0),
                 n.path("note").asText(""));
     }
 
@@ -289,7 +314,19 @@ public final class ResultFile {
                 dbl(p.path("drift"), "min"), dbl(p.path("drift"), "max"),
                 dbl(p.path("estimate"), "offset"), dbl(p.path("estimate"), "drift"),
                 p.path("estimate").path("origin").asLong(), dbl(p, "mean_accuracy"),
-                p.path("violations").asInt(), dbl(p, "max_violation"), p.path("note").asText(""));
+                p.path("violations").asInt(), dbl(p, "max_violation"), p.path("note").asText(""),
+                p.path("pieces").asInt(1), steps(file, p.path("steps"), where));
+    }
+
+    private static List<ClockStep> steps(Path file, JsonNode array, String where) throws IOException {
+        List<ClockStep> steps = new ArrayList<>();
+        for (int k = 0; k < array.size(); k++) {
+            JsonNode st = array.get(k);
+            String w = where + ".steps[" + k + "]";
+            steps.add(new ClockStep(integer(file, st, "at", w), integer(file, st, "earliest", w),
+                    integer(file, st, "latest", w), dbl(st, "size"), dbl(st, "size_min"), dbl(st, "size_max")));
+        }
+        return steps;
     }
 
     private static String text(Path file, JsonNode n, String field, String where) throws IOException {
