@@ -75,6 +75,7 @@ public final class PiecewiseEstimator {
         long cut; // absolute a-time where this piece's segment starts (pieces after the first)
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
+        double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
 
         double at(long u) {
             return vk + d * (double) (u - uk);
@@ -118,8 +119,6 @@ public final class PiecewiseEstimator {
                 return fallback;
             }
             p.start = prev == null ? Start.FIRST : Start.BREAK;
-            p.cut = x0 + p.uk;
-            bounds(p, b, x0, v0);
             pieces.add(p);
             brokenBefore.add(brokenSince);
             prev = p;
@@ -128,6 +127,14 @@ public final class PiecewiseEstimator {
         }
         if (pieces.isEmpty()) {
             return fallback;
+        }
+        List<Integer> subBroken = new ArrayList<>();
+        pieces = subdivide(pieces, b, tb, brokenBefore, subBroken);
+        brokenBefore = subBroken;
+        for (Piece p : pieces) {
+            p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
+            p.cut = x0 + p.uk;
+            bounds(p, b, x0, v0);
         }
         // 2. join neighbours continuously where the data allows (at the lines' crossing, or by a
         //    bridge over the buckets around the boundary); else a step or a break
@@ -235,6 +242,11 @@ public final class PiecewiseEstimator {
 
     /** The longest piece from bucket i fitted on its own (bisector); null when it is one-way. */
     private static Piece free(List<Bucket> b, int i, TimeBuckets tb, Piece prev) {
+        return free(b, i, b.size() - 1, tb, prev);
+    }
+
+    /** Same, growing no further than bucket {@code limit}. */
+    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         long margin = MARGIN;
@@ -246,7 +258,7 @@ public final class PiecewiseEstimator {
             add(p, q, b.get(i), margin);
         }
         int j = i + 1;
-        while (j < b.size()) {
+        while (j <= limit) {
             HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
             HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
             p2.addAll(p);
@@ -306,26 +318,115 @@ public final class PiecewiseEstimator {
         }
     }
 
-    /** Strict bounds of a piece: Poirier's envelope of its own feasible region (unshifted hulls). */
+    /**
+     * Bounds of a piece: Poirier's envelope of its own feasible region, relaxed by the piece's
+     * curvature allowance ε. If the clock stays within ε of some line ℓ over the piece, ℓ keeps
+     * every message within ε of its side, so ℓ lies in the region of the hulls moved ε apart,
+     * and the clock within ε of that region's envelope: [L_ε − ε, U_ε + ε] (ε rounded up to ns).
+     * With ε = 0 these are the strict bounds of a linear clock.
+     */
     private static void bounds(Piece p, List<Bucket> b, long x0, long v0) {
+        long e = (long) Math.ceil(p.epsilon);
         PairAccumulator acc = new PairAccumulator(0, 1);
         for (int k = p.first; k <= p.last; k++) {
             Bucket bucket = b.get(k);
             for (int n = 0; n < bucket.pu().length; n++) {
                 long x = x0 + bucket.pu()[n];
-                acc.addAToB(x, x + v0 + bucket.pv()[n]);
+                acc.addAToB(x, x + v0 + bucket.pv()[n] + e);
             }
             for (int n = 0; n < bucket.qu().length; n++) {
                 long x = x0 + bucket.qu()[n];
-                acc.addBToA(x + v0 + bucket.qv()[n], x);
+                acc.addBToA(x + v0 + bucket.qv()[n] - e, x);
             }
         }
-        PairEstimate e = ConvexHullEstimator.estimateLinear(acc);
-        if (e.quality() == Quality.ACCURATE && e.hasBounds()) {
-            p.lower = e.lowerAToB();
-            p.upper = e.upperAToB();
+        PairEstimate est = ConvexHullEstimator.estimateLinear(acc);
+        if (est.quality() == Quality.ACCURATE && est.hasBounds()) {
+            p.lower = shifted(est.lowerAToB(), -e);
+            p.upper = shifted(est.upperAToB(), e);
             p.bounded = true;
         }
+    }
+
+    private static MonotoneBound shifted(MonotoneBound f, long by) {
+        long[] t = new long[f.size()];
+        long[] r = new long[f.size()];
+        for (int k = 0; k < t.length; k++) {
+            t[k] = f.t(k);
+            r[k] = f.r(k) + by;
+        }
+        return new MonotoneBound(f.kind(), t, r, f.slopeLeft(), f.slopeRight());
+    }
+
+    /** Model error aimed at by {@link #subdivide}: the clock's sag below a piece's chord (ns). */
+    static final double TARGET_SAG = 1_000;
+
+    /** ε = this × the estimated sag of a piece (plus {@link #MIN_EPSILON}). */
+    static final double SAG_SAFETY = 2.0;
+
+    /** Floor of ε (ns): rounding and the residual curvature no neighbour shows. */
+    static final double MIN_EPSILON = 50;
+
+    /** A subdivided piece keeps at least this many buckets (bridges need room). */
+    private static final int MIN_SUB_BUCKETS = 3;
+
+    /**
+     * Splits each greedy piece where the clock visibly curves (DESIGN §6: drift itself drifts):
+     * curvature κ from the slope change to the neighbouring pieces over the distance between
+     * their middles; a piece of span T sags κT²/8 below its chord, so it is cut into
+     * ⌈√(κT²/8 / TARGET_SAG)⌉ equal runs of buckets, each fitted again (a subset of a feasible
+     * piece is feasible). Each resulting piece gets ε = SAG_SAFETY · κT²/8 + MIN_EPSILON for its
+     * bounds. The greedy count stays the feasibility minimum; the extra pieces buy accuracy and
+     * honest bounds on curving clocks, and cost nothing on clocks that only kink (κ ≈ 0 away
+     * from a kink).
+     */
+    private static List<Piece> subdivide(List<Piece> pieces, List<Bucket> b, TimeBuckets tb, List<Integer> brokenBefore,
+                                         List<Integer> subBrokenBefore) {
+        int n = pieces.size();
+        double[] mid = new double[n];
+        double[] span = new double[n];
+        for (int k = 0; k < n; k++) {
+            Piece p = pieces.get(k);
+            long from = tb.startU(b.get(p.first).key());
+            long to = tb.startU(b.get(p.last).key()) + tb.width();
+            mid[k] = 0.5 * ((double) from + (double) to);
+            span[k] = (double) (to - from);
+        }
+        List<Piece> out = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            Piece p = pieces.get(k);
+            double kappa = 0;
+            if (k > 0 && brokenBefore.get(k) < 0) {
+                kappa = Math.max(kappa, Math.abs(p.d - pieces.get(k - 1).d) / (mid[k] - mid[k - 1]));
+            }
+            if (k + 1 < n && brokenBefore.get(k + 1) < 0) {
+                kappa = Math.max(kappa, Math.abs(pieces.get(k + 1).d - p.d) / (mid[k + 1] - mid[k]));
+            }
+            double sag = kappa * span[k] * span[k] / 8;
+            int buckets = p.last - p.first + 1;
+            int parts = (int) Math.min(Math.max(1, buckets / MIN_SUB_BUCKETS), Math.ceil(Math.sqrt(sag / TARGET_SAG)));
+            parts = Math.max(1, parts);
+            int start = p.first;
+            for (int s = 0; s < parts; s++) {
+                int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
+                Piece sub = parts == 1 ? p : free(b, start, end, tb, p);
+                if (sub == null || sub.last != end) {
+                    sub = p; // cannot happen for a subset of a feasible piece; keep the whole piece then
+                    out.add(sub);
+                    subBrokenBefore.add(brokenBefore.get(k));
+                    start = p.last + 1;
+                    break;
+                }
+                long from = tb.startU(b.get(sub.first).key());
+                long to = tb.startU(b.get(sub.last).key()) + tb.width();
+                double t = (double) (to - from);
+                sub.epsilon = SAG_SAFETY * kappa * t * t / 8 + MIN_EPSILON;
+                sub.start = p.start;
+                out.add(sub);
+                subBrokenBefore.add(s == 0 ? brokenBefore.get(k) : -1);
+                start = end + 1;
+            }
+        }
+        return out;
     }
 
     /**

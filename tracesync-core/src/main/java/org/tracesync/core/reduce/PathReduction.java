@@ -254,7 +254,10 @@ public final class PathReduction {
         List<BoundRow> rows = new ArrayList<>(ts.size());
         for (long t : ts) {
             double corr = transform.correction(t);
-            rows.add(new BoundRow(t, corr - lower.deltaAt(t), upper.deltaAt(t) - corr));
+            // A piecewise estimate (a bridge between two pieces) can leave the pieces' bounds by a
+            // little: widening a bound to reach the estimate keeps it a bound, and max(0, ·) of
+            // values interpolated between rows is conservative (convex).
+            rows.add(new BoundRow(t, Math.max(0.0, corr - lower.deltaAt(t)), Math.max(0.0, upper.deltaAt(t) - corr)));
         }
         return rows;
     }
