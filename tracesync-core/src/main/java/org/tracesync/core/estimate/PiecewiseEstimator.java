@@ -361,7 +361,7 @@ public final class PiecewiseEstimator {
     static final double TARGET_SAG = 1_000;
 
     /** ε = this × the estimated sag of a piece (plus {@link #MIN_EPSILON}). */
-    static final double SAG_SAFETY = 2.0;
+    static final double SAG_SAFETY = 4.0;
 
     /** Floor of ε (ns): rounding and the residual curvature no neighbour shows. */
     static final double MIN_EPSILON = 50;
