@@ -92,10 +92,15 @@ public final class ApplyCommand implements Callable<Integer> {
         if (outDir != null) {
             Files.createDirectories(outDir);
             for (int i = 0; i < paths.size(); i++) {
-                Path written = appliers.get(i).apply(paths.get(i), nodes.get(i), outDir);
+                long[][] repairs = res.repairs().getOrDefault(nodes.get(i).name(), new long[0][]);
+                Path written = appliers.get(i).apply(paths.get(i), nodes.get(i), repairs, outDir);
                 out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written
                         + (nodes.get(i).synchronizedToOther() ? " (reference " + nodes.get(i).reference() + ")"
-                                : " (unchanged: a reference or unsynchronized node)"));
+                                : " (unchanged: a reference or unsynchronized node)")
+                        + (repairs.length == 0 ? "" : appliers.get(i).appliesRepairs()
+                                ? "; " + repairs.length + " timestamps repaired by the controlled logical clock"
+                                : "; NOT applied: the " + repairs.length + " timestamps the controlled logical clock moved "
+                                        + "(this format's copy only rewrites its clock)"));
             }
         }
         if (merge != null) {

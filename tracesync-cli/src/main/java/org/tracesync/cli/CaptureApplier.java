@@ -27,6 +27,43 @@ final class CaptureApplier implements TraceApplier {
         return t -> node.transform().apply(t);
     }
 
+    /** The transform, except at the local times the controlled logical clock moved. */
+    private static LongUnaryOperator time(NodeResult node, long[][] repairs) {
+        if (repairs.length == 0) {
+            return time(node);
+        }
+        return t -> {
+            int lo = 0;
+            int hi = repairs.length - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (repairs[mid][0] < t) {
+                    lo = mid + 1;
+                } else if (repairs[mid][0] > t) {
+                    hi = mid - 1;
+                } else {
+                    return repairs[mid][1];
+                }
+            }
+            return node.transform().apply(t);
+        };
+    }
+
+    @Override
+    public boolean appliesRepairs() {
+        return true;
+    }
+
+    @Override
+    public Path apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
+        Path out = outDir.resolve(trace.getFileName());
+        if (Files.exists(out) && Files.isSameFile(out, trace)) {
+            throw new IllegalArgumentException("--out " + outDir + " would overwrite the input " + trace);
+        }
+        CaptureRewriter.rewrite(trace, out, time(node, repairs));
+        return out;
+    }
+
     @Override
     public Path apply(Path trace, NodeResult node, Path outDir) throws IOException {
         Path out = outDir.resolve(trace.getFileName());

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
+import org.tracesync.core.repair.ControlledLogicalClock;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
@@ -60,6 +61,13 @@ public final class SyncCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
 
+    enum RepairChoice { auto, always, never }
+
+    @Option(names = "--repair", paramLabel = "WHEN", defaultValue = "auto",
+            description = {"Controlled logical clock over what the fit leaves inverted: auto (when a pair is piecewise or "
+                    + "fallback; a second pass over the input), always, never. What moved is reported. Default: ${DEFAULT-VALUE}."})
+    RepairChoice repair;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -88,7 +96,10 @@ public final class SyncCommand implements Callable<Integer> {
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
             sync = Synchronizer.synchronize(input, options);
         }
-        SyncResult result = sync.result();
+        SyncResult fitted = sync.result();
+        SyncResult result = repair == RepairChoice.always
+                || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(fitted))
+                ? ControlledLogicalClock.applyTo(fitted, input, minLatency == null ? 0 : Math.round(minLatency)) : fitted;
         if (output != null) {
             ResultFile.write(result, output);
         }

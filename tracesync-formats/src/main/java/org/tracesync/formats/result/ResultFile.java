@@ -91,6 +91,20 @@ public final class ResultFile {
                 g.writeString(w);
             }
             g.writeEndArray();
+            if (!result.repairs().isEmpty()) {
+                g.writeObjectFieldStart("repairs");
+                for (Map.Entry<String, long[][]> e : result.repairs().entrySet()) {
+                    g.writeArrayFieldStart(e.getKey());
+                    for (long[] m : e.getValue()) {
+                        g.writeStartArray();
+                        g.writeNumber(m[0]);
+                        g.writeNumber(m[1]);
+                        g.writeEndArray();
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndObject();
+            }
             g.writeEndObject();
         }
     }
@@ -257,7 +271,22 @@ public final class ResultFile {
                         : e.getValue().isNumber() ? (Object) e.getValue().asDouble() : e.getValue().asText()));
         List<String> warnings = new ArrayList<>();
         root.path("warnings").forEach(w -> warnings.add(w.asText()));
-        return new SyncResult(text(file, root, "reference", ""), nodes, pairs, stats, warnings);
+        Map<String, long[][]> repairs = new LinkedHashMap<>();
+        JsonNode rs = root.path("repairs");
+        for (java.util.Iterator<Map.Entry<String, JsonNode>> it = rs.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            long[][] moves = new long[e.getValue().size()][];
+            for (int k = 0; k < moves.length; k++) {
+                JsonNode m = e.getValue().get(k);
+                if (!m.isArray() || m.size() != 2 || !m.get(0).isIntegralNumber() || !m.get(1).isIntegralNumber()) {
+                    throw new TraceFormatException(file, "repairs." + e.getKey() + "[" + k + "]",
+                            "expected [local time, repaired reference time] (integer ns)");
+                }
+                moves[k] = new long[] {m.get(0).asLong(), m.get(1).asLong()};
+            }
+            repairs.put(e.getKey(), moves);
+        }
+        return new SyncResult(text(file, root, "reference", ""), nodes, pairs, stats, warnings, repairs);
     }
 
     private static NodeResult readNode(Path file, JsonNode n, String where) throws IOException {
