@@ -64,8 +64,9 @@ public final class SyncCommand implements Callable<Integer> {
     enum RepairChoice { auto, always, never }
 
     @Option(names = "--repair", paramLabel = "WHEN", defaultValue = "auto",
-            description = {"Controlled logical clock over what the fit leaves inverted: auto (when a pair is piecewise or "
-                    + "fallback; a second pass over the input), always, never. What moved is reported. Default: ${DEFAULT-VALUE}."})
+            description = {"Controlled logical clock over what the fit leaves inverted: auto (when a pair is fallback, or "
+                    + "piecewise with a step bucket or a break, or piecewise among more than two nodes; a second pass over "
+                    + "the input), always, never. What moved is reported. Default: ${DEFAULT-VALUE}."})
     RepairChoice repair;
 
     @picocli.CommandLine.Spec
@@ -98,7 +99,7 @@ public final class SyncCommand implements Callable<Integer> {
         }
         SyncResult fitted = sync.result();
         SyncResult result = repair == RepairChoice.always
-                || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(fitted))
+                || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(sync.pairs(), fitted.nodes().size()))
                 ? ControlledLogicalClock.applyTo(fitted, input, minLatency == null ? 0 : Math.round(minLatency)) : fitted;
         if (output != null) {
             ResultFile.write(result, output);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
@@ -33,9 +34,12 @@ import org.tracesync.core.transform.ClockTransform;
  * The result says what moved: events moved, largest and mean shift, largest relative change of a
  * local interval, and the repaired time of every moved event (for {@code apply}).
  *
- * <p>Memory O(messages): every message event is kept (this pass runs only when violations
- * remain). Cost O(E log E) for the per-node sort plus O(E) per round; rounds ≈ the longest chain
- * of repaired messages (a few).
+ * <p>Three passes: the fit's inverted messages are located first (O(inverted) memory); only the
+ * messages within W = 4·J_max/(1 − γ) + 1 s of one (reference time, J_max the worst inversion)
+ * are then kept and repaired, since amortization never reaches further. Memory O(messages near
+ * a violation), capped by the heap (beyond it the repair is skipped and says why). Cost
+ * O(E log E) for the per-node sort plus O(E) per round; rounds ≈ the longest chain of repaired
+ * messages (a few).
  */
 public final class ControlledLogicalClock {
 
@@ -58,17 +62,32 @@ public final class ControlledLogicalClock {
      *                        one node, |new / old − 1| (0.01 = 1 %)
      * @param moves           per node (input order): pairs {local time, repaired reference time}
      *                        of every moved event, sorted by local time
+     * @param skipped         why the repair did not run (empty when it ran)
      */
     public record Repair(long events, long violationsBefore, long violationsAfter, long moved, double maxShift,
-                         double meanShift, double maxStretch, List<long[][]> moves) {
+                         double meanShift, double maxStretch, List<long[][]> moves, String skipped) {
     }
 
     private ControlledLogicalClock() {
     }
 
-    /** True when the fit may have left messages inverted: a fallback or piecewise pair. */
-    public static boolean worthRunning(SyncResult result) {
-        return result.pairs().stream().anyMatch(p -> p.quality() == Quality.FALLBACK || p.quality() == Quality.PIECEWISE);
+    /**
+     * True when the fit may have left messages inverted: a fallback pair; a piecewise pair with a
+     * bucket no line fits (a step inside) or a break; or a piecewise pair among more than two
+     * nodes (path composition protects only the pairs on its paths). A piecewise fit without
+     * those inverts nothing, so the repair's second pass and O(messages) memory are spared.
+     */
+    public static boolean worthRunning(List<PairEstimate> pairs, int nodes) {
+        for (PairEstimate p : pairs) {
+            if (p.quality() == Quality.FALLBACK) {
+                return true;
+            }
+            if (p.quality() == Quality.PIECEWISE
+                    && (nodes > 2 || p.pieces().unresolved() > 0 || p.pieces().breaks() > 0)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -97,7 +116,10 @@ public final class ControlledLogicalClock {
         stats.put("repair_mean_shift_ns", r.meanShift());
         stats.put("repair_max_stretch", r.maxStretch());
         List<String> warnings = new ArrayList<>(result.warnings());
-        if (r.moved() > 0) {
+        if (!r.skipped().isEmpty()) {
+            stats.put("repair", "skipped");
+            warnings.add("controlled logical clock skipped: " + r.violationsBefore() + " messages stay inverted: " + r.skipped());
+        } else if (r.moved() > 0) {
             warnings.add(String.format(java.util.Locale.ROOT,
                     "controlled logical clock: %d message%s inverted after the fit; moved %d of %d events "
                             + "(max shift %.3f us, mean %.3f us, largest local interval change %.2f %%); %d inverted after repair",
@@ -127,14 +149,105 @@ public final class ControlledLogicalClock {
         }
         long mu = Math.max(1, minLatency);
         int n = transforms.length;
-        // events: per node, local times; each message links a send index to a receive index
-        EventLog log = new EventLog(n);
+        // pass 1: where (reference time) the fit leaves messages inverted, and by how much at most
+        long[][] spots = {new long[16]};
+        int[] spotCount = {0};
+        long[] worst = {0};
         input.readMessages((MessageSink) (s, r, st, rt) -> {
-            if (s != r && group[s] == group[r]) {
-                log.add(s, r, st, rt);
+            if (s == r || group[s] != group[r]) {
+                return;
+            }
+            long cs = transforms[s].apply(st);
+            long cr = transforms[r].apply(rt);
+            if (cr < cs + mu) {
+                if (spotCount[0] == spots[0].length) {
+                    spots[0] = Arrays.copyOf(spots[0], spotCount[0] * 2);
+                }
+                spots[0][spotCount[0]++] = cs;
+                worst[0] = Math.max(worst[0], cs + mu - cr);
             }
         });
+        if (spotCount[0] == 0) {
+            return new Repair(0, 0, 0, 0, 0, 0, 0, emptyMoves(n), "");
+        }
+        // pass 2: only the messages near a violation (reference time within W of one): a jump J
+        // is amortized over J / (1 − γ) on either side, cascades stay within a few times that
+        long window = (long) Math.min(1e15, 4 * worst[0] / (1 - gamma)) + 1_000_000_000L;
+        long[] near = windows(spots[0], spotCount[0], window);
+        long cap = Runtime.getRuntime().maxMemory() / BYTES_PER_MESSAGE;
+        EventLog log = new EventLog(n);
+        try {
+            input.readMessages((MessageSink) (s, r, st, rt) -> {
+                if (s == r || group[s] != group[r]) {
+                    return;
+                }
+                if (inside(near, transforms[s].apply(st)) || inside(near, transforms[r].apply(rt))) {
+                    if (log.messages >= cap) {
+                        throw new TooMany();
+                    }
+                    log.add(s, r, st, rt);
+                }
+            });
+        } catch (TooMany e) {
+            return new Repair(0, spotCount[0], spotCount[0], 0, 0, 0, 0, emptyMoves(n), String.format(java.util.Locale.ROOT,
+                    "more than %d messages lie near the %d inverted ones, too many for this heap (%d MB); "
+                            + "run again with a larger heap (TRACESYNC_JAVA_OPTS=-Xmx...)", cap, spotCount[0],
+                    Runtime.getRuntime().maxMemory() >> 20));
+        }
         return log.repair(transforms, mu, gamma);
+    }
+
+    /** Heap needed per kept message (two events, their arrays while sorting and repairing). */
+    private static final long BYTES_PER_MESSAGE = 300;
+
+    /** Thrown to stop reading when the kept messages would not fit in the heap. */
+    private static final class TooMany extends RuntimeException {
+        TooMany() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static List<long[][]> emptyMoves(int n) {
+        List<long[][]> moves = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            moves.add(new long[0][]);
+        }
+        return moves;
+    }
+
+    /** Merged intervals [c − w, c + w] around the spots, as {from0, to0, from1, to1, …} sorted. */
+    private static long[] windows(long[] spots, int count, long w) {
+        long[] sorted = Arrays.copyOf(spots, count);
+        Arrays.sort(sorted);
+        long[] out = new long[2 * count];
+        int m = 0;
+        for (long c : sorted) {
+            long from = c - w;
+            long to = c + w;
+            if (m > 0 && from <= out[m - 1]) {
+                out[m - 1] = Math.max(out[m - 1], to);
+            } else {
+                out[m++] = from;
+                out[m++] = to;
+            }
+        }
+        return Arrays.copyOf(out, m);
+    }
+
+    private static boolean inside(long[] intervals, long t) {
+        int lo = 0;
+        int hi = intervals.length / 2 - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (t < intervals[2 * mid]) {
+                hi = mid - 1;
+            } else if (t > intervals[2 * mid + 1]) {
+                lo = mid + 1;
+            } else {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Every message event, per node, with the links between sends and receives. */
@@ -271,7 +384,7 @@ public final class ControlledLogicalClock {
                 }
                 moves.add(mine.toArray(new long[0][]));
             }
-            return new Repair(events, before, after, moved, maxShift, moved == 0 ? 0 : sumShift / moved, maxStretch, moves);
+            return new Repair(events, before, after, moved, maxShift, moved == 0 ? 0 : sumShift / moved, maxStretch, moves, "");
         }
 
         /**
