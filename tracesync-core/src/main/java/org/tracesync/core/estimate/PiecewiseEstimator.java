@@ -76,6 +76,7 @@ public final class PiecewiseEstimator {
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
         double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
+        double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
 
         double at(long u) {
             return vk + d * (double) (u - uk);
@@ -115,8 +116,19 @@ public final class PiecewiseEstimator {
                 continue;
             }
             Piece p = free(b, i, tb, prev);
+            if (p != null && p.first == p.last && Double.isInfinite(p.spread) && i + 1 < m) {
+                p = null; // one bucket that joins neither neighbour and fixes no drift: a step inside it
+            }
             if (p == null) {
-                return fallback;
+                if (i + 1 >= m && pieces.isEmpty()) {
+                    return fallback;
+                }
+                unresolved++;
+                if (brokenSince < 0) {
+                    brokenSince = i;
+                }
+                i++;
+                continue;
             }
             p.start = prev == null ? Start.FIRST : Start.BREAK;
             pieces.add(p);
@@ -277,6 +289,7 @@ public final class PiecewiseEstimator {
         FeasibleRegion f = new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs());
         double d;
         double c;
+        double spread = Double.POSITIVE_INFINITY;
         if (f.isBounded()) {
             double d1 = f.dMin().toDouble();
             double d2 = f.dMax().toDouble();
@@ -284,6 +297,7 @@ public final class PiecewiseEstimator {
             double w2 = Math.sqrt(1 + (1 + d2) * (1 + d2));
             d = (w2 * d1 + w1 * d2) / (w1 + w2);
             c = (w2 * f.cAtDMin() + w1 * f.cAtDMax()) / (w1 + w2);
+            spread = d2 - d1;
         } else {
             // unbounded in drift (a short piece): the feasible line with the drift closest to the
             // previous piece's (or to 0 for a first piece)
@@ -298,6 +312,7 @@ public final class PiecewiseEstimator {
         piece.uk = tb.startU(b.get(i).key());
         piece.d = d;
         piece.vk = c + d * (double) piece.uk;
+        piece.spread = spread;
         return piece;
     }
 
@@ -366,6 +381,23 @@ public final class PiecewiseEstimator {
     /** Floor of ε (ns): rounding and the residual curvature no neighbour shows. */
     static final double MIN_EPSILON = 50;
 
+    /**
+     * Curvature shown by two neighbouring pieces: their slope change beyond what their feasible
+     * drift ranges allow (short pieces have wide ranges and show none), over the distance between
+     * their middles. 0 across a jump of more than {@link #STEP_LIKE} ns (a step, not a bend).
+     */
+    private static double curvature(Piece left, Piece right, double distance) {
+        long boundary = right.uk;
+        if (Math.abs(left.at(boundary) - right.at(boundary)) > STEP_LIKE) {
+            return 0;
+        }
+        double change = Math.abs(right.d - left.d) - 0.5 * (left.spread + right.spread);
+        return change > 0 ? change / distance : 0;
+    }
+
+    /** Lines of neighbouring pieces further apart than this at their boundary meet at a step (ns). */
+    static final double STEP_LIKE = 200_000;
+
     /** A subdivided piece keeps at least this many buckets (bridges need room). */
     private static final int MIN_SUB_BUCKETS = 3;
 
@@ -396,10 +428,10 @@ public final class PiecewiseEstimator {
             Piece p = pieces.get(k);
             double kappa = 0;
             if (k > 0 && brokenBefore.get(k) < 0) {
-                kappa = Math.max(kappa, Math.abs(p.d - pieces.get(k - 1).d) / (mid[k] - mid[k - 1]));
+                kappa = Math.max(kappa, curvature(pieces.get(k - 1), p, mid[k] - mid[k - 1]));
             }
             if (k + 1 < n && brokenBefore.get(k + 1) < 0) {
-                kappa = Math.max(kappa, Math.abs(pieces.get(k + 1).d - p.d) / (mid[k + 1] - mid[k]));
+                kappa = Math.max(kappa, curvature(p, pieces.get(k + 1), mid[k + 1] - mid[k]));
             }
             double sag = kappa * span[k] * span[k] / 8;
             int buckets = p.last - p.first + 1;
