@@ -122,7 +122,7 @@ public final class GlobalReductionRun {
                 }
                 double t = (local - EPOCH - offset[node]) / (1 + drift[node]); // true time since EPOCH
                 double error = result.transform().correction(local) - (t - (local - EPOCH));
-                double[] mp = org.tracesync.core.transform.BoundRow.at(result.bounds(), local);
+                double[] mp = result.bounds().at(local);
                 samples++;
                 if (error > mp[0] || -error > mp[1]) {
                     misses++;

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.formats.TraceFormat;
 import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.pcap.CaptureNodes;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
@@ -23,6 +25,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "apply", mixinStandardHelpOptions = true,
         description = {"Writes copies of the traces with timestamps converted to reference time.",
             "Captures: every timestamp converted (--merge: one capture ordered by reference time).",
+            "Span files (OTLP JSON, Jaeger JSON, Zipkin v2 JSON): each file rewritten in its own format, every"
+                + " timestamp corrected per host, each span annotated with tracesync.shift_ns, tracesync.bound_minus_ns,"
+                + " tracesync.bound_plus_ns, tracesync.quality and tracesync.reference.",
             "CTF: the metadata clock (freq, offset_s, offset) is rewritten, streams copied untouched;"
                 + " exact at mid-trace, the remaining error bound is written into the metadata.",
             "Exit codes: 0 success, 1 refused (piecewise transform for CTF), 2 usage error, 3 input error."})
@@ -45,6 +50,9 @@ public final class ApplyCommand implements Callable<Integer> {
             description = "Write all traces into this one file, ordered by reference time (captures: pcapng).")
     Path merge;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -54,6 +62,15 @@ public final class ApplyCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --out DIR and/or --merge FILE");
         }
         SyncResult res = ResultFile.read(result);
+        List<Path> spanFiles = SpanApplier.spanFiles(traces, res);
+        if (!spanFiles.isEmpty()) {
+            if (outDir == null || merge != null) {
+                throw new IllegalArgumentException("span files: give --out DIR (--merge is for captures)");
+            }
+            SpanApplier.apply(spanFiles, res, spanOptions.toOptions(), outDir, spec.commandLine().getOut());
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         List<Path> paths = new ArrayList<>();
         List<NodeResult> nodes = new ArrayList<>();
         for (NodeResult n : res.nodes()) {
@@ -140,13 +157,15 @@ public final class ApplyCommand implements Callable<Integer> {
         return null;
     }
 
+    /** The applier of {@code p}'s format, recognised by the registry {@code sync} uses. */
     static TraceApplier applierFor(Path p) throws IOException {
+        TraceFormat format = TraceInputs.formatOf(p);
         for (TraceApplier a : APPLIERS) {
-            if (a.accepts(p)) {
+            if (a.format().isInstance(format)) {
                 return a;
             }
         }
-        throw new TraceFormatException(p, "", "apply does not support this trace format (supported: "
+        throw new TraceFormatException(p, "", "apply does not support " + format.name() + " traces (supported: "
                 + APPLIERS.stream().map(TraceApplier::name).toList() + ")");
     }
 }

@@ -1,5 +1,6 @@
 package org.tracesync.cli;
 
+import org.tracesync.formats.pcap.CaptureFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,8 +20,8 @@ final class CaptureApplier implements TraceApplier {
     }
 
     @Override
-    public boolean accepts(Path trace) {
-        return Files.isRegularFile(trace) && CaptureReader.isCapture(trace);
+    public Class<CaptureFormat> format() {
+        return CaptureFormat.class;
     }
 
     private static LongUnaryOperator time(NodeResult node) {

@@ -5,10 +5,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.tracesync.formats.pcap.CaptureOptions;
+import org.tracesync.formats.InputOptions;
 import picocli.CommandLine.Option;
 
-/** Options for packet-capture inputs, shared by the commands that read traces. */
+/** Input options shared by the commands that read traces: captures' names and addresses, matching window, threads. */
 public final class CaptureOptionsMixin {
 
     @Option(names = "--name", split = ",", paramLabel = "NODE",
@@ -21,8 +21,9 @@ public final class CaptureOptionsMixin {
     Map<String, String> nodeAddresses = new LinkedHashMap<>();
 
     @Option(names = "--match-window", paramLabel = "SECONDS", defaultValue = "60",
-            description = "Capture matching window: a packet's counterpart must lie within this many seconds of "
-                    + "local time, and clock offsets must be smaller (default: ${DEFAULT-VALUE}).")
+            description = "Matching window (every trace format): a send and its receive must lie within this many"
+                    + " seconds of each other, after the coarse clock offsets found from the traces' first events"
+                    + " (default: ${DEFAULT-VALUE}).")
     double windowSeconds;
 
     @Option(names = "--no-reader-thread",
@@ -30,14 +31,14 @@ public final class CaptureOptionsMixin {
                     + "machine has more than one processor; same results, faster when a core is free).")
     boolean noReaderThread;
 
-    CaptureOptions toOptions() {
+    InputOptions toOptions() {
         if (!(windowSeconds > 0) || windowSeconds > 1e6) {
             throw new IllegalArgumentException("--match-window must be a positive number of seconds");
         }
         Map<String, List<String>> addr = new LinkedHashMap<>();
         nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));
-        return CaptureOptions.defaults().withNames(names).withNodeAddresses(addr)
+        return InputOptions.defaults().withNames(names).withNodeAddresses(addr)
                 .withWindow(Math.round(windowSeconds * 1e9))
-                .withReaderThread(!noReaderThread && CaptureOptions.defaults().readerThread());
+                .withReaderThread(!noReaderThread && InputOptions.defaults().readerThread());
     }
 }

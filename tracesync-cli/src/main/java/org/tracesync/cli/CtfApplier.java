@@ -1,5 +1,6 @@
 package org.tracesync.cli;
 
+import org.tracesync.formats.ctf.CtfFormat;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -21,8 +22,8 @@ public final class CtfApplier implements TraceApplier {
     }
 
     @Override
-    public boolean accepts(Path trace) {
-        return CtfTrace.isCtfTrace(trace);
+    public Class<CtfFormat> format() {
+        return CtfFormat.class;
     }
 
     @Override

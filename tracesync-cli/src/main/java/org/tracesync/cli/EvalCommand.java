@@ -10,11 +10,13 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.TraceFormatException;
-import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.evaluate.RttFile;
 import org.tracesync.formats.truth.TruthFile;
-import org.tracesync.formats.pcap.CaptureMessageInput;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
+import org.tracesync.formats.spans.SpanMessageInput;
+import org.tracesync.formats.spans.SpanViolations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,7 +37,7 @@ public final class EvalCommand implements Callable<Integer> {
     List<Path> traces;
 
     @Option(names = "--rtt", paramLabel = "FILE",
-            description = "Minimum round trips, lines 'addr addr rtt_ms' (default: from TCP exchanges in captures).")
+            description = "Minimum round trips, lines 'addr addr rtt_ms' (default: from TCP exchanges in the traces).")
     Path rtt;
 
     @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
@@ -52,13 +54,16 @@ public final class EvalCommand implements Callable<Integer> {
     @Mixin
     CaptureOptionsMixin captureOptions;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         SyncResult res = ResultFile.read(result);
-        MessageInput input = TraceInputs.open(traces, captureOptions.toOptions());
+        MessageInput input = TraceInputs.open(traces, captureOptions.toOptions(), spanOptions.toOptions());
         List<String> names = input.nodes().stream().map(NodeInfo::name).toList();
         for (String n : names) {
             if (res.nodes().stream().noneMatch(r -> r.name().equals(n))) {
@@ -72,7 +77,7 @@ public final class EvalCommand implements Callable<Integer> {
         }
         RoundTripMinima minima = null;
         String tauSource = "unknown (give --rtt FILE or --min-latency TIME): too-fast not checked";
-        CaptureMessageInput captures = input instanceof CaptureMessageInput c ? c : null;
+        MergedTraceInput merged = input instanceof MergedTraceInput m ? m : null;
         if (minLatency != null) {
             minima = new RoundTripMinima(names.size());
             for (int a = 0; a < names.size(); a++) {
@@ -84,10 +89,12 @@ public final class EvalCommand implements Callable<Integer> {
         } else if (rtt != null) {
             minima = RttFile.read(rtt, input.nodes());
             tauSource = "half the round trips of " + rtt;
-        } else if (captures != null) {
-            captures.read((s, r, ts, tr) -> { }, null);
-            minima = captures.roundTrips();
-            tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
+        } else if (merged != null) {
+            merged.read((s, r, ts, tr) -> { }, null);
+            if (merged.stats().exchanges() > 0) {
+                minima = merged.roundTrips();
+                tauSource = "half the minimum round trip of TCP exchanges (data + ack) per pair";
+            }
         }
         java.util.Map<String, org.tracesync.core.simulate.ClockModel> model = null;
         if (truth != null) {
@@ -97,20 +104,36 @@ public final class EvalCommand implements Callable<Integer> {
             }
         }
         Evaluation ev = new Evaluation(res, names, minima, model);
-        if (captures != null) {
-            captures.read(ev.messages(), ev.broadcasts());
+        if (merged != null) {
+            merged.read(ev.messages(), ev.broadcasts());
         } else {
             input.readMessages(ev.messages());
         }
         EvaluationReport report = ev.report();
         java.io.PrintWriter out = spec.commandLine().getOut();
+        SpanViolations spanViolations = null;
+        if (input instanceof SpanMessageInput spans) {
+            spanViolations = new SpanViolations(names, res);
+            spans.constraints(spanViolations);
+        }
         if (json) {
-            out.print(EvaluationTable.json(report, tauSource));
+            String text = EvaluationTable.json(report, tauSource);
+            if (spanViolations != null) {
+                var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+                var tree = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(text);
+                tree.set("span_causality", mapper.valueToTree(SpanEvaluationTable.json(spanViolations,
+                        ((SpanMessageInput) input).counts())));
+                text = mapper.writerWithDefaultPrettyPrinter().writeValueAsString(tree) + System.lineSeparator();
+            }
+            out.print(text);
         } else {
             out.print(EvaluationTable.text(report, "Evaluation of " + result + " (" + names.size() + " nodes, reference "
                     + res.reference() + ")", tauSource));
+            if (spanViolations != null) {
+                out.print(SpanEvaluationTable.text(spanViolations, ((SpanMessageInput) input).counts()));
+            }
         }
         out.flush();
-        return report.noInversion() ? 0 : 1;
+        return report.noInversion() && (spanViolations == null || spanViolations.totalAfter() == 0) ? 0 : 1;
     }
 }

@@ -29,14 +29,18 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = "Shows a trace's format, node name, clock, time range, event counts, network events "
                 + "and warnings: a CTF trace directory, or a pcap/pcapng capture (interfaces, node name and own "
-                + "addresses as sync would use them, time range, packets by kind).")
+                + "addresses as sync would use them, time range, packets by kind), or a span file (OTLP JSON, Jaeger JSON, "
+                + "Zipkin v2 JSON: the hosts found and which attribute named them, constraints, violations as recorded).")
 public final class InspectCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "TRACE", description = "A CTF trace directory or a pcap/pcapng capture.")
+    @Parameters(index = "0", paramLabel = "TRACE", description = "A CTF trace directory, a pcap/pcapng capture or a span file.")
     Path trace;
 
     @Option(names = "--json", description = "Print the report as JSON.")
     boolean json;
+
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
 
     @Spec
     CommandSpec spec;
@@ -44,6 +48,11 @@ public final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (org.tracesync.formats.spans.SpanFormat.detect(trace) != null) {
+            SpanInspectionReport r = SpanInspectionReport.of(trace, spanOptions.toOptions());
+            print(out, r.toJson(), () -> r.printText(out));
+            return 0;
+        }
         if (CaptureReader.isCapture(trace)) {
             CaptureInspection c = CaptureInspection.of(trace);
             print(out, toJson(c), () -> printText(out, c));
@@ -51,8 +60,8 @@ public final class InspectCommand implements Callable<Integer> {
         }
         if (!CtfTrace.isCtfTrace(trace)) {
             // reported by TracesyncCommand as one line, exit code 3
-            throw new TraceFormatException(trace, "", "neither a CTF trace directory (no metadata file) nor a "
-                    + "pcap/pcapng capture; inspect reads those");
+            throw new TraceFormatException(trace, "", "neither a CTF trace directory (no metadata file), a "
+                    + "pcap/pcapng capture nor a span file; inspect reads those");
         }
         CtfInspection r = CtfInspection.of(CtfTrace.open(trace));
         print(out, toJson(r), () -> printText(out, r));

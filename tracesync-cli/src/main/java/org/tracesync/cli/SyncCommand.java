@@ -3,13 +3,17 @@ package org.tracesync.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.repair.ControlledLogicalClock;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
+import org.tracesync.formats.evaluate.RttFile;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,7 +30,7 @@ public final class SyncCommand implements Callable<Integer> {
     enum ReductionChoice { global, path }
 
     @Parameters(arity = "1..*", paramLabel = "TRACE",
-            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines).")
+            description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines), or span files (OTLP JSON, Jaeger JSON, Zipkin v2 JSON: hosts are the nodes).")
     List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result file (JSON) here.")
@@ -49,11 +53,16 @@ public final class SyncCommand implements Callable<Integer> {
     ReductionChoice reduction;
 
     @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
-            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: the global"
-                    + " program's constraints and joint bounds use it, which narrows the bounds. Implies the global"
-                    + " program for every group; a message faster than TIME makes it infeasible (path composition,"
-                    + " with a warning). Default: 0."})
+            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: every pair's"
+                    + " hulls, path composition and the global program use it, which narrows the bounds. A pair whose"
+                    + " messages are faster (its hulls cross with it) is estimated without it, with a warning. Default: 0."})
     Long minLatency;
+
+    @Option(names = "--rtt", paramLabel = "FILE|exchanges",
+            description = {"Minimum latency per pair from minimum round trips: an RTT file (lines 'addr addr rtt_ms'),"
+                    + " or 'exchanges' for the TCP exchanges (data + ack) found in the captures. Each direction gets"
+                    + " half its pair's round trip (assumes symmetric minimum latencies); checked like --min-latency."})
+    String rtt;
 
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
@@ -69,24 +78,39 @@ public final class SyncCommand implements Callable<Integer> {
                     + "the input), always, never. What moved is reported. Default: ${DEFAULT-VALUE}."})
     RepairChoice repair;
 
+    @picocli.CommandLine.Mixin
+    SpanOptionsMixin spanOptions;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        if (minLatency != null && (minLatency < 0 || reduction == ReductionChoice.path)) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), minLatency < 0
-                    ? "--min-latency must be >= 0"
-                    : "--min-latency is used by the global program only; it cannot go with --reduction path");
+        if (minLatency != null && minLatency < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--min-latency must be >= 0");
         }
-        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions());
+        if (minLatency != null && rtt != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give either --rtt or --min-latency, not both");
+        }
+        TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
+        if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--rtt exchanges needs traces with TCP segments (captures or CTF kernel traces): their exchanges give the round trips");
+        }
+        // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
         Synchronizer.Options options = new Synchronizer.Options(
                 estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
                 confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
-                        : GlobalReduction.reducer(reduction == ReductionChoice.global || minLatency != null
-                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT,
-                                minLatency == null ? 0.0 : minLatency));
+                        : GlobalReduction.reducer(reduction == ReductionChoice.global
+                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
+        int nodeCount = input.nodes().size();
+        if (minLatency != null) {
+            options = options.withLatency(MinimumLatency.uniform(nodeCount, minLatency, "--min-latency " + minLatency + " ns"));
+        } else if (rtt != null && !"exchanges".equals(rtt)) {
+            options = options.withLatency(RttFile.read(Path.of(rtt), input.nodes())
+                    .asMinimumLatency("half the round trips of " + rtt));
+        }
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--reference " + reference + ": no such node (nodes: "
@@ -95,9 +119,21 @@ public final class SyncCommand implements Callable<Integer> {
         Synchronizer.Synchronization sync;
         try (ProgressReporter progress = ProgressReporter.start("reading traces", traces.totalBytes(),
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
-            sync = Synchronizer.synchronize(input, options);
+            if ("exchanges".equals(rtt)) {
+                // the round trips are known once the messages are read: accumulate, then estimate
+                PairAccumulators acc = new PairAccumulators(nodeCount);
+                input.readMessages(acc);
+                options = options.withLatency(((MergedTraceInput) input).roundTrips()
+                        .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
+                sync = Synchronizer.synchronize(input.nodes(), acc, input, options);
+            } else {
+                sync = Synchronizer.synchronize(input, options);
+            }
         }
-        SyncResult fitted = sync.result();
+        SyncResult fitted = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
+                ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
+                        org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
+                : sync.result();
         SyncResult result = repair == RepairChoice.always
                 || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(sync.pairs(), fitted.nodes().size()))
                 ? ControlledLogicalClock.applyTo(fitted, input, minLatency == null ? 0 : Math.round(minLatency)) : fitted;

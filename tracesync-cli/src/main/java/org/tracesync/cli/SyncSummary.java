@@ -5,7 +5,6 @@ import java.util.Locale;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.LinearSegment;
 
 /** The human-readable summary `sync` prints: pairs, then nodes, then warnings. */
@@ -60,11 +59,10 @@ public final class SyncSummary {
         if (!n.synchronizedToOther()) {
             return n.quality().label().equals("reference") ? "exact (reference)" : "-";
         }
-        List<BoundRow> rows = n.bounds();
-        if (rows.isEmpty()) {
+        if (n.bounds().isEmpty()) {
             return "unknown";
         }
-        double[] mp = BoundRow.at(rows, t);
+        double[] mp = n.bounds().at(t);
         return duration(mp[0]) + " / " + duration(mp[1]);
     }
 
@@ -82,6 +80,9 @@ public final class SyncSummary {
     public static String duration(double ns) {
         if (Double.isNaN(ns)) {
             return "-";
+        }
+        if (Double.isInfinite(ns)) {
+            return "unbounded";
         }
         double a = Math.abs(ns);
         if (a < 1e3) {

@@ -4,17 +4,20 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.formats.TraceFormat;
 
 /**
  * One trace format's part of {@code tracesync apply}: writes a copy of a trace whose timestamps
- * are in its node's reference time. {@link ApplyCommand} picks the first applier that accepts a
- * trace; each format adds one.
+ * are in its node's reference time. {@link ApplyCommand} recognises a trace's format with the
+ * registry {@code sync} uses ({@code TraceFormats}) and picks the applier of that format; each
+ * format that can be rewritten adds one.
  */
 public interface TraceApplier {
 
     String name();
 
-    boolean accepts(Path trace) throws IOException;
+    /** The format whose traces this applier rewrites. */
+    Class<? extends TraceFormat> format();
 
     /** Writes the synchronized copy of {@code trace} (node {@code node}) into {@code outDir}; returns it. */
     Path apply(Path trace, NodeResult node, Path outDir) throws IOException;

@@ -3,84 +3,49 @@ package org.tracesync.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.tracesync.core.model.NetEventSink;
-import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.MessageInput;
-import org.tracesync.core.model.NetEventSource;
-import org.tracesync.formats.ReadProgress;
-import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.formats.input.TraceInputs;
 
 /**
  * The traces a user named, opened as one {@link MessageInput} (through {@link TraceInputs}) plus
- * what a progress display needs: their total size and, for sources that can tell
- * ({@link ReadProgress}), how many bytes have been read.
+ * what a progress display needs: their total size and, while the pipeline reads them, how many
+ * bytes and events have been read.
  */
 record TraceSet(MessageInput input, long totalBytes, LongSupplier bytesRead, LongSupplier eventsRead) {
 
-    /** Opens {@code paths} through {@link TraceInputs} (the one format dispatch), counting as it reads. */
+    /** Opens {@code paths} through {@link TraceInputs} (the one format dispatch). */
     static TraceSet open(List<Path> paths) throws IOException {
-        return open(paths, org.tracesync.formats.pcap.CaptureOptions.defaults());
+        return open(paths, InputOptions.defaults());
     }
 
-    /** As {@link #open(List)}, with options for pcap/pcapng captures. */
-    static TraceSet open(List<Path> paths, org.tracesync.formats.pcap.CaptureOptions captureOptions) throws IOException {
+    /** As {@link #open(List)}, with input options (captures' names and addresses, window). */
+    static TraceSet open(List<Path> paths, InputOptions options) throws IOException {
+        return open(paths, options, org.tracesync.formats.spans.SpanOptions.defaults());
+    }
+
+    /** As {@link #open(List, InputOptions)}, with options for span files. */
+    static TraceSet open(List<Path> paths, InputOptions options, org.tracesync.formats.spans.SpanOptions spanOptions)
+            throws IOException {
         long total = 0;
         for (Path p : paths) {
             if (Files.isRegularFile(p)) {
                 total += Files.size(p);
             }
         }
-        List<ReadProgress> progress = new ArrayList<>();
-        int[] sources = {0};
-        AtomicLong events = new AtomicLong();
-        MessageInput input = TraceInputs.open(paths, captureOptions, s -> {
-            sources[0]++;
-            if (s instanceof ReadProgress r) {
-                progress.add(r);
-            }
-            return counting(s, events);
-        });
-        if (sources[0] == 0) {
+        MessageInput input = TraceInputs.open(paths, options, spanOptions);
+        if (input instanceof org.tracesync.formats.spans.SpanMessageInput spans) {
+            return new TraceSet(input, 2 * total, spans::bytesRead, null); // two passes; spans, not events
+        }
+        if (!(input instanceof MergedTraceInput merged)) {
             return new TraceSet(input, total, null, null); // LTTV text: matched messages, no events
         }
-        LongSupplier bytes = progress.size() == sources[0] ? () -> {
-            long sum = 0;
-            for (ReadProgress r : progress) {
-                sum += r.bytesRead();
-            }
-            return sum;
-        } : null;
-        return new TraceSet(input, total, bytes, events::get);
-    }
-
-    /** {@code source}, counting the events it streams into {@code events} (for progress displays). */
-    private static NetEventSource counting(NetEventSource source, AtomicLong events) {
-        return new NetEventSource() {
-            @Override
-            public NodeInfo node() {
-                return source.node();
-            }
-
-            @Override
-            public void stream(NetEventSink sink) throws IOException {
-                long[] n = {0};
-                source.stream(e -> {
-                    sink.event(e);
-                    if ((++n[0] & 1023) == 0) {
-                        events.addAndGet(1024);
-                    }
-                });
-                events.addAndGet(n[0] & 1023);
-            }
-
-            @Override
-            public List<String> warnings() {
-                return source.warnings();
-            }
-        };
+        // CTF directories have no single size: progress then counts events only
+        boolean files = paths.stream().allMatch(Files::isRegularFile);
+        LongSupplier bytes = files ? () -> Math.max(0, merged.bytesRead()) : null;
+        return new TraceSet(input, total, bytes, merged::eventsRead);
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.TraceSetException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,7 +17,8 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Synchronizes traces recorded on machines whose clocks disagree.",
         subcommands = {SyncCommand.class, InspectCommand.class, EvalCommand.class, ApplyCommand.class, ConvertCommand.class,
-            ReportCommand.class, SimulateCommand.class, DemoCommand.class, SkewCommand.class,
+            ReportCommand.class, SimulateCommand.class, SimulateSpansCommand.class, DemoCommand.class, SkewCommand.class,
+            LatencyCommand.class,
             CommandLine.HelpCommand.class})
 public final class TracesyncCommand implements Runnable {
 
@@ -99,8 +101,8 @@ public final class TracesyncCommand implements Runnable {
         } else if (ex instanceof java.io.IOException) {
             code = ExitCode.INPUT;
             message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
-        } else if (ex instanceof CommandLine.ParameterException) {
-            code = ExitCode.USAGE;
+        } else if (ex instanceof CommandLine.ParameterException || ex instanceof TraceSetException) {
+            code = ExitCode.USAGE; // TraceSetException: the same trace twice, two traces of one node
             message = ex.getMessage();
         } else if (ex instanceof IllegalArgumentException) {
             // the library rejects impossible requests (e.g. an unknown reference node) this way

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.formats.pcap.CaptureMessageInput;
-import org.tracesync.formats.pcap.CaptureOptions;
+import org.tracesync.formats.input.TraceInputs;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.formats.InputOptions;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.result.ResultFile;
 
@@ -128,8 +129,8 @@ class CaptureEndToEndTest {
             }
         }
         // the synchronized captures match with no message received before it was sent
-        CaptureMessageInput synced = new CaptureMessageInput(List.of(out.resolve("h1.pcap"), out.resolve("h2.pcap"),
-                out.resolve("h3.pcap")), CaptureOptions.defaults());
+        MessageInput synced = TraceInputs.open(List.of(out.resolve("h1.pcap"), out.resolve("h2.pcap"),
+                out.resolve("h3.pcap")), InputOptions.defaults());
         long[] counts = new long[2];
         synced.readMessages((s, r, ts, tr) -> {
             counts[0]++;

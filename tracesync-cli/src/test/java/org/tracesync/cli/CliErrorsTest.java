@@ -52,6 +52,22 @@ class CliErrorsTest {
         assertOneLine(run, "tracesync: " + dir.resolve("nope.jsonl") + ": no such file or directory");
     }
 
+    /** issue #12 item 7: the same trace twice or one node name twice used to exit 0 with nothing synchronized. */
+    @Test
+    void theSameTraceTwiceOrOneNodeNameTwiceIsAUsageError() throws IOException {
+        Path a = file("a.jsonl", "{\"node\":\"a\",\"t\":1000,\"dir\":\"send\",\"msg\":\"x\"}\n");
+        Path b = file("b.jsonl", "{\"node\":\"a\",\"t\":1500,\"dir\":\"recv\",\"msg\":\"x\"}\n");
+        CommandRun twice = CommandRun.of("sync", a.toString(), a.toString());
+        assertThat(twice.exitCode()).isEqualTo(2);
+        assertOneLine(twice, "tracesync: trace " + a + " is given twice: give each node's trace once");
+        CommandRun sameName = CommandRun.of("sync", a.toString(), b.toString());
+        assertThat(sameName.exitCode()).isEqualTo(2);
+        assertOneLine(sameName, "tracesync: traces " + a + " and " + b + " both have the node name 'a': give each"
+                + " node's trace once (captures can be renamed with --name)");
+        CommandRun eval = CommandRun.of("eval", file("r.json", "{}").toString(), a.toString(), a.toString());
+        assertThat(eval.exitCode()).isIn(2, 3); // the result file is checked first or the traces: never 0
+    }
+
     @Test
     void missingResultFileIsAnInputError() {
         CommandRun run = CommandRun.of("report", dir.resolve("nope.json").toString(), "-o", dir.resolve("r.html").toString());
@@ -83,10 +99,11 @@ class CliErrorsTest {
     @Test
     void debugAddsTheStackTrace() throws IOException {
         Path a = file("a.jsonl", "garbage\n");
-        CommandRun quiet = CommandRun.of("sync", a.toString(), a.toString());
+        Path b = file("b.jsonl", "{\"node\":\"b\",\"t\":1100,\"dir\":\"recv\",\"msg\":\"x\"}\n");
+        CommandRun quiet = CommandRun.of("sync", a.toString(), b.toString());
         assertThat(quiet.exitCode()).isEqualTo(3);
         assertThat(quiet.err()).doesNotContain("\tat ");
-        CommandRun debug = CommandRun.of("sync", "--debug", a.toString(), a.toString());
+        CommandRun debug = CommandRun.of("sync", "--debug", a.toString(), b.toString());
         assertThat(debug.exitCode()).isEqualTo(3);
         assertThat(debug.err()).startsWith(quiet.err()).contains("TraceFormatException", "\tat org.tracesync.");
     }

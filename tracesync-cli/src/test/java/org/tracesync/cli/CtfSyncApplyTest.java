@@ -118,7 +118,7 @@ class CtfSyncApplyTest {
         ClockTransform piecewise = new ClockTransform(List.of(new LinearSegment(null, 5L, 0, 1, 0),
                 new LinearSegment(5L, null, 0, 2, 0)));
         SyncResult res = new SyncResult("other", List.of(new NodeResult("VM1", src.toString(), "other",
-                Quality.PIECEWISE, piecewise, List.of(), List.of("VM1", "other"), 0, 10, "")), List.of(), Map.of(), List.of());
+                Quality.PIECEWISE, piecewise, org.tracesync.core.transform.NodeBounds.NONE, List.of("VM1", "other"), 0, 10, "")), List.of(), Map.of(), List.of());
         Path result = tmp.resolve("pw.json");
         ResultFile.write(res, result);
         InspectCommandTest.Run a = InspectCommandTest.run("apply", result.toString(), "--out", tmp.resolve("o").toString());

@@ -19,7 +19,7 @@ import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.simulate.TruthScore;
-import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.result.ResultFile;
 import org.tracesync.formats.truth.TruthFile;
 

@@ -16,7 +16,7 @@ import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.simulate.TruthScore;
-import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.jsonl.JsonLinesReader;
 import org.tracesync.formats.result.ResultFile;

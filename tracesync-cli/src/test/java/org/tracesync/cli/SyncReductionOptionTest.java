@@ -74,7 +74,7 @@ class SyncReductionOptionTest {
         var node = r.node("1");
         double w = 0;
         for (long t = node.start(); t <= node.end(); t += (node.end() - node.start()) / 10) {
-            double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+            double[] mp = node.bounds().at(t);
             w = Math.max(w, mp[0] + mp[1]);
         }
         return w;
@@ -97,7 +97,7 @@ class SyncReductionOptionTest {
         for (SyncResult r : java.util.List.of(a, b)) {
             var node = r.node("1");
             for (long t = node.start(); t <= node.end(); t += (node.end() - node.start()) / 10) {
-                double[] mp = org.tracesync.core.transform.BoundRow.at(node.bounds(), t);
+                double[] mp = node.bounds().at(t);
                 double est = node.transform().correction(t);
                 assertThat(0.0).isBetween(est - mp[0], est + mp[1]);
             }
@@ -107,21 +107,51 @@ class SyncReductionOptionTest {
     }
 
     @Test
-    void aMinimumLatencyAboveARealOneFallsBackToPathCompositionAndSaysSo() throws Exception {
+    void aMinimumLatencyAboveARealOneIsDroppedForThatPairAndSaidSo() throws Exception {
         Path out = tmp.resolve("tau.json");
         SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0",
                 "--min-latency", "50us", "-o", out.toString());
         assertThat(run.exit()).isZero();
-        assertThat(run.out()).contains("global program infeasible").contains("minimum latency of 50000 ns");
-        assertThat(ResultFile.read(out).stats().get("reduction")).isEqualTo("path (global infeasible)");
+        // the 1–2 link's messages take 5 µs: with 50 µs its hulls cross, so τ is dropped for that pair
+        assertThat(run.out()).contains("pair 1/2: tau ignored").contains("50000 ns a to b");
+        SyncResult r = ResultFile.read(out);
+        assertThat(r.stats().get("min_latency_ignored_pairs")).isEqualTo(1L);
+        assertThat(r.stats().get("reduction")).isEqualTo("global");
+        assertThat(latencyTwoToOne(r)).isBetween(0L, 5_000L);
     }
 
     @Test
-    void aMinimumLatencyNeedsTheGlobalProgram() throws Exception {
-        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reduction", "path",
-                "--min-latency", "4us");
-        assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("--min-latency is used by the global program only");
+    void anRttFileGivesHalfTheRoundTripEachWayAndTheResultSaysWhatThatAssumes() throws Exception {
+        Path rtt = tmp.resolve("rtt.txt");
+        // 0–2 and 0–1 take 400 µs per round trip; 1–2 10 µs. Halves: 200 µs and 5 µs
+        Files.writeString(rtt, "# minimum round trips\n0 1 0.4\n0 2 0.4\n1 2 0.010\n");
+        Path out = tmp.resolve("rtt.json");
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0",
+                "--rtt", rtt.toString(), "-o", out.toString());
+        assertThat(run.exit()).isZero();
+        SyncResult r = ResultFile.read(out);
+        assertThat(r.stats().get("min_latency")).isEqualTo("half the round trips of " + rtt);
+        assertThat(r.warnings()).anyMatch(w -> w.contains("assume symmetric paths"));
+        // the paths are not symmetric (300/100 µs): the corridor closes on the symmetric guess,
+        // which is what the warning says; the pair notes name the latencies used
+        assertThat(r.pairs()).anyMatch(p -> p.note().contains("200000 ns a to b, 200000 ns b to a"));
+        SyncCommandTest.Run both = SyncCommandTest.run("sync", triangle().toString(), "--rtt", rtt.toString(),
+                "--min-latency", "1us");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("either --rtt or --min-latency");
+    }
+
+    @Test
+    void aMinimumLatencyNarrowsPathCompositionToo() throws Exception {
+        Path plain = tmp.resolve("plain.json");
+        Path tau = tmp.resolve("tau.json");
+        assertThat(SyncCommandTest.run("sync", triangle().toString(), "--reference", "0", "--reduction", "path",
+                "-o", plain.toString()).exit()).isZero();
+        SyncCommandTest.Run run = SyncCommandTest.run("sync", triangle().toString(), "--reference", "0",
+                "--reduction", "path", "--min-latency", "4us", "-o", tau.toString());
+        assertThat(run.exit()).isZero();
+        assertThat(ResultFile.read(tau).stats().get("min_latency")).isEqualTo("--min-latency 4000 ns");
+        assertThat(widthOfNodeOne(ResultFile.read(tau))).isLessThan(widthOfNodeOne(ResultFile.read(plain)) - 7_000);
     }
 
     @Test

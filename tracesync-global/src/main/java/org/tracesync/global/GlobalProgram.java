@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
-import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.MonotoneBound;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.core.transform.ClockTransform;
 
 /**
@@ -473,8 +474,8 @@ final class GlobalProgram {
      * {@code threads} threads at once. Same output whatever {@code threads} is. Returns rows by node
      * index; a lane's failure propagates.
      */
-    Map<Integer, List<BoundRow>> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads) {
-        Map<Integer, List<BoundRow>> out = new ConcurrentHashMap<>();
+    Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads) {
+        Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
         int lanes = Math.max(1, Math.min(BOUND_LANES, nodes.length));
         List<Runnable> work = new ArrayList<>();
         for (int lane = 0; lane < lanes; lane++) {
@@ -537,8 +538,8 @@ final class GlobalProgram {
      * upper bounds only widen. The minimum is concave and its chords lie below it. Beyond the
      * first and last instant, rows continue with the feasible set's extreme drifts: for t past the
      * last instant t_k, max g(t) ≤ max g(t_k) + (s(t) − s(t_k))·max D, and likewise on the other
-     * side and for the minimum; one extra row on each side, one data span away, makes the rows'
-     * linear extrapolation follow exactly those lines.
+     * side and for the minimum: the bound functions' end slopes, from which {@link NodeBounds#of}
+     * writes the end rows (the same rule as path composition).
      *
      * <h2>Which instants: the sandwich method, at most {@code maxInstants}</h2>
      * Each LP at an instant also yields a supporting line of the convex max (the optimal point's
@@ -550,9 +551,9 @@ final class GlobalProgram {
      * is not reached, within ε of the tightest possible piecewise-linear ones.
      *
      * <p>Cost: 4 + (refinements) + 2 LPs of the program's size (at most maxInstants + 2).
-     * Returns an empty list when the feasible set is unbounded for this node.
+     * Returns {@link NodeBounds#NONE} when the feasible set is unbounded for this node.
      */
-    List<BoundRow> bounds(LinearProgram lp, int node, int maxInstants) {
+    NodeBounds bounds(LinearProgram lp, int node, int maxInstants) {
         int k = local[node];
         long t0 = first[k];
         long t1 = Math.max(last[k], first[k] + 1);
@@ -562,7 +563,7 @@ final class GlobalProgram {
             double[] up = extreme(lp, k, s(k, t), 1.0);
             double[] down = extreme(lp, k, s(k, t), -1.0);
             if (up == null || down == null) {
-                return List.of();
+                return NodeBounds.NONE;
             }
             hi.put(t, up);
             lo.put(t, down);
@@ -571,29 +572,38 @@ final class GlobalProgram {
         double epsUs = Math.max(10.0, 0.005 * width) / UNIT;
         int perSide = Math.max(2, maxInstants / 2);
         if (!refine(lp, k, hi, 1.0, epsUs, perSide) || !refine(lp, k, lo, -1.0, epsUs, perSide)) {
-            return List.of();
+            return NodeBounds.NONE;
         }
         double[] dUp = extreme(lp, k, Double.NaN, 1.0);
         double[] dDown = extreme(lp, k, Double.NaN, -1.0);
+        if (dUp == null || dDown == null) {
+            return NodeBounds.NONE; // the extreme drifts are needed for the end rows
+        }
         java.util.TreeSet<Long> ts = new java.util.TreeSet<>(hi.keySet());
         ts.addAll(lo.keySet());
-        List<BoundRow> out = new ArrayList<>();
-        boolean extend = dUp != null && dDown != null;
-        long span = Math.max(t1 - t0, 1_000_000_000L);
-        if (extend) {
-            long t = t0 - span;
-            double ds = s(k, t) - s(k, t0); // negative
-            out.add(row(k, t, lo.get(t0)[0] + ds * dUp[0], hi.get(t0)[0] + ds * dDown[0]));
-        }
+        long[] at = new long[ts.size()];
+        double[] lower = new double[at.length];
+        double[] upper = new double[at.length];
+        int i = 0;
         for (long t : ts) {
-            out.add(row(k, t, chord(k, lo, t), chord(k, hi, t)));
+            // absolute bounds as corrections: P_n(t) + 1000·g(t), widened by the safety margin and
+            // made to contain the estimate (a feasible point up to the solver's tolerance)
+            double est = offsetUs[k] + driftUnits[k] * s(k, t);
+            double p = path[k].correction(t);
+            at[i] = t;
+            lower[i] = p + UNIT * Math.min(chord(k, lo, t), est) - SAFETY_NS;
+            upper[i] = p + UNIT * Math.max(chord(k, hi, t), est) + SAFETY_NS;
+            i++;
         }
-        if (extend) {
-            long t = t1 + span;
-            double ds = s(k, t) - s(k, t1); // positive
-            out.add(row(k, t, lo.get(t1)[0] + ds * dDown[0], hi.get(t1)[0] + ds * dUp[0]));
+        double pathSlope = 1.0 + path[k].linearSegment().drift();
+        double steepest = pathSlope + UNIT * dUp[0] / h;
+        double flattest = pathSlope + UNIT * dDown[0] / h;
+        if (!(flattest > 0)) {
+            return NodeBounds.NONE; // the feasible set allows a non-positive clock rate: no finite end rows
         }
-        return out;
+        return NodeBounds.of(transform(node),
+                MonotoneBound.rounded(MonotoneBound.Kind.LOWER, at, lower, steepest, flattest),
+                MonotoneBound.rounded(MonotoneBound.Kind.UPPER, at, upper, flattest, steepest));
     }
 
     /**
@@ -652,13 +662,6 @@ final class GlobalProgram {
         Long r = samples.ceilingKey(t);
         double f = (double) (t - l) / (double) (r - l);
         return samples.get(l)[0] + f * (samples.get(r)[0] - samples.get(l)[0]);
-    }
-
-    private BoundRow row(int k, long t, double loUs, double hiUs) {
-        double est = offsetUs[k] + driftUnits[k] * s(k, t);
-        double minus = Math.max(0.0, UNIT * (est - loUs)) + SAFETY_NS;
-        double plus = Math.max(0.0, UNIT * (hiUs - est)) + SAFETY_NS;
-        return new BoundRow(t, minus, plus);
     }
 
     /**

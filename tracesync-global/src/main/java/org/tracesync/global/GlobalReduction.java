@@ -13,8 +13,8 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
-import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.NodeBounds;
 
 /**
  * Reduction to one reference per connected group by one global linear program (DESIGN §4):
@@ -166,7 +166,7 @@ public final class GlobalReduction {
             for (PairEstimate p : pairs) {
                 if (in[p.a()] && in[p.b()] && p.quality() != Quality.INVALID && p.quality() != Quality.ABSENT) {
                     links++;
-                    if (p.quality() == Quality.FALLBACK && fallback == null) {
+                    if (p.hullsCross() && fallback == null) {
                         fallback = p;
                     }
                     if (p.quality() == Quality.PIECEWISE && piecewise == null) {
@@ -215,7 +215,7 @@ public final class GlobalReduction {
             String how = "global program over " + members.length + " nodes, " + program.pairsUsed() + " pairs ("
                     + program.oneWayPairs() + " one-way), " + program.constraintCount() + " hull constraints";
             boolean joint = members.length - 1 <= maxJointBoundNodes();
-            Map<Integer, List<BoundRow>> jointRows = Map.of();
+            Map<Integer, NodeBounds> jointRows = Map.of();
             if (joint) {
                 int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
                 jointRows = program.allBounds(others, maxInstants, minLatencyNs,
@@ -230,7 +230,7 @@ public final class GlobalReduction {
                     continue;
                 }
                 ClockTransform transform = program.transform(m);
-                List<BoundRow> rows;
+                NodeBounds rows;
                 Quality q;
                 String note;
                 if (joint) {
@@ -285,16 +285,10 @@ public final class GlobalReduction {
     }
 
     /**
-     * Path bounds (rows relative to the path transform) re-expressed around {@code transform}: the
-     * same absolute interval [P(t) − minus, P(t) + plus] at every row; since the difference of two
-     * linear transforms is linear in t, interpolation between rows gives the same intervals too.
+     * Path bounds (relative to the path transform) re-expressed around {@code transform}: the
+     * same absolute intervals at every instant, end rows included ({@link NodeBounds#recentred}).
      */
-    static List<BoundRow> recentred(NodeResult path, ClockTransform transform) {
-        List<BoundRow> out = new ArrayList<>();
-        for (BoundRow r : path.bounds()) {
-            double shift = transform.correction(r.t()) - path.transform().correction(r.t());
-            out.add(new BoundRow(r.t(), r.minus() + shift, r.plus() - shift));
-        }
-        return out;
+    static NodeBounds recentred(NodeResult path, ClockTransform transform) {
+        return path.bounds().recentred(path.transform(), transform);
     }
 }

@@ -10,7 +10,6 @@ import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.core.transform.BoundRow;
 
 /**
  * A small seeded message generator: linear clocks on epoch-sized timestamps
@@ -154,7 +153,7 @@ final class MessageSimulation {
         for (int k = 0; k < samples; k++) {
             long t = from - span / 5 + Math.round((double) k / (samples - 1) * 1.4 * span);
             double est = node.transform().correction(t);
-            double[] mp = BoundRow.at(node.bounds(), t);
+            double[] mp = node.bounds().at(t);
             double truth = trueCorrection(n, ref, t);
             if (truth < est - mp[0] || truth > est + mp[1]) {
                 misses++;
@@ -168,7 +167,7 @@ final class MessageSimulation {
         double w = 0;
         for (int k = 0; k <= 20; k++) {
             long t = node.start() + Math.round(k / 20.0 * (node.end() - node.start()));
-            double[] mp = BoundRow.at(node.bounds(), t);
+            double[] mp = node.bounds().at(t);
             w = Math.max(w, mp[0] + mp[1]);
         }
         return w;

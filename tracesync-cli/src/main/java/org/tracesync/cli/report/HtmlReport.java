@@ -146,7 +146,7 @@ public final class HtmlReport {
         out.append("<h2>Nodes</h2>\n<table><tr><th>node</th><th>reference</th><th>quality</th><th>offset at start</th>"
                 + "<th>drift</th><th>mean bound width</th><th>max bound width</th><th>path</th><th>source</th><th>note</th></tr>\n");
         for (NodeResult n : in.result().nodes()) {
-            double[] w = widthStats(n.bounds());
+            double[] w = widthStats(n.bounds().rowsWithin(n.start(), n.end()));
             out.append("<tr><td>").append(Html.escape(n.name())).append("</td><td>").append(Html.escape(n.reference()))
                     .append("</td><td class=\"q-").append(n.quality().label()).append("\">").append(n.quality().label())
                     .append("</td><td class=\"n\">").append(ns(n.transform().correction(n.start())))
@@ -236,7 +236,7 @@ public final class HtmlReport {
             correction.line(trueX, trueCorr, TRUTH, "true (truth file)", "6,4");
         }
         SvgPlot band = new SvgPlot(660, 300, "Accuracy of " + n.name() + " (Figure 6)", xLabel, "µs around the estimate");
-        List<BoundRow> rows = n.bounds();
+        List<BoundRow> rows = finite(n.bounds().rowsWithin(start, end));
         double[] bx = new double[rows.size()];
         double[] lo = new double[rows.size()];
         double[] hi = new double[rows.size()];
@@ -428,7 +428,7 @@ public final class HtmlReport {
         NodeResult nb = in.sampler().nodeResult(p.b);
         if (nb != null && nb.reference().equals(a) && !nb.bounds().isEmpty()) {
             // rows on b's clock: a-time x ∈ [t + c − minus, t + c + plus], so v = t − x ∈ [−c − plus, −c + minus]
-            List<BoundRow> rows = nb.bounds();
+            List<BoundRow> rows = finite(nb.bounds().rowsWithin(nb.start(), nb.end()));
             double[][] e = new double[3][rows.size()];
             for (int i = 0; i < rows.size(); i++) {
                 BoundRow r = rows.get(i);
@@ -441,7 +441,7 @@ public final class HtmlReport {
         }
         if (na != null && na.reference().equals(b) && !na.bounds().isEmpty()) {
             // rows on a's clock: b-time y ∈ [t + c − minus, t + c + plus], v = y − t
-            List<BoundRow> rows = na.bounds();
+            List<BoundRow> rows = finite(na.bounds().rowsWithin(na.start(), na.end()));
             double[][] e = new double[3][rows.size()];
             for (int i = 0; i < rows.size(); i++) {
                 BoundRow r = rows.get(i);
@@ -581,7 +581,13 @@ public final class HtmlReport {
 
     // ---------------------------------------------------------------- formatting
 
-    private static double[] widthStats(List<BoundRow> rows) {
+    /** The rows with both sides finite (a one-sided or partly unbounded band is not drawn there). */
+    private static List<BoundRow> finite(List<BoundRow> rows) {
+        return rows.stream().filter(r -> Double.isFinite(r.minus()) && Double.isFinite(r.plus())).toList();
+    }
+
+    private static double[] widthStats(List<BoundRow> all) {
+        List<BoundRow> rows = finite(all);
         if (rows.isEmpty()) {
             return null;
         }

@@ -76,7 +76,7 @@ public final class ReportGenerator {
                     s.message(sender, receiver, sendTime, recvTime);
                     acc.message(sender, receiver, sendTime, recvTime);
                 };
-                if (traces instanceof org.tracesync.formats.pcap.CaptureMessageInput captures) {
+                if (traces instanceof org.tracesync.formats.input.MergedTraceInput captures) {
                     captures.read(fanOut, s); // captures also give broadcast groups
                 } else {
                     traces.readMessages(fanOut);
@@ -99,7 +99,16 @@ public final class ReportGenerator {
         Path tmp = parent.resolve("." + out.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                HtmlReport.write(input, w);
+                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && traceError == null) {
+                    // span files: their own section before the end of the page (SpanReportSection)
+                    java.io.StringWriter page = new java.io.StringWriter();
+                    HtmlReport.write(input, page);
+                    String html = page.toString();
+                    int end = html.lastIndexOf("</body>");
+                    w.write(html.substring(0, end) + SpanReportSection.html(result, spans) + html.substring(end));
+                } else {
+                    HtmlReport.write(input, w);
+                }
             }
             Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {

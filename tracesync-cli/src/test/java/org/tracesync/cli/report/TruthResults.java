@@ -11,6 +11,7 @@ import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.simulate.ClusterSimulator;
 import org.tracesync.core.simulate.SimulationConfig;
 import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.core.transform.ClockTransform;
 
 /**
@@ -44,7 +45,7 @@ final class TruthResults {
             ClockModel c = clocks.get(i);
             if (i == 0) {
                 nodes.add(new NodeResult(ref, "sim", ref, Quality.REFERENCE, ClockTransform.identity(first[0]),
-                        List.of(), List.of(ref), first[0], last[0], ""));
+                        NodeBounds.NONE, List.of(ref), first[0], last[0], ""));
                 continue;
             }
             long origin = first[i];
@@ -57,7 +58,7 @@ final class TruthResults {
                 rows.add(new BoundRow(t, w, w * 1.2));
             }
             nodes.add(new NodeResult(c.name(), "sim", ref, Quality.ACCURATE, ClockTransform.linear(origin, offset, drift),
-                    rows, List.of(c.name(), ref), first[i], last[i], ""));
+                    NodeBounds.ofRows(rows), List.of(c.name(), ref), first[i], last[i], ""));
         }
         List<PairResult> pairs = new ArrayList<>();
         for (int a = 0; a < n; a++) {

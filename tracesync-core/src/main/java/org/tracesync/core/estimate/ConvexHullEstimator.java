@@ -15,8 +15,11 @@ import org.tracesync.core.transform.MonotoneBound;
  * (x, y) plane of the two clocks. Written as the weighted mean of the two lines,
  * {@code (n2·ℓ1 + n1·ℓ2) / (n1 + n2)} with {@code n_k = √(1 + (1 + d_k)²)}, which is the same line
  * as Haddad's half-angle formula but cannot cancel when the lines are nearly parallel.
- * Incomplete pairs: the feasible line whose drift is closest to 0 (in the middle of the feasible
- * intercepts at that drift). Fallback pairs: Ashton's minimum-violation line.
+ * Incomplete pairs: drift 0 when it is feasible, else a drift strictly inside the feasible
+ * interval next to its end nearest 0 (half-way to the next breakpoint of the corridor height φ),
+ * and the middle of the feasible intercepts at that drift: a line strictly inside the corridor, so
+ * no message sits at corrected latency 0 (the extreme line itself touches a hull point on each
+ * side). Fallback pairs: the minimax line (see {@link FeasibleRegion#fallbackSlope}).
  *
  * <h2>Accuracy envelope in O(h)</h2>
  * U(u) = max over F of c + d·u is convex: it follows the lower hull P between the vertices where
@@ -37,19 +40,60 @@ public final class ConvexHullEstimator {
      * line when no piecewise fit is possible.
      */
     public static PairEstimate estimate(PairAccumulator acc) {
-        PairEstimate linear = estimateLinear(acc);
-        if (linear.quality() != Quality.FALLBACK) {
-            return linear;
-        }
-        return PiecewiseEstimator.estimate(acc, linear);
+        return estimate(acc, 0, 0, "");
     }
 
-    /** One line for the whole pair (fallback when the hulls cross). */
-    public static PairEstimate estimateLinear(PairAccumulator acc) {
-        long[] pu = acc.aToB().us();
-        long[] pv = acc.aToB().vs();
-        long[] qu = acc.bToA().us();
-        long[] qv = acc.bToA().vs();
+    /**
+     * The estimate with minimum latencies τ(a → b) and τ(b → a) (ns, ≥ 0): every a → b message is
+     * taken as received τ(a → b) earlier on b's clock, every b → a message τ(b → a) earlier on
+     * a's clock. Both are translations of the whole point cloud, so the hulls are translated, not
+     * recomputed: O(p + q) more. When the hulls cross with τ but not without it, τ exceeds a real
+     * latency of this pair (or its clocks are not linear): τ is dropped for the pair, and the note
+     * says so (starting "tau ignored"), never silently trusted.
+     *
+     * @param source where τ came from, for the notes
+     */
+    public static PairEstimate estimate(PairAccumulator acc, long tauAToB, long tauBToA, String source) {
+        if (tauAToB == 0 && tauBToA == 0) {
+            PairEstimate linear = estimateLinear(acc);
+            // hulls that cross: pieces of the trace may still each admit a line
+            return linear.quality() == Quality.FALLBACK && linear.hullsCross()
+                    ? PiecewiseEstimator.estimate(acc, linear) : linear;
+        }
+        long[] pv = acc.aToB().vs().clone();
+        for (int k = 0; k < pv.length; k++) {
+            pv[k] = Math.subtractExact(pv[k], tauAToB);
+        }
+        long[] qu = acc.bToA().us().clone();
+        long[] qv = acc.bToA().vs().clone();
+        for (int k = 0; k < qu.length; k++) {
+            qu[k] = Math.subtractExact(qu[k], tauBToA);
+            qv[k] = Math.addExact(qv[k], tauBToA);
+        }
+        String with = String.format(java.util.Locale.ROOT, "minimum latency %d ns a to b, %d ns b to a (%s)",
+                tauAToB, tauBToA, source);
+        PairEstimate e = estimate(acc, acc.aToB().us(), pv, qu, qv, "; " + with);
+        if (e.quality() == Quality.FALLBACK && acc.countAToB() > 0 && acc.countBToA() > 0) {
+            PairEstimate plain = estimate(acc, 0, 0, "");
+            return plain.withNote(plain.quality() != Quality.FALLBACK
+                    ? "tau ignored: with " + with + " the hulls cross, so some message was faster than that; "
+                            + "estimated without it; " + plain.note()
+                    : plain.note() + "; tau not used (" + with + "): the hulls cross even without it");
+        }
+        return e;
+    }
+
+    /** One line for the whole pair without τ (fallback when the hulls cross). */
+    static PairEstimate estimateLinear(PairAccumulator acc) {
+        return estimate(acc, acc.aToB().us(), acc.aToB().vs(), acc.bToA().us(), acc.bToA().vs(), "");
+    }
+
+    private static PairEstimate estimate(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv, String tauNote) {
+        PairEstimate e = estimateShifted(acc, pu, pv, qu, qv);
+        return tauNote.isEmpty() ? e : e.withNote(e.note() + tauNote);
+    }
+
+    private static PairEstimate estimateShifted(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv) {
         long n1 = acc.countAToB();
         long n2 = acc.countBToA();
         if (n1 == 0 && n2 == 0) {
@@ -72,7 +116,13 @@ public final class ConvexHullEstimator {
                     Double.NaN, Double.NaN, null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
         }
         if (!f.isBounded()) {
-            return incomplete(acc, f, pu, pv, qu, qv);
+            return incomplete(acc, f, pu, pv, qu, qv, null);
+        }
+        if (f.dMin().compareTo(minusOne) <= 0) {
+            // bounded, but a clock rate ≤ 0 fits: no increasing bound functions, so no bounds to
+            // compose; not "accurate" (a class must match what is written)
+            return incomplete(acc, f, pu, pv, qu, qv, "the feasible region allows a non-positive clock rate (min drift "
+                    + f.dMin().toDouble() + "), so the messages do not bound the drift below");
         }
         double d1 = f.dMin().toDouble();
         double d2 = f.dMax().toDouble();
@@ -82,17 +132,10 @@ public final class ConvexHullEstimator {
         double w2 = Math.sqrt(1 + (1 + d2) * (1 + d2));
         double d = (w2 * d1 + w1 * d2) / (w1 + w2);
         double c = (w2 * c1 + w1 * c2) / (w1 + w2);
-        MonotoneBound lower = null;
-        MonotoneBound upper = null;
-        double mean = Double.NaN;
+        MonotoneBound upper = upperBound(acc, f, pu, pv, d1, d2);
+        MonotoneBound lower = lowerBound(acc, f, qu, qv, d1, d2);
+        double mean = meanWidth(lower, upper, acc.minX(), acc.maxX());
         String note = "feasible region bounded";
-        if (f.dMin().compareTo(minusOne) > 0) {
-            upper = upperBound(acc, f, pu, pv, d1, d2);
-            lower = lowerBound(acc, f, qu, qv, d1, d2);
-            mean = meanWidth(lower, upper, acc.minX(), acc.maxX());
-        } else {
-            note = "feasible region allows a non-positive clock rate (min drift " + d1 + "): no bounds";
-        }
         return new PairEstimate(acc.a(), acc.b(), Quality.ACCURATE, note, n1, n2, acc.x0(), acc.v0(),
                 acc.minX(), acc.maxX(), f.dMin(), f.dMax(), c, d, lower, upper, mean, 0, 0, pu, pv, qu, qv, null);
     }
@@ -156,27 +199,49 @@ public final class ConvexHullEstimator {
         return area / (double) (to - from);
     }
 
+    /** @param reason why the drift is unbounded, when it is not F itself (null: F is unbounded) */
     private static PairEstimate incomplete(PairAccumulator acc, FeasibleRegion f, long[] pu, long[] pv,
-                                           long[] qu, long[] qv) {
+                                           long[] qu, long[] qv, String reason) {
         Slope zero = Slope.of(0, 1);
         double d;
-        double c;
-        if (f.dMin().compareTo(zero) > 0) {
-            d = f.dMin().toDouble();
-            c = f.cAtDMin();
-        } else if (f.dMax().compareTo(zero) < 0) {
-            d = f.dMax().toDouble();
-            c = f.cAtDMax();
+        String where;
+        if (f.dMin().compareTo(zero) >= 0) {
+            d = inside(f.dMin(), f.breakpointAbove(f.dMin()), +1);
+            where = "drift above the minimum " + f.dMin().toDouble();
+        } else if (f.dMax().compareTo(zero) <= 0) {
+            d = inside(f.dMax(), f.breakpointBelow(f.dMax()), -1);
+            if (!(d > -1)) { // keep a positive clock rate: between −1 and the maximum
+                d = 0.5 * (f.dMax().toDouble() + Math.max(-1.0, f.dMin().isFinite() ? f.dMin().toDouble() : -1.0));
+            }
+            where = "drift below the maximum " + f.dMax().toDouble();
         } else {
             d = 0.0;
-            c = 0.5 * (f.g(0.0) + f.h(0.0));
+            where = "drift 0";
         }
+        double c = 0.5 * (f.g(d) + f.h(d));
+        boolean strict = f.phi(d) > 0;
         String which = !f.dMin().isFinite() && !f.dMax().isFinite() ? "both drift bounds"
                 : !f.dMax().isFinite() ? "the maximum drift" : "the minimum drift";
         return new PairEstimate(acc.a(), acc.b(), Quality.INCOMPLETE,
-                "feasible region unbounded in " + which + ": estimate is the feasible line with drift closest to 0; no two-sided bounds",
+                (reason != null ? reason : "feasible region unbounded in " + which) + ": estimate is the middle of the feasible intercepts at "
+                        + where + (strict ? " (strictly inside the corridor)" : " (the corridor has no interior: the line touches it)")
+                        + "; no two-sided bounds",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
                 f.dMin(), f.dMax(), c, d, null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
+    }
+
+    /**
+     * A drift strictly inside the feasible interval next to its finite end {@code edge} (the end
+     * nearest 0): half-way to the next breakpoint of φ on the feasible side (φ grows linearly from
+     * 0 until there, so the middle has a positive corridor), or, when φ has no further breakpoint,
+     * the edge plus its own magnitude (1e-6 when it is 0) on the feasible side.
+     */
+    private static double inside(Slope edge, Slope next, int side) {
+        double e = edge.toDouble();
+        if (next != null && next.isFinite()) {
+            return 0.5 * (e + next.toDouble());
+        }
+        return e + side * (e == 0 ? 1e-6 : Math.abs(e));
     }
 
     private static PairEstimate fallback(PairAccumulator acc, FeasibleRegion f, long[] pu, long[] pv,
@@ -200,7 +265,7 @@ public final class ConvexHullEstimator {
         }
         return new PairEstimate(acc.a(), acc.b(), Quality.FALLBACK,
                 "hulls cross (clocks not linear over the trace, or timestamps too coarse): "
-                        + "minimum-violation line violates " + violations + " hull points by up to "
+                        + "minimax line (smallest largest violation) violates " + violations + " hull points by up to "
                         + String.format(java.util.Locale.ROOT, "%.1f", eps) + " ns; no strict bounds",
                 acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
                 null, null, c, d, null, null, Double.NaN, violations, eps, pu, pv, qu, qv, null);

@@ -21,8 +21,13 @@ import org.tracesync.core.geometry.Slope;
  * d_min a root with B &lt; 0, or ±∞ when no such vertex pair bounds them.
  *
  * <p>When no piece is feasible, F is empty (the hulls cross): {@link #fallbackSlope()} is the slope
- * maximizing φ (Ashton's minimum-violation line: the line minimizing the largest violation is the
- * one at max φ, shifted to the middle), at a breakpoint.
+ * maximizing φ, at a breakpoint. The line at that slope, shifted to the middle of [h, g], is the
+ * <em>minimax</em> line: of all lines, the one whose largest violation (a message sent after it
+ * was received, by how much) is smallest, namely −φ/2. It is not Ashton's criterion (the
+ * smallest sum of violations over lines through a point of each hull); it is kept because its
+ * figure is a guarantee a user can act on: every message is within max_violation ns of being
+ * consistent, so widening every latency by that much makes the corridor non-empty, whereas a
+ * smallest-sum line can leave one message wrong by an arbitrary amount. O(p + q), exact slope.
  */
 public final class FeasibleRegion {
 
@@ -203,7 +208,38 @@ public final class FeasibleRegion {
         return m;
     }
 
-    /** Slope of the minimum-violation line (meaningful when empty). */
+    /** {@code φ(d) = g(d) − h(d)}: the height of the feasible intercept interval at slope d. O(p + q). */
+    public double phi(double d) {
+        return g(d) - h(d);
+    }
+
+    /** The smallest edge slope of P or Q strictly above s: where φ next bends; null if none. */
+    Slope breakpointAbove(Slope s) {
+        Slope best = null;
+        for (Slope[] edges : new Slope[][] {pSlopes, qSlopes}) {
+            for (Slope e : edges) {
+                if (e.compareTo(s) > 0 && (best == null || e.compareTo(best) < 0)) {
+                    best = e;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The largest edge slope of P or Q strictly below s; null if none. */
+    Slope breakpointBelow(Slope s) {
+        Slope best = null;
+        for (Slope[] edges : new Slope[][] {pSlopes, qSlopes}) {
+            for (Slope e : edges) {
+                if (e.compareTo(s) < 0 && (best == null || e.compareTo(best) > 0)) {
+                    best = e;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Slope of the minimax line (meaningful when empty): the one whose largest violation is smallest. */
     public Slope fallbackSlope() {
         return fallbackSlope;
     }

@@ -17,7 +17,7 @@ import org.tracesync.core.transform.MonotoneBound;
  * @param lowerAToB     lower bound of b-time given a-time (null when F is not bounded)
  * @param upperAToB     upper bound of b-time given a-time (null when F is not bounded)
  * @param meanAccuracy  mean bound width over the pair's a-time span, ns (NaN without bounds)
- * @param violations    fallback: hull points the minimum-violation line violates
+ * @param violations    fallback: hull points the minimax line violates
  * @param maxViolation  fallback: the largest violation, ns
  * @param pu, pv, qu, qv hull vertices (lower hull of a → b points, upper hull of b → a points)
  * @param pieces        piecewise quality: the pieces, steps and joined bounds (null otherwise);
@@ -46,6 +46,12 @@ public record PairEstimate(int a, int b, Quality quality, String note,
         return ClockTransform.linear(x0, (double) v0 + c, d);
     }
 
+    /** Returns a copy with another note. */
+    public PairEstimate withNote(String newNote) {
+        return new PairEstimate(a, b, quality, newNote, countAToB, countBToA, x0, v0, minX, maxX,
+                dMin, dMax, c, d, lowerAToB, upperAToB, meanAccuracy, violations, maxViolation, pu, pv, qu, qv, pieces);
+    }
+
     /** Returns a copy with the estimate line replaced (other estimators, same geometry). */
     public PairEstimate withLine(double newC, double newD, String newNote) {
         return new PairEstimate(a, b, quality, newNote, countAToB, countBToA, x0, v0, minX, maxX,
@@ -56,6 +62,21 @@ public record PairEstimate(int a, int b, Quality quality, String note,
     /** Number of pieces of the transform (1 unless piecewise). */
     public int pieceCount() {
         return pieces == null ? 1 : pieces.pieces();
+    }
+
+    /**
+     * A copy with a line that leaves the feasible region (an estimator other than the hull's): the
+     * quality becomes {@link Quality#FALLBACK} with the inverted messages counted; the geometry and
+     * the hull's bounds (true whatever the line) are kept.
+     */
+    public PairEstimate withRegressionOutside(double newC, double newD, int inverted, double worst, String newNote) {
+        return new PairEstimate(a, b, Quality.FALLBACK, newNote, countAToB, countBToA, x0, v0, minX, maxX,
+                dMin, dMax, newC, newD, lowerAToB, upperAToB, meanAccuracy, inverted, worst, pu, pv, qu, qv, null);
+    }
+
+    /** True for a fallback whose hulls cross (no line avoids inversions), not a line chosen outside F. */
+    public boolean hullsCross() {
+        return quality == Quality.FALLBACK && dMin == null;
     }
 
     /** Feasible drift range as doubles for output: NaN where unknown. */

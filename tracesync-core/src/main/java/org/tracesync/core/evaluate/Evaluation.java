@@ -12,6 +12,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.NodeBounds;
 
 /**
  * Evaluates a synchronization against the messages (DESIGN §5; Ashton 1995, Poirier et al.
@@ -48,7 +49,7 @@ public final class Evaluation {
     private final String[] names;
     private final String[] refs;
     private final ClockTransform[] transforms;
-    private final Bounds[] bounds;
+    private final NodeBounds[] bounds;
     private final boolean[] isReference;
     private final RoundTripMinima tau;
     private final Map<String, ClockModel> truth;
@@ -115,7 +116,7 @@ public final class Evaluation {
         this.names = nodeNames.toArray(String[]::new);
         this.refs = new String[n];
         this.transforms = new ClockTransform[n];
-        this.bounds = new Bounds[n];
+        this.bounds = new NodeBounds[n];
         this.isReference = new boolean[n];
         this.trueClock = new ClockModel[n];
         this.trueRefClock = new ClockModel[n];
@@ -124,7 +125,7 @@ public final class Evaluation {
             nodeResults[i] = r;
             refs[i] = r.reference();
             transforms[i] = r.transform();
-            bounds[i] = new Bounds(r.bounds());
+            bounds[i] = r.bounds();
             isReference[i] = !r.synchronizedToOther();
             if (truth != null) {
                 trueClock[i] = truth.get(names[i]);
@@ -159,8 +160,9 @@ public final class Evaluation {
         if (isReference[node]) {
             return 0;
         }
-        Bounds b = bounds[node];
-        return b.known() ? b.minus(t) + b.plus(t) : Double.NaN;
+        NodeBounds b = bounds[node];
+        double w = b.isEmpty() ? Double.NaN : b.minus(t) + b.plus(t);
+        return Double.isFinite(w) ? w : Double.NaN; // accuracy figures: two-sided bounds only
     }
 
     private void message(int s, int r, long ts, long tr) {
@@ -204,8 +206,8 @@ public final class Evaluation {
         double a = Math.abs(err);
         maxError = Math.max(maxError, a);
         sample(a);
-        Bounds b = bounds[node];
-        if (b.known()) {
+        NodeBounds b = bounds[node];
+        if (!b.isEmpty()) {
             withBounds++;
             if (-b.plus(x) - TOLERANCE <= err && err <= b.minus(x) + TOLERANCE) {
                 contained++;

@@ -53,6 +53,100 @@ public final class EventBlock {
         hash[i] = KeyWindow.hash(ka, kb, kc);
     }
 
+    /**
+     * Set in the third key word of every key that is not a TCP segment between addressed hosts
+     * (TCP segments keep flags and length there, so that bit is clear for them): such keys are
+     * matched like segments but take no part in retransmission tracking or exchanges.
+     */
+    public static final long OTHER_KEY = 1L << 63;
+    /** Kinds of other keys, in bits 56–62 of the third word. */
+    static final long TCP_WITHOUT_ADDRESSES = 1L << 56;
+    static final long UNICAST_DATAGRAM = 2L << 56;
+    static final long MESSAGE_ID = 3L << 56;
+    static final long MESSAGE_ID_HASHED = 4L << 56;
+
+    /**
+     * A TCP segment of a trace that records no addresses, ports or length (the LTTng add-on events:
+     * seq, ack_seq, flags): matched exactly on those three fields.
+     */
+    public void addSegmentWithoutAddresses(int node, boolean send, long t, long seq, long ack, int flags) {
+        addKey(node, send, t, 0, seq << 32 | (ack & 0xffffffffL), OTHER_KEY | TCP_WITHOUT_ADDRESSES | (flags & 0xffffffffL));
+    }
+
+    /**
+     * A unicast UDP datagram (a kernel trace's {@code udp} header): matched exactly on its addresses,
+     * ports, IP identification, checksum and length, as a message.
+     */
+    public void addUnicastDatagram(int node, boolean send, long t, int srcAddr, int dstAddr, int srcPort, int dstPort,
+                                   long ipId, long checksum, int length) {
+        addKey(node, send, t, TcpMatcher.connection(srcAddr, dstAddr, srcPort, dstPort),
+                (ipId & 0xffffffffL) << 32 | (checksum & 0xffffffffL),
+                OTHER_KEY | UNICAST_DATAGRAM | (length & 0xffffffffL));
+    }
+
+    /**
+     * An application message id (JSON lines). Ids of up to 16 UTF-8 bytes are stored exactly; a
+     * longer id is stored as its length and a 152-bit hash of its bytes (two keys collide with
+     * probability about 2^-152 per pair: for 10^9 distinct ids within one window, below 10^-27).
+     */
+    public void addMessageId(int node, boolean send, long t, String id) {
+        byte[] bytes = id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int n = bytes.length;
+        if (n <= 16) {
+            long ka = 0;
+            long kb = 0;
+            for (int i = 0; i < n; i++) {
+                long v = bytes[i] & 0xffL;
+                if (i < 8) {
+                    ka |= v << (8 * (7 - i));
+                } else {
+                    kb |= v << (8 * (15 - i));
+                }
+            }
+            addKey(node, send, t, ka, kb, OTHER_KEY | MESSAGE_ID | n);
+        } else {
+            long h1 = bytesHash(bytes, 0x9E3779B97F4A7C15L);
+            long h2 = bytesHash(bytes, 0xC2B2AE3D27D4EB4FL);
+            long h3 = bytesHash(bytes, 0x165667B19E3779F9L);
+            addKey(node, send, t, h1, h2, OTHER_KEY | MESSAGE_ID_HASHED | (h3 & 0xffffffL) << 32 | (n & 0xffffffffL));
+        }
+    }
+
+    /** 64-bit hash of a byte string (multiply–rotate per 8 bytes, MurmurHash3's finalizer). */
+    private static long bytesHash(byte[] b, long seed) {
+        long h = seed ^ b.length;
+        int i = 0;
+        for (; i + 8 <= b.length; i += 8) {
+            long w = 0;
+            for (int j = 0; j < 8; j++) {
+                w = w << 8 | (b[i + j] & 0xffL);
+            }
+            h = Long.rotateLeft(h ^ (w * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;
+        }
+        long w = 0;
+        for (; i < b.length; i++) {
+            w = w << 8 | (b[i] & 0xffL);
+        }
+        h = Long.rotateLeft(h ^ (w * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    /** A key already packed; {@code c} must have {@link #OTHER_KEY} set. */
+    private void addKey(int node, boolean send, long t, long ka, long kb, long kc) {
+        int i = size++;
+        info[i] = (node & NODE_MASK) | (send ? SEND : 0);
+        time[i] = t;
+        a[i] = ka;
+        b[i] = kb;
+        c[i] = kc;
+        hash[i] = KeyWindow.hash(ka, kb, kc);
+    }
+
     /** A broadcast datagram, as {@link BroadcastMatcher#datagram} takes it. */
     public void addDatagram(int node, boolean send, long t, long ka, long kb, long kc) {
         int i = size++;

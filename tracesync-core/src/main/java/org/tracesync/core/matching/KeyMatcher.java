@@ -15,8 +15,9 @@ import org.tracesync.core.model.NetEventSink;
  * ambiguous: dropped and counted, never guessed. A key whose send and receive are on the same
  * node (loopback) is discarded and counted.
  *
- * <p>Memory: one small entry per distinct key until {@link #finish}; this first version does not
- * evict (a bounded, evicting matcher for long captures is separate work).
+ * <p>Memory: one small entry per distinct key until {@link #finish}, with no window and no limit:
+ * the reference that tests compare the bounded {@link TcpMatcher} with (which every trace format
+ * goes through), and a matcher for small in-memory inputs.
  */
 public final class KeyMatcher {
 

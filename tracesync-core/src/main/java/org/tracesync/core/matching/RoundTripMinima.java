@@ -1,6 +1,7 @@
 package org.tracesync.core.matching;
 
 import java.util.Arrays;
+import org.tracesync.core.model.MinimumLatency;
 
 /**
  * Per unordered node pair, the smallest round-trip time seen in exchanges (a data segment and
@@ -56,6 +57,24 @@ public final class RoundTripMinima {
 
     public long exchanges(int a, int b) {
         return count[index(a, b)];
+    }
+
+    /**
+     * τmin of every direction as half its pair's minimum round trip (0 where no round trip is
+     * known): assumes symmetric minimum latencies (see {@link MinimumLatency}).
+     */
+    public MinimumLatency asMinimumLatency(String source) {
+        MinimumLatency m = new MinimumLatency(nodes, source);
+        for (int a = 0; a < nodes; a++) {
+            for (int b = 0; b < nodes; b++) {
+                if (a != b) {
+                    m.set(a, b, minimumLatency(a, b));
+                }
+            }
+        }
+        return m.assuming("minimum latencies from round trips (" + source + ") assume symmetric paths: each direction "
+                + "is taken to need half its pair's minimum round trip; the data cannot check this (the corridor then "
+                + "closes to about zero width), and where a direction is faster the bounds may exclude the truth");
     }
 
     /** Minimum one-way latency of a → b: half the minimum round trip, 0 when unknown. */

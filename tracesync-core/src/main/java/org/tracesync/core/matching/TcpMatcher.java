@@ -37,6 +37,15 @@ import org.tracesync.core.model.MessageSink;
  * its data and that exchange is not seen: a pair's minima then come from data in the other
  * direction (request/response traffic has both); a one-way bulk flow may give none.
  *
+ * <p><b>Other keys.</b> Every trace format goes through this matcher: keys whose third word has
+ * {@link EventBlock#OTHER_KEY} set (application message ids, kernel-trace segments without
+ * addresses, unicast datagrams) follow the same rule, window and counts, but are not tracked as
+ * TCP flows (no retransmission detection, no exchanges).
+ *
+ * <p><b>Key limit.</b> With {@code maxKeys}, a key that would make the matcher hold more keys
+ * decides the oldest one early: memory stays bounded even when millions of keys never match
+ * within the window; keys dropped that way are counted and named in {@link #summary()}.
+ *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown. Measured
  * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets
  * (docs/PERFORMANCE.md): mostly cache misses in its tables, whose size follows the window.
@@ -89,6 +98,9 @@ public final class TcpMatcher {
     /** First-event time of the key being decided: the clock of the exchange table. */
     private long decisionTime;
 
+    private final int maxKeys;
+    private long limitEvictions;
+    private long limitUnmatched;
     private long events;
     private long matched;
     private long ambiguous;
@@ -101,6 +113,20 @@ public final class TcpMatcher {
     private boolean finishing;
 
     public TcpMatcher(int nodes, long windowNs, MessageSink out) {
+        this(nodes, windowNs, Integer.MAX_VALUE, out);
+    }
+
+    /**
+     * As {@link #TcpMatcher(int, long, MessageSink)}, holding at most {@code maxKeys} keys: when a
+     * new key would exceed it, the oldest key is decided at once, before its window has passed
+     * (counted in {@link #limitEvictions()}). This bounds memory whatever the input: application
+     * logs with millions of ids that never match within the window.
+     */
+    public TcpMatcher(int nodes, long windowNs, int maxKeys, MessageSink out) {
+        if (maxKeys < 2) {
+            throw new IllegalArgumentException("maxKeys must be at least 2");
+        }
+        this.maxKeys = maxKeys;
         if (windowNs <= 0) {
             throw new IllegalArgumentException("window must be positive");
         }
@@ -185,11 +211,10 @@ public final class TcpMatcher {
         long seq = b >>> 32;
         int flags = (int) (c >>> 32);
         int payloadLength = (int) c;
-        boolean retrans = send && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
+        // other keys (EventBlock.OTHER_KEY: message ids, segments without addresses) have no flow
+        boolean retrans = send && c >= 0 && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
         long id = keys.findOrInsert(a, b, c, hash, time);
-        if (keys.inserted && keys.size() > peakKeys) {
-            peakKeys = keys.size();
-        }
+        boolean inserted = keys.inserted;
         long[] ring = keys.ring;
         int e = keys.at(id);
         long meta = ring[e + KeyWindow.META];
@@ -212,6 +237,16 @@ public final class TcpMatcher {
             ring[e + KeyWindow.RECV_TIME] = time;
         }
         ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
+        if (inserted) {
+            if (keys.size() > maxKeys) {
+                // the memory cap: decide the oldest key now, before its window has passed
+                limitEvictions++;
+                decideHead();
+            }
+            if (keys.size() > peakKeys) {
+                peakKeys = keys.size();
+            }
+        }
     }
 
     private static int sendNode(long meta) {
@@ -242,6 +277,8 @@ public final class TcpMatcher {
         } else if (sends == 0 || recvs == 0) {
             if (finishing) {
                 unmatchedAtEnd++;
+            } else if (ring[e + KeyWindow.INSERTED] >= now - window) {
+                limitUnmatched++; // forced out by the key limit, its window not yet over
             } else {
                 evictedUnmatched++;
             }
@@ -263,7 +300,9 @@ public final class TcpMatcher {
             long k1 = ring[e + 1];
             long k2 = ring[e + 2];
             out.message(from, to, t1, t2);
-            exchange(from, to, t1, t2, k0, k1, k2);
+            if (k2 >= 0) {
+                exchange(from, to, t1, t2, k0, k1, k2);
+            }
         }
         keys.removeHead();
     }
@@ -348,6 +387,20 @@ public final class TcpMatcher {
         return evictedUnmatched;
     }
 
+    /** Keys decided early because the matcher held {@code maxKeys} keys. */
+    public long limitEvictions() {
+        return limitEvictions;
+    }
+
+    /** Keys forced out by the key limit with no counterpart yet (dropped: a later counterpart is unmatched). */
+    public long limitUnmatched() {
+        return limitUnmatched;
+    }
+
+    public int maxKeys() {
+        return maxKeys;
+    }
+
     /** Keys still without a counterpart at the end of the input. */
     public long unmatchedAtEnd() {
         return unmatchedAtEnd;
@@ -362,12 +415,23 @@ public final class TcpMatcher {
         return peakKeys;
     }
 
+    private static String seconds(long ns) {
+        return ns % 1_000_000_000L == 0 ? Long.toString(ns / 1_000_000_000L)
+                : java.math.BigDecimal.valueOf(ns, 9).stripTrailingZeros().toPlainString();
+    }
+
     /** One line summarizing the counts, for warnings. */
     public String summary() {
-        return String.format("TCP matching: %d events, %d messages, %d ambiguous keys dropped "
+        String s = String.format("matching: %d events, %d messages, %d ambiguous keys dropped "
                         + "(%d retransmitted segments, %d duplicate events), %d same-node, %d evicted unmatched "
-                        + "(window %d s), %d unmatched at end, %d exchanges, peak %d keys",
+                        + "(window %s s), %d unmatched at end, %d exchanges, peak %d keys",
                 events, matched, ambiguous, retransmissions, duplicateEvents, sameNode, evictedUnmatched,
-                window / 1_000_000_000L, unmatchedAtEnd, exchanges, peakKeys);
+                seconds(window), unmatchedAtEnd, exchanges, peakKeys);
+        if (limitEvictions > 0) {
+            s += String.format("; key limit %d reached: %d keys decided early, %d of them dropped unmatched"
+                    + " (raise the heap, TRACESYNC_JAVA_OPTS=-Xmx..., to hold more)", maxKeys, limitEvictions,
+                    limitUnmatched);
+        }
+        return s;
     }
 }

@@ -13,7 +13,7 @@ public enum Quality {
     ONE_WAY("one-way"),
     /** No messages. */
     ABSENT("absent"),
-    /** Feasible region empty: the hulls cross; minimum-violation line used. */
+    /** Feasible region empty: the hulls cross; the minimax line (smallest largest violation) is used. */
     FALLBACK("fallback"),
     /** Feasible region only allows a non-positive clock slope: not a clock. */
     INVALID("invalid"),

@@ -2,7 +2,7 @@ package org.tracesync.core.reduce;
 
 import java.util.List;
 import org.tracesync.core.model.Quality;
-import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.core.transform.ClockTransform;
 
 /**
@@ -16,17 +16,16 @@ import org.tracesync.core.transform.ClockTransform;
  *                  path to the reference; for an unsynchronized node, the best quality of its
  *                  own pairs (one-way, absent, invalid)
  * @param transform local time → reference time
- * @param bounds    accuracy rows, sorted by t; empty when unknown
+ * @param bounds    accuracy bounds around {@code transform}; {@link NodeBounds#NONE} when unknown
  * @param path      node names from this node to its reference (inclusive), empty if none
  * @param start     first local timestamp seen in messages (ns), or 0 when none
  * @param end       last local timestamp seen in messages (ns), or 0 when none
  * @param note      why, in a sentence (empty when nothing to say)
  */
 public record NodeResult(String name, String source, String reference, Quality quality,
-                         ClockTransform transform, List<BoundRow> bounds, List<String> path,
+                         ClockTransform transform, NodeBounds bounds, List<String> path,
                          long start, long end, String note) {
     public NodeResult {
-        bounds = List.copyOf(bounds);
         path = List.copyOf(path);
     }
 

@@ -19,7 +19,7 @@ import org.tracesync.core.model.Quality;
  * @param drift            estimated drift of b relative to a (NaN if none)
  * @param origin           origin of the pair's estimate, on a's clock (ns)
  * @param meanAccuracy     mean of Δ+ + Δ− over the pair's span, ns (NaN when unknown)
- * @param violations       fallback only: hull points the minimum-violation line violates
+ * @param violations       fallback only: hull points the minimax line violates
  * @param maxViolation     fallback only: largest violation, ns (0 otherwise)
  * @param note             why, in a sentence
  * @param pieces           number of pieces of the pair's transform (1 unless piecewise)

@@ -7,15 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeSet;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.Quality;
-import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.MonotoneBound;
+import org.tracesync.core.transform.NodeBounds;
 
 /**
  * Reduction to one reference per connected group by path composition (DESIGN §4).
@@ -104,10 +103,8 @@ public final class PathReduction {
                 mainReference = ref;
             }
             Edge[] parent = new Edge[n];
-            double[] dist = dijkstra(ref, adj, n, parent);
-            // compose in order of distance so parents come first
-            List<Integer> order = new ArrayList<>(members);
-            order.sort((x, y) -> Double.compare(dist[x], dist[y]));
+            dijkstra(ref, adj, n, parent);
+            List<Integer> order = parentsFirst(ref, members, parent, n);
             ClockTransform[] transform = new ClockTransform[n];
             MonotoneBound[] lower = new MonotoneBound[n];
             MonotoneBound[] upper = new MonotoneBound[n];
@@ -116,7 +113,7 @@ public final class PathReduction {
             for (int i : order) {
                 if (i == ref) {
                     results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(i).name(),
-                            Quality.REFERENCE, ClockTransform.identity(origin(acc, i)), List.of(),
+                            Quality.REFERENCE, ClockTransform.identity(origin(acc, i)), NodeBounds.NONE,
                             List.of(nodes.get(i).name()), start(acc, i), end(acc, i),
                             "reference of a group of " + members.size() + " nodes");
                     quality[i] = Quality.ACCURATE;
@@ -151,7 +148,7 @@ public final class PathReduction {
                     path.add(nodes.get(k).name());
                 }
                 path.add(nodes.get(ref).name());
-                List<BoundRow> rows = bounded[i] ? rows(transform[i], lower[i], upper[i]) : List.of();
+                NodeBounds rows = bounded[i] ? NodeBounds.of(transform[i], lower[i], upper[i]) : NodeBounds.NONE;
                 String note = "via " + String.join(" -> ", path)
                         + (bounded[i] ? "" : "; no strict bounds (" + boundlessReason(path, parent, i, ref) + ")");
                 results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(ref).name(),
@@ -203,6 +200,34 @@ public final class PathReduction {
                         + "the transform is cut there", pair, b, st.size() / 1e6, bounds, a, a, st.at(), st.earliest(), st.latest());
     }
 
+    /**
+     * The members in breadth-first order of the shortest-path tree: every parent before its
+     * children. Not by distance: distances can tie in doubles (two fallback hops weigh 2e13 ns, and
+     * a zero-width pair's 1e-3 ns vanishes next to them), and a child sorted before its parent
+     * would be composed from nothing.
+     */
+    static List<Integer> parentsFirst(int ref, List<Integer> members, Edge[] parent, int n) {
+        List<List<Integer>> children = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            children.add(new ArrayList<>());
+        }
+        for (int m : members) {
+            if (m != ref && parent[m] != null) {
+                children.get(parent[m].from()).add(m);
+            }
+        }
+        List<Integer> order = new ArrayList<>(members.size());
+        order.add(ref);
+        for (int k = 0; k < order.size(); k++) {
+            order.addAll(children.get(order.get(k)));
+        }
+        if (order.size() != members.size()) {
+            throw new IllegalStateException("shortest-path tree does not reach every member of the group: "
+                    + order.size() + " of " + members.size());
+        }
+        return order;
+    }
+
     private static String boundlessReason(List<String> path, Edge[] parent, int i, int ref) {
         for (int k = i; k != ref; k = parent[k].from()) {
             PairEstimate p = parent[k].pair();
@@ -236,32 +261,6 @@ public final class PathReduction {
         };
     }
 
-    /** Rows at every breakpoint of the two bound functions: exact under linear interpolation. */
-    static List<BoundRow> rows(ClockTransform transform, MonotoneBound lower, MonotoneBound upper) {
-        TreeSet<Long> ts = new TreeSet<>();
-        // the knots of a piecewise transform, both sides: interpolation then never spans a knot
-        for (int k = 1; k < transform.segments().size(); k++) {
-            long knot = transform.segments().get(k).from();
-            ts.add(knot - 1);
-            ts.add(knot);
-        }
-        for (int k = 0; k < lower.size(); k++) {
-            ts.add(lower.t(k));
-        }
-        for (int k = 0; k < upper.size(); k++) {
-            ts.add(upper.t(k));
-        }
-        List<BoundRow> rows = new ArrayList<>(ts.size());
-        for (long t : ts) {
-            double corr = transform.correction(t);
-            // A piecewise estimate (a bridge between two pieces) can leave the pieces' bounds by a
-            // little: widening a bound to reach the estimate keeps it a bound, and max(0, ·) of
-            // values interpolated between rows is conservative (convex).
-            rows.add(new BoundRow(t, Math.max(0.0, corr - lower.deltaAt(t)), Math.max(0.0, upper.deltaAt(t) - corr)));
-        }
-        return rows;
-    }
-
     private static NodeResult unsynchronized(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs, int i) {
         Quality best = Quality.ABSENT;
         String why = "no messages with any other node";
@@ -280,7 +279,7 @@ public final class PathReduction {
         }
         NodeInfo node = nodes.get(i);
         return new NodeResult(node.name(), node.source(), node.name(), best,
-                ClockTransform.identity(origin(acc, i)), List.of(), List.of(), start(acc, i), end(acc, i), why);
+                ClockTransform.identity(origin(acc, i)), NodeBounds.NONE, List.of(), start(acc, i), end(acc, i), why);
     }
 
     private static long origin(PairAccumulators acc, int i) {

@@ -10,7 +10,9 @@ import org.tracesync.core.estimate.ConvexHullEstimator;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.estimate.RegressionEstimator;
 import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.model.Quality;
 
 /**
  * The library entry point: messages in, {@link SyncResult} out (DESIGN §1 stages 3–5).
@@ -38,10 +40,16 @@ public final class Synchronizer {
      * @param confidence regression outlier rejection level
      * @param reference  node to use as reference, or null to choose
      * @param reducer    the reduction (default: path composition)
+     * @param latency    minimum one-way latency per direction, used by every pair's hulls (null: none)
      */
-    public record Options(Estimator estimator, double confidence, String reference, Reducer reducer) {
+    public record Options(Estimator estimator, double confidence, String reference, Reducer reducer,
+                          MinimumLatency latency) {
+        public Options(Estimator estimator, double confidence, String reference, Reducer reducer) {
+            this(estimator, confidence, reference, reducer, null);
+        }
+
         public Options(Estimator estimator, double confidence, String reference) {
-            this(estimator, confidence, reference, PathReduction::reduce);
+            this(estimator, confidence, reference, PathReduction::reduce, null);
         }
 
         public static Options defaults() {
@@ -49,15 +57,19 @@ public final class Synchronizer {
         }
 
         public Options withReference(String ref) {
-            return new Options(estimator, confidence, ref, reducer);
+            return new Options(estimator, confidence, ref, reducer, latency);
         }
 
         public Options withEstimator(Estimator e) {
-            return new Options(e, confidence, reference, reducer);
+            return new Options(e, confidence, reference, reducer, latency);
         }
 
         public Options withReducer(Reducer r) {
-            return new Options(estimator, confidence, reference, r);
+            return new Options(estimator, confidence, reference, r, latency);
+        }
+
+        public Options withLatency(MinimumLatency m) {
+            return new Options(estimator, confidence, reference, reducer, m);
         }
     }
 
@@ -67,6 +79,44 @@ public final class Synchronizer {
     }
 
     private Synchronizer() {
+    }
+
+    /**
+     * The pair with the regression line in place of the hull's, under the one quality rule: a pair
+     * is accurate only when its line inverts no message. Every message of the pair is checked
+     * against the line (exactly: integer differences, the line's small double); when some are
+     * inverted the pair becomes {@code fallback} with that count and the largest inversion, and
+     * the note says the line left the feasible region. The hull's bounds are kept: they are true
+     * whatever the line (rows are written around it; a negative Δ then shows how far outside it is).
+     */
+    static PairEstimate withRegressionLine(PairEstimate e, RegressionEstimator.Fit fit, long[][] m, double confidence) {
+        int inverted = 0;
+        double worst = 0;
+        for (int i = 0; i < m[0].length; i++) { // a → b: b received at or after the line's b-time
+            double over = (fit.c() + fit.d() * (double) (m[0][i] - e.x0())) - (double) (m[1][i] - m[0][i] - e.v0());
+            if (over > 0) {
+                inverted++;
+                worst = Math.max(worst, over);
+            }
+        }
+        for (int i = 0; i < m[2].length; i++) { // b → a: b sent at or before the line's b-time of receipt
+            double over = (double) (m[2][i] - m[3][i] - e.v0()) - (fit.c() + fit.d() * (double) (m[3][i] - e.x0()));
+            if (over > 0) {
+                inverted++;
+                worst = Math.max(worst, over);
+            }
+        }
+        String stats = String.format(java.util.Locale.ROOT,
+                "regression on %d exchanges (%d rejected on their round-trip margin at %.3f): residual standard error "
+                        + "%.1f ns, drift %.6g ± %.3g (standard error %.3g), offset ± %.1f ns (standard error %.1f ns) at %.3f",
+                fit.samples(), fit.rejected(), confidence, fit.residualStandardError(), fit.d(), fit.ciD(), fit.seD(),
+                fit.ciC(), fit.seC(), confidence);
+        if (inverted == 0 || e.quality() != Quality.ACCURATE && e.quality() != Quality.INCOMPLETE) {
+            return e.withLine(fit.c(), fit.d(), e.note() + "; " + stats);
+        }
+        return e.withRegressionOutside(fit.c(), fit.d(), inverted, worst, String.format(java.util.Locale.ROOT,
+                "the regression line leaves the feasible region: it inverts %d of %d messages, by up to %.1f ns "
+                        + "(the hull's bounds are kept, strict); %s", inverted, m[0].length + m[2].length, worst, stats));
     }
 
     public static Synchronization synchronize(MessageInput input, Options options) throws IOException {
@@ -83,8 +133,18 @@ public final class Synchronizer {
     public static Synchronization synchronize(List<NodeInfo> nodes, PairAccumulators acc, MessageInput input,
                                               Options options) throws IOException {
         List<PairEstimate> estimates = new ArrayList<>();
+        MinimumLatency tau = options.latency();
+        List<String> tauWarnings = new ArrayList<>();
+        if (tau != null && !tau.isZero() && tau.assumption() != null) {
+            tauWarnings.add(tau.assumption());
+        }
         for (PairAccumulator p : acc.nonEmptyPairs()) {
-            estimates.add(ConvexHullEstimator.estimate(p));
+            PairEstimate e = tau == null ? ConvexHullEstimator.estimate(p)
+                    : ConvexHullEstimator.estimate(p, tau.tau(p.a(), p.b()), tau.tau(p.b(), p.a()), tau.source());
+            if (e.note().startsWith("tau ignored")) {
+                tauWarnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + ": " + e.note());
+            }
+            estimates.add(e);
         }
         if (options.estimator() == Estimator.REGRESSION) {
             PairMessageLog log = new PairMessageLog(nodes.size());
@@ -94,14 +154,26 @@ public final class Synchronizer {
                 long[][] m = log.messages(e.a(), e.b());
                 double[][] samples = RegressionEstimator.exchangeSamples(m[0], m[1], m[2], m[3], e.x0(), e.v0());
                 if (samples[0].length >= 2 && e.hasEstimate()) {
-                    RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], options.confidence());
-                    estimates.set(k, e.withLine(fit.c(), fit.d(), e.note() + String.format(java.util.Locale.ROOT,
-                            "; regression on %d exchanges (%d rejected at %.3f), residual standard error %.1f ns",
-                            fit.samples(), fit.rejected(), options.confidence(), fit.residualStandardError())));
+                    RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], samples[2],
+                            options.confidence());
+                    estimates.set(k, withRegressionLine(e, fit, m, options.confidence()));
                 }
             }
         }
         SyncResult result = options.reducer().reduce(nodes, acc, estimates, options.reference());
+        if (!tauWarnings.isEmpty()) {
+            List<String> warnings = new ArrayList<>(tauWarnings);
+            warnings.addAll(result.warnings());
+            java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
+            stats.put("min_latency", tau.source());
+            stats.put("min_latency_ignored_pairs", tauWarnings.stream().filter(w -> w.contains("tau ignored")).count());
+            result = new SyncResult(result.reference(), result.nodes(), result.pairs(), stats, warnings);
+        } else if (tau != null && !tau.isZero()) {
+            java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
+            stats.put("min_latency", tau.source());
+            stats.put("min_latency_ignored_pairs", 0);
+            result = new SyncResult(result.reference(), result.nodes(), result.pairs(), stats, result.warnings());
+        }
         return new Synchronization(result, nodes, acc, estimates);
     }
 }

@@ -5,7 +5,6 @@ import java.util.Map;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.core.transform.BoundRow;
 
 /**
  * Scores a synchronization against the true clocks of a simulation (a second pass over the
@@ -102,7 +101,7 @@ public final class TruthScore implements MessageSink {
         }
         long trueRef = referenceClocks[node].local(clocks[node].trueTime(t));
         double error = (double) (trueRef - t) - n.transform().correction(t);
-        double[] b = BoundRow.at(n.bounds(), t);
+        double[] b = n.bounds().at(t);
         checks++;
         maxError = Math.max(maxError, Math.abs(error));
         maxBoundWidth = Math.max(maxBoundWidth, b[0] + b[1]);

@@ -47,6 +47,33 @@ public final class MonotoneBound {
         this.slopeRight = slopeRight;
     }
 
+    /**
+     * A bound through sampled values {@code f(t[k]) = t[k] + delta[k]} (delta a small double),
+     * rounded outward to integers (down for a lower bound, up for an upper one). Where rounding
+     * would make values step backwards, a lower-bound sample is dropped (a chord of a concave
+     * function lies below it) and an upper-bound sample raised, as in {@link #compose}. For
+     * samples of a concave lower / convex upper bound (the global program's extremes).
+     */
+    public static MonotoneBound rounded(Kind kind, long[] t, double[] delta, double slopeLeft, double slopeRight) {
+        long[] ts = new long[t.length];
+        long[] rs = new long[t.length];
+        int m = 0;
+        for (int k = 0; k < t.length; k++) {
+            long value = t[k] + (long) (kind == Kind.LOWER ? Math.floor(delta[k]) : Math.ceil(delta[k]));
+            if (kind == Kind.LOWER) {
+                while (m > 0 && rs[m - 1] > value) {
+                    m--;
+                }
+            } else if (m > 0 && value < rs[m - 1]) {
+                value = rs[m - 1];
+            }
+            ts[m] = t[k];
+            rs[m] = value;
+            m++;
+        }
+        return new MonotoneBound(kind, Arrays.copyOf(ts, m), Arrays.copyOf(rs, m), slopeLeft, slopeRight);
+    }
+
     public Kind kind() {
         return kind;
     }
@@ -88,16 +115,19 @@ public final class MonotoneBound {
         if (fromLast >= 0) {
             return (double) (r[n - 1] - t[n - 1]) + fromLast * (slopeRight - 1.0);
         }
-        int k = Arrays.binarySearch(t, x);
+        // the point is x + frac: frac may span many samples (an offset between two clocks), so
+        // find the segment of the whole part, not of x
+        double whole = Math.floor(frac);
+        long xi = x + (long) whole;
+        double rem = frac - whole; // in [0, 1)
+        int k = Arrays.binarySearch(t, xi);
         if (k < 0) {
-            k = -k - 2; // segment start: t[k] < x
-        } else if (frac < 0) {
-            k--;
+            k = -k - 2; // segment start: t[k] < xi
         }
         k = Math.max(0, Math.min(k, n - 2));
         long dt = t[k + 1] - t[k];
         long drMinusDt = (r[k + 1] - r[k]) - dt;
-        double along = (double) (x - t[k]) + frac;
+        double along = (double) (xi - t[k]) + rem;
         return (double) (r[k] - t[k]) + along * ((double) drMinusDt / (double) dt);
     }
 

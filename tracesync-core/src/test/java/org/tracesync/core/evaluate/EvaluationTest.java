@@ -16,6 +16,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.core.transform.ClockTransform;
 
 class EvaluationTest {
@@ -29,9 +30,9 @@ class EvaluationTest {
     }
 
     static SyncResult result(ClockModel[] clocks, double extraOffsetB, double boundWidth) {
-        List<BoundRow> rows = List.of(new BoundRow(T0, boundWidth / 2, boundWidth / 2),
-                new BoundRow(T0 + 10_000_000_000L, boundWidth / 2, boundWidth / 2));
-        NodeResult a = new NodeResult("a", "a", "a", Quality.REFERENCE, ClockTransform.identity(T0), List.of(),
+        NodeBounds rows = NodeBounds.ofRows(List.of(new BoundRow(T0, boundWidth / 2, boundWidth / 2),
+                new BoundRow(T0 + 10_000_000_000L, boundWidth / 2, boundWidth / 2)));
+        NodeResult a = new NodeResult("a", "a", "a", Quality.REFERENCE, ClockTransform.identity(T0), NodeBounds.NONE,
                 List.of("a"), T0, T0, "");
         NodeResult b = new NodeResult("b", "b", "a", Quality.ACCURATE, inverse(clocks[1], extraOffsetB), rows,
                 List.of("b", "a"), T0, T0, "");

@@ -57,7 +57,7 @@ class SimulatedClusterSyncTest {
             if (i == ref) {
                 continue;
             }
-            assertThat(node.bounds()).isNotEmpty();
+            assertThat(node.bounds().isEmpty()).isFalse();
             for (Message m : sim.messages) {
                 long t = m.sender() == i ? m.sendTime() : m.receiver() == i ? m.recvTime() : Long.MIN_VALUE;
                 if (t == Long.MIN_VALUE) {
@@ -65,7 +65,7 @@ class SimulatedClusterSyncTest {
                 }
                 double truth = sim.trueCorrection(i, ref, t);
                 double est = node.transform().correction(t);
-                double[] mp = BoundRow.at(node.bounds(), t);
+                double[] mp = node.bounds().at(t);
                 assertThat(truth).as("node %s at %d: truth vs [%f, %f]", node.name(), t, est - mp[0], est + mp[1])
                         .isBetween(est - mp[0] - 1.0, est + mp[1] + 1.0);
             }

@@ -10,6 +10,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.NodeBounds;
 
 class TruthScoreTest {
 
@@ -19,11 +20,11 @@ class TruthScoreTest {
     private static TruthScore.Score score(double offsetError, double minus, double plus, long... messages) {
         Map<String, ClockModel> truth = Map.of("a", ClockModel.perfect("a", T0),
                 "b", new ClockModel("b", T0, 1_000_000, 0.0, 0.0));
-        NodeResult a = new NodeResult("a", "", "a", Quality.REFERENCE, ClockTransform.identity(T0), List.of(),
+        NodeResult a = new NodeResult("a", "", "a", Quality.REFERENCE, ClockTransform.identity(T0), NodeBounds.NONE,
                 List.of("a"), T0, T0 + 1000, "");
         NodeResult b = new NodeResult("b", "", "a", Quality.ACCURATE,
                 ClockTransform.linear(T0, -1_000_000 + offsetError, 0.0),
-                List.of(new BoundRow(T0, minus, plus), new BoundRow(T0 + 2_000_000_000L, minus, plus)),
+                NodeBounds.ofRows(List.of(new BoundRow(T0, minus, plus), new BoundRow(T0 + 2_000_000_000L, minus, plus))),
                 List.of("b", "a"), T0, T0 + 1000, "");
         SyncResult r = new SyncResult("a", List.of(a, b), List.of(), Map.of(), List.of());
         TruthScore s = new TruthScore(r, List.of("a", "b"), truth, 2.0);
@@ -58,13 +59,5 @@ class TruthScoreTest {
         TruthScore.Score s = score(100, 200, 200, 1, 0, T0 + 1_000_300, T0 + 350);
         assertThat(s.inversions()).isEqualTo(1);
         assertThat(s.holds()).isFalse();
-    }
-
-    @Test
-    void boundsInterpolateAndExtrapolate() {
-        List<BoundRow> rows = List.of(new BoundRow(100, 10, 20), new BoundRow(200, 30, 20));
-        assertThat(org.tracesync.core.transform.BoundRow.at(rows, 150)).containsExactly(20, 20);
-        assertThat(org.tracesync.core.transform.BoundRow.at(rows, 300)).containsExactly(50, 20);
-        assertThat(org.tracesync.core.transform.BoundRow.at(rows, 0)).containsExactly(-10, 20);
     }
 }

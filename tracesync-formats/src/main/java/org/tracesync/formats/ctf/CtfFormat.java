@@ -3,11 +3,14 @@ package org.tracesync.formats.ctf;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import org.tracesync.core.model.NetEventSource;
-import org.tracesync.formats.TraceInputs;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.formats.EventTrace;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.TraceFormat;
 
-/** CTF trace directories (LTTng) as an event-trace format of {@link TraceInputs}. */
-public final class CtfFormat implements TraceInputs.EventFormat {
+/** CTF trace directories (LTTng) as a {@link TraceFormat}. */
+public final class CtfFormat implements TraceFormat {
 
     @Override
     public String name() {
@@ -20,7 +23,11 @@ public final class CtfFormat implements TraceInputs.EventFormat {
     }
 
     @Override
-    public NetEventSource open(Path path) throws IOException {
-        return CtfTrace.open(path);
+    public List<EventTrace> open(List<Path> paths, InputOptions options) throws IOException {
+        List<EventTrace> traces = new ArrayList<>();
+        for (Path p : paths) {
+            traces.add(CtfTrace.open(p));
+        }
+        return traces;
     }
 }

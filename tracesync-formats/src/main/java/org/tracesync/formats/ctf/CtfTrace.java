@@ -13,6 +13,9 @@ import java.util.stream.Stream;
 import org.tracesync.core.model.NetEventSink;
 import org.tracesync.core.model.NetEventSource;
 import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.AddressTable;
+import org.tracesync.formats.EventCursor;
+import org.tracesync.formats.EventTrace;
 import org.tracesync.formats.TraceFormatException;
 
 /**
@@ -24,9 +27,11 @@ import org.tracesync.formats.TraceFormatException;
  * stream do not stop reading (babeltrace2's muxer stops there): they are counted and reported in
  * {@link #warnings}. Memory is independent of the trace size (see {@link CtfStreamReader}).
  *
- * <p>As a {@link NetEventSource}, it emits the network events {@link CtfNetworkEvents} recognizes.
+ * <p>As a {@link NetEventSource}, it emits the network events {@link CtfNetworkEvents} recognizes;
+ * as an {@link EventTrace}, its {@link #cursor} pulls the same events one at a time for the
+ * matching pipeline.
  */
-public final class CtfTrace implements NetEventSource {
+public final class CtfTrace implements NetEventSource, EventTrace {
 
     private final Path dir;
     private final CtfMetadata metadata;
@@ -261,6 +266,27 @@ public final class CtfTrace implements NetEventSource {
             // read far enough: the rest of the trace holds no statedump
         }
         return net.summary().addresses();
+    }
+
+    @Override
+    public EventCursor cursor(int index, AddressTable addresses) throws IOException {
+        warnings.clear();
+        return new CtfEventCursor(this, warnings, addresses);
+    }
+
+    /** Called by a cursor at the end of its pass: the same bookkeeping as {@link #stream}. */
+    void passEnded(CtfNetworkEvents.Summary summary, List<CtfStreamReader> readers) {
+        List<StreamStats> stats = new ArrayList<>();
+        for (CtfStreamReader r : readers) {
+            stats.add(new StreamStats(r.file(), r.streamClassId(), r.eventCount(), r.backwardsCount(),
+                    r.discardedEvents()));
+        }
+        lastStats = List.copyOf(stats);
+        netSummary = summary;
+        String w = summary.noEventsWarning();
+        if (w != null) {
+            warnings.add(dir + ": " + w);
+        }
     }
 
     @Override

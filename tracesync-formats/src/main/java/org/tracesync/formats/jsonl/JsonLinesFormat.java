@@ -4,15 +4,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.tracesync.core.model.NetEventSource;
-import org.tracesync.formats.TraceInputs;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.formats.EventTrace;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.TraceFormat;
 
 /**
  * Recognises a JSON-lines event log by content: a regular file whose first non-blank byte (within
  * its first 64 KiB) is '{'. Opening it validates the first event; later lines are checked while
  * streaming.
  */
-public final class JsonLinesFormat implements TraceInputs.EventFormat {
+public final class JsonLinesFormat implements TraceFormat {
 
     @Override
     public String name() {
@@ -43,7 +46,11 @@ public final class JsonLinesFormat implements TraceInputs.EventFormat {
     }
 
     @Override
-    public NetEventSource open(Path path) throws IOException {
-        return new JsonLinesReader(path);
+    public List<EventTrace> open(List<Path> paths, InputOptions options) throws IOException {
+        List<EventTrace> traces = new ArrayList<>();
+        for (Path p : paths) {
+            traces.add(new JsonLinesReader(p));
+        }
+        return traces;
     }
 }

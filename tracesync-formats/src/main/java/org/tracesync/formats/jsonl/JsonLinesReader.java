@@ -22,6 +22,10 @@ import org.tracesync.core.model.NetEvent;
 import org.tracesync.core.model.NetEventSink;
 import org.tracesync.core.model.NetEventSource;
 import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.AddressTable;
+import org.tracesync.formats.EventCursor;
+import org.tracesync.formats.EventTrace;
+import org.tracesync.formats.NetEventCursor;
 import org.tracesync.formats.TraceFormatException;
 
 /**
@@ -40,9 +44,10 @@ import org.tracesync.formats.TraceFormatException;
  * expected.
  *
  * <p>Streaming: one line in memory at a time; O(line length) per event. Events whose timestamp goes
- * backwards are kept (matching does not need order) and reported in {@link #warnings()}.
+ * backwards are kept and reported in {@link #warnings()} (matching is windowed: a step back larger
+ * than the match window can leave a counterpart unmatched).
  */
-public final class JsonLinesReader implements NetEventSource, org.tracesync.formats.ReadProgress {
+public final class JsonLinesReader implements NetEventSource, EventTrace {
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -96,8 +101,7 @@ public final class JsonLinesReader implements NetEventSource, org.tracesync.form
         return node;
     }
 
-    /** Bytes consumed so far by the current {@link #stream} (for progress display). */
-    @Override
+    /** Bytes consumed so far by the current pass (for progress display). */
     public long bytesRead() {
         return bytesRead;
     }
@@ -108,49 +112,95 @@ public final class JsonLinesReader implements NetEventSource, org.tracesync.form
 
     @Override
     public void stream(NetEventSink sink) throws IOException {
-        warnings.clear();
-        bytesRead = 0;
-        long backwards = 0;
-        long firstBackwardsLine = 0;
-        long last = Long.MIN_VALUE;
-        long events = 0;
-        try (InputStream raw = Files.newInputStream(file);
-             BufferedReader in = new BufferedReader(new InputStreamReader(new FilterInputStream(raw) {
-                 @Override
-                 public int read(byte[] b, int off, int len) throws IOException {
-                     int n = super.read(b, off, len);
-                     if (n > 0) {
-                         bytesRead += n;
-                     }
-                     return n;
-                 }
-             }, StandardCharsets.UTF_8.newDecoder()), 1 << 16)) {
-            String line;
-            long lineNumber = 0;
-            while ((line = in.readLine()) != null) {
-                lineNumber++;
-                if (lineNumber == 1 && line.startsWith("\uFEFF")) {
-                    line = line.substring(1);
-                }
-                if (line.isBlank()) {
-                    continue;
-                }
-                Line e = parse(line, lineNumber, node.name());
-                if (e.t < last) {
-                    if (backwards++ == 0) {
-                        firstBackwardsLine = lineNumber;
-                    }
-                }
-                last = Math.max(last, e.t);
-                events++;
-                sink.event(new NetEvent(e.send ? Direction.SEND : Direction.RECEIVE, e.t, new MessageIdKey(e.msg)));
+        try (Lines lines = new Lines(null)) {
+            NetEvent e;
+            while ((e = lines.next()) != null) {
+                sink.event(e);
             }
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
         }
-        if (backwards > 0) {
-            warnings.add(file + ": " + backwards + " of " + events + " events have a timestamp earlier than a "
-                    + "previous line (first at line " + firstBackwardsLine + ")");
+    }
+
+    @Override
+    public EventCursor cursor(int index, AddressTable addresses) throws IOException {
+        return new Lines(addresses);
+    }
+
+    /** One pass over the file's events, line by line; its warnings become the reader's at the end. */
+    private final class Lines extends NetEventCursor {
+        private final BufferedReader in;
+        private long lineNumber;
+        private long backwards;
+        private long firstBackwardsLine;
+        private long last = Long.MIN_VALUE;
+        private long events;
+        private boolean ended;
+
+        Lines(AddressTable addresses) throws IOException {
+            super(addresses);
+            warnings.clear();
+            bytesRead = 0;
+            InputStream raw = Files.newInputStream(file);
+            in = new BufferedReader(new InputStreamReader(new FilterInputStream(raw) {
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    int n = super.read(b, off, len);
+                    if (n > 0) {
+                        bytesRead += n;
+                    }
+                    return n;
+                }
+            }, StandardCharsets.UTF_8.newDecoder()), 1 << 16);
+        }
+
+        @Override
+        protected NetEvent next() throws IOException {
+            if (ended) {
+                return null;
+            }
+            try {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lineNumber++;
+                    if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+                        line = line.substring(1);
+                    }
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                    Line e = parse(line, lineNumber, node.name());
+                    if (e.t < last) {
+                        if (backwards++ == 0) {
+                            firstBackwardsLine = lineNumber;
+                        }
+                    }
+                    last = Math.max(last, e.t);
+                    events++;
+                    return new NetEvent(e.send ? Direction.SEND : Direction.RECEIVE, e.t, new MessageIdKey(e.msg));
+                }
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
+            }
+            ended = true;
+            if (backwards > 0) {
+                warnings.add(file + ": " + backwards + " of " + events + " events have a timestamp earlier than a "
+                        + "previous line (first at line " + firstBackwardsLine + ")");
+            }
+            return null;
+        }
+
+        @Override
+        public List<String> warnings() {
+            return ended ? List.copyOf(warnings) : List.of();
+        }
+
+        @Override
+        public long bytesRead() {
+            return bytesRead;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 

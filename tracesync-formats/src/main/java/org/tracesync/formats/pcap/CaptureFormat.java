@@ -3,11 +3,19 @@ package org.tracesync.formats.pcap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.tracesync.core.model.NetEventSource;
-import org.tracesync.formats.TraceInputs;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.EventTrace;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.TraceFormat;
 
-/** pcap/pcapng as a {@link TraceInputs} event format: recognised by its magic number. */
-public final class CaptureFormat implements TraceInputs.EventFormat {
+/**
+ * pcap/pcapng captures as a {@link TraceFormat}: recognised by the magic number; opened together,
+ * since a capture's own addresses may be inferred from what the other captures claim
+ * ({@link CaptureNodes}).
+ */
+public final class CaptureFormat implements TraceFormat {
 
     @Override
     public String name() {
@@ -20,7 +28,13 @@ public final class CaptureFormat implements TraceInputs.EventFormat {
     }
 
     @Override
-    public NetEventSource open(Path path) throws IOException {
-        return CaptureSource.open(path);
+    public List<EventTrace> open(List<Path> paths, InputOptions options) throws IOException {
+        List<NodeInfo> nodes = CaptureNodes.resolve(paths, options);
+        List<Long> directed = new ArrayList<>();
+        List<EventTrace> traces = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            traces.add(new CaptureTrace(paths.get(i), nodes.get(i), directed));
+        }
+        return traces;
     }
 }

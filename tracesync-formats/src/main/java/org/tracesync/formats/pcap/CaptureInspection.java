@@ -1,5 +1,6 @@
 package org.tracesync.formats.pcap;
 
+import org.tracesync.formats.InputOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ public record CaptureInspection(Path file, String format, List<CaptureInterface>
                                 directed.addAll(i.ipv4Broadcasts());
                             }
                         }
-                        if (CaptureMessageInput.isBroadcast(p, directed)) {
+                        if (CaptureTrace.isBroadcast(p, directed)) {
                             udpGroup++;
                         }
                     }
@@ -100,7 +101,7 @@ public record CaptureInspection(Path file, String format, List<CaptureInterface>
         String source;
         boolean declared = interfaces.stream().anyMatch(i -> !i.addresses().isEmpty());
         try {
-            NodeInfo n = CaptureNodes.resolve(List.of(file), CaptureOptions.defaults()).get(0);
+            NodeInfo n = CaptureNodes.resolve(List.of(file), InputOptions.defaults()).get(0);
             addresses = n.addresses();
             source = declared ? "pcapng interface options (if_IPv4addr/if_IPv6addr)"
                     : "inferred from the traffic: the address in the most packets of its family";

@@ -1,5 +1,6 @@
 package org.tracesync.formats.pcap;
 
+import org.tracesync.formats.InputOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ public final class CaptureNodes {
     private record Candidates(List<String> declared, Map<String, Long> counts, long[] familyTotals) {
     }
 
-    public static List<NodeInfo> resolve(List<Path> files, CaptureOptions options) throws IOException {
+    public static List<NodeInfo> resolve(List<Path> files, InputOptions options) throws IOException {
         if (!options.names().isEmpty() && options.names().size() != files.size()) {
             throw new IllegalArgumentException(options.names().size() + " names for " + files.size()
                     + " captures");

@@ -26,6 +26,7 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.LinearSegment;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.formats.TraceFormatException;
 
 /**
@@ -145,7 +146,7 @@ public final class ResultFile {
         g.writeEndArray();
         g.writeEndObject();
         g.writeArrayFieldStart("bounds");
-        for (BoundRow r : n.bounds()) {
+        for (BoundRow r : n.bounds().rows()) {
             g.writeStartArray();
             g.writeNumber(r.t());
             number(g, r.minus());
@@ -306,10 +307,18 @@ public final class ResultFile {
         JsonNode bs = n.path("bounds");
         for (int k = 0; k < bs.size(); k++) {
             JsonNode r = bs.get(k);
-            if (!r.isArray() || r.size() != 3 || !r.get(0).isIntegralNumber()) {
-                throw new TraceFormatException(file, where + ".bounds[" + k + "]", "expected [t (integer ns), minus, plus]");
+            if (!r.isArray() || r.size() != 3 || !r.get(0).isIntegralNumber()
+                    || !(r.get(1).isNumber() || r.get(1).isNull()) || !(r.get(2).isNumber() || r.get(2).isNull())) {
+                throw new TraceFormatException(file, where + ".bounds[" + k + "]",
+                        "expected [t (integer ns), minus (number or null), plus (number or null)]");
             }
-            rows.add(new BoundRow(r.get(0).asLong(), r.get(1).asDouble(Double.NaN), r.get(2).asDouble(Double.NaN)));
+            if (k > 0 && r.get(0).asLong() <= rows.get(k - 1).t()) {
+                throw new TraceFormatException(file, where + ".bounds[" + k + "]",
+                        "rows must be sorted by strictly increasing t");
+            }
+            // null: that side is absent (unbounded)
+            rows.add(new BoundRow(r.get(0).asLong(), r.get(1).isNull() ? Double.POSITIVE_INFINITY : r.get(1).asDouble(),
+                    r.get(2).isNull() ? Double.POSITIVE_INFINITY : r.get(2).asDouble()));
         }
         List<String> path = new ArrayList<>();
         n.path("path").forEach(p -> path.add(p.asText()));
@@ -326,7 +335,7 @@ public final class ResultFile {
             throw new TraceFormatException(file, where + ".transform.segments", e.getMessage());
         }
         return new NodeResult(name, n.path("source").asText(""), text(file, n, "reference", where), q,
-                transform, rows, path, n.path("start").asLong(0), n.path("end").asLong(0),
+                transform, NodeBounds.ofRows(rows), path, n.path("start").asLong(0), n.path("end").asLong(0),
                 n.path("note").asText(""));
     }
 

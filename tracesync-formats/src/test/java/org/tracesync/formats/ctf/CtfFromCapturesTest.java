@@ -18,7 +18,7 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
-import org.tracesync.formats.TraceInputs;
+import org.tracesync.formats.input.TraceInputs;
 
 /**
  * Real captures turned into LTTng-2.9-style CTF traces with {@link CtfTraceWriter}, then read back

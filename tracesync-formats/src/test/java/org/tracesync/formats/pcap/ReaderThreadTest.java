@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.formats.input.TraceInputs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tracesync.core.matching.EventBlock;
@@ -19,7 +22,7 @@ import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.formats.TraceFormatException;
 
 /**
- * Reading the captures on a second thread ({@link CaptureOptions#readerThread()}) changes nothing
+ * Reading the captures on a second thread ({@link InputOptions#readerThread()}) changes nothing
  * but the speed: the same sink calls in the same order, the same counts, warnings and round trips
  * as the single-threaded pass, and errors surface the same way.
  */
@@ -30,8 +33,8 @@ class ReaderThreadTest {
 
     /** Everything a pass produces, in order: each sink call, then stats, warnings, round trips. */
     private static List<String> pass(List<Path> files, boolean readerThread) throws IOException {
-        CaptureOptions opts = CaptureOptions.defaults().withReaderThread(readerThread);
-        CaptureMessageInput in = new CaptureMessageInput(files, opts);
+        InputOptions opts = InputOptions.defaults().withReaderThread(readerThread);
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, opts);
         Thread caller = Thread.currentThread();
         List<String> out = new ArrayList<>();
         in.read((s, r, ts, tr) -> {
@@ -68,11 +71,11 @@ class ReaderThreadTest {
         List<String> one = pass(files, false);
         List<String> two = pass(files, true);
         assertThat(two).isEqualTo(one);
-        CaptureMessageInput in = new CaptureMessageInput(files, CaptureOptions.defaults().withReaderThread(true));
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, InputOptions.defaults().withReaderThread(true));
         in.read((s, r, ts, tr) -> { }, null);
-        CaptureMessageInput.ReadStats st = in.stats();
+        MergedTraceInput.ReadStats st = in.stats();
         // the set exercises what could differ: many blocks, every matcher rule, both sinks
-        assertThat(st.packets()).isGreaterThan(10L * EventBlock.DEFAULT_CAPACITY);
+        assertThat(st.events()).isGreaterThan(10L * EventBlock.DEFAULT_CAPACITY);
         assertThat(st.messages()).isGreaterThan(20_000);
         assertThat(st.ambiguous()).isGreaterThan(100);
         assertThat(st.duplicateEvents()).isGreaterThan(100);
@@ -88,11 +91,11 @@ class ReaderThreadTest {
         Files.write(files.get(1), Arrays.copyOf(bytes, bytes.length * 2 / 3 + 5));
         // addresses given: the address inference would read into the damage before the pass does;
         // a 50 ms window (the set spans 0.6 s) decides keys, hence emits messages, before the end
-        CaptureOptions opts = CaptureOptions.defaults().withWindow(50_000_000L).withNodeAddresses(Map.of(
+        InputOptions opts = InputOptions.defaults().withCoarseOffsets(false).withWindow(50_000_000L).withNodeAddresses(Map.of(
                 "n1", List.of("10.9.0.1"), "n2", List.of("10.9.0.2"), "n3", List.of("10.9.0.3")));
         List<String> outcomes = new ArrayList<>();
         for (boolean thread : new boolean[] {false, true}) {
-            CaptureMessageInput in = new CaptureMessageInput(files, opts.withReaderThread(thread));
+            MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, opts.withReaderThread(thread));
             long[] seen = new long[1];
             assertThatThrownBy(() -> in.read((s, r, ts, tr) -> seen[0]++, null))
                     .isInstanceOf(TraceFormatException.class)
@@ -108,7 +111,7 @@ class ReaderThreadTest {
     @Test
     void aFailingSinkStopsTheReadingThread() throws IOException {
         List<Path> files = simulatedSet(dir, 30_000, 13);
-        CaptureMessageInput in = new CaptureMessageInput(files, CaptureOptions.defaults().withReaderThread(true));
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, InputOptions.defaults().withReaderThread(true));
         long[] seen = new long[1];
         assertThatThrownBy(() -> in.read((s, r, ts, tr) -> {
             if (++seen[0] == 1_000) {
@@ -120,7 +123,7 @@ class ReaderThreadTest {
 
     private static long readerThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("tracesync-capture-reader") && t.isAlive()).count();
+                .filter(t -> t.getName().equals("tracesync-trace-reader") && t.isAlive()).count();
     }
 
     private record Pending(long time, int from, int to, long seq, long ack, int flags, int len) {

@@ -1,0 +1,162 @@
+package org.tracesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.tracesync.formats.spans.SpanFiles;
+import org.tracesync.formats.spans.SpanMessageInput;
+import org.tracesync.formats.spans.SpanOptions;
+import org.tracesync.formats.spans.SpanViolations;
+
+/** sync, eval, apply and inspect on span files, end to end: real Zipkin data and simulated shops with truth. */
+class SpanCommandsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    /** The Zipkin UI test data kept in the formats module's test resources (see its README.md there). */
+    static Path zipkin(String name) {
+        return Path.of("../tracesync-formats/src/test/resources/spans/zipkin-lens", name);
+    }
+
+    private static String sha(Path f) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)));
+    }
+
+    /** Raw violations beyond one resolution step in a span file (what a UI would still show as skew). */
+    private static long violationsBeyondResolution(Path file) throws Exception {
+        SpanMessageInput in = new SpanMessageInput(SpanFiles.open(List.of(file), SpanOptions.defaults()));
+        long[] n = {0};
+        in.constraints((kind, from, to, fromTime, toTime, res, hi, lo) -> {
+            if (toTime < fromTime - res) {
+                n[0]++;
+            }
+        });
+        return n[0];
+    }
+
+    @ParameterizedTest
+    @CsvSource({"skew.json, 1, 2", "smartthings-mobile-web-install.json, 15, 136", "smartthings-oauth-authorization.json, 3, 41",
+        "messaging-kafka.json, 0, 2"})
+    void zipkinDataHasNoViolationLeftAfterCorrection(String name, long before, int hosts) throws Exception {
+        Path in = zipkin(name);
+        String hash = sha(in);
+        Path result = dir.resolve("result.json");
+        CommandRun sync = CommandRun.of("sync", in.toString(), "-o", result.toString(), "-q");
+        assertThat(sync.exitCode()).as(sync.err()).isIn(0, 1); // 1: some hosts have no cross-host span at all
+        CommandRun eval = CommandRun.of("eval", result.toString(), in.toString(), "--json");
+        assertThat(eval.exitCode()).as(eval.out() + eval.err()).isZero();
+        JsonNode spans = JSON.readTree(eval.out()).get("span_causality");
+        assertThat(spans.get("violations_before").asLong()).isEqualTo(before);
+        assertThat(spans.get("violations_after").asLong()).isZero();
+        assertThat(spans.get("not_comparable").asLong()).isZero(); // every host with a constraint is corrected
+        JsonNode r = JSON.readTree(result.toFile());
+        assertThat(r.get("nodes")).hasSize(hosts);
+        // every host that was not synchronized has no constraint at all, and says so
+        for (JsonNode n : r.get("nodes")) {
+            if (n.get("reference").asText().equals(n.get("name").asText()) && !n.get("quality").asText().equals("reference")) {
+                assertThat(n.get("note").asText()).contains("no messages with any other node");
+            }
+        }
+        Path out = dir.resolve("out");
+        CommandRun apply = CommandRun.of("apply", result.toString(), in.toString(), "--out", out.toString());
+        assertThat(apply.exitCode()).as(apply.err()).isZero();
+        Path corrected = out.resolve(in.getFileName());
+        assertThat(sha(in)).isEqualTo(hash); // the input is never written
+        assertThat(violationsBeyondResolution(corrected)).isZero();
+        int annotated = 0;
+        for (JsonNode span : JSON.readTree(corrected.toFile())) { // every span with a timestamp says how it was corrected
+            if (span.has("timestamp")) {
+                assertThat(span.path("tags").has("tracesync.shift_ns")).as(span.toString()).isTrue();
+                assertThat(span.path("tags").path("tracesync.quality").asText()).isNotEmpty();
+                annotated++;
+            } else {
+                assertThat(span.path("tags").has("tracesync.shift_ns")).isFalse();
+            }
+        }
+        assertThat(annotated).isPositive();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"otlp", "jaeger", "zipkin"})
+    void simulatedShopMatchesTheTruth(String format) throws Exception {
+        CommandRun sim = CommandRun.of("simulate-spans", "-o", dir.toString(), "--traces", "1500", "--format", format, "--seed", "11");
+        assertThat(sim.exitCode()).as(sim.err()).isZero();
+        Path in = dir.resolve(switch (format) {
+            case "otlp" -> "spans.otlp.jsonl";
+            case "jaeger" -> "spans.jaeger.json";
+            default -> "spans.zipkin.json";
+        });
+        Path result = dir.resolve("result.json");
+        assertThat(CommandRun.of("sync", in.toString(), "-o", result.toString(), "-q").exitCode()).isZero();
+        CommandRun eval = CommandRun.of("eval", result.toString(), in.toString(), "--truth", dir.resolve("truth.json").toString(), "--json");
+        assertThat(eval.exitCode()).as(eval.out() + eval.err()).isZero();
+        JsonNode e = JSON.readTree(eval.out());
+        JsonNode spans = e.get("span_causality");
+        assertThat(spans.get("violations_before").asLong()).isGreaterThan(1000);
+        assertThat(spans.get("violations_after").asLong()).isZero();
+        assertThat(e.toString()).contains("truth");
+        Path out = dir.resolve("out");
+        assertThat(CommandRun.of("apply", result.toString(), in.toString(), "--out", out.toString()).exitCode()).isZero();
+        assertThat(violationsBeyondResolution(out.resolve(in.getFileName()))).isZero();
+        CommandRun inspect = CommandRun.of("inspect", out.resolve(in.getFileName()).toString(), "--json");
+        JsonNode i = JSON.readTree(inspect.out());
+        assertThat(i.get("spans").asLong()).isEqualTo(1500 * 9);
+        assertThat(i.get("hosts")).hasSize(4);
+    }
+
+    @Test
+    void reportHasTheSpanSectionAndTheWorstTrace() throws Exception {
+        Path in = zipkin("skew.json");
+        Path result = dir.resolve("result.json");
+        assertThat(CommandRun.of("sync", in.toString(), "-o", result.toString(), "-q").exitCode()).isZero();
+        Path html = dir.resolve("report.html");
+        CommandRun r = CommandRun.of("report", result.toString(), in.toString(), "-o", html.toString(), "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).contains("Spans: causality per host pair")
+                .contains("violations as recorded: <b>1</b>; after correction: <b>0</b> beyond the timestamp resolution")
+                .contains("Waterfall of trace 00000000000000001e223ff1f80f1c69 (worst violation as recorded: 65441.0 µs")
+                .endsWith("</html>\n");
+        // the shared server half is drawn red as recorded (it starts 65 ms before its client), not once corrected
+        String recorded = page.substring(page.indexOf("aria-label=\"recorded\""), page.indexOf("aria-label=\"corrected\""));
+        String corrected = page.substring(page.indexOf("aria-label=\"corrected\""));
+        assertThat(recorded).contains("stroke=\"red\"");
+        assertThat(corrected.substring(0, corrected.indexOf("</svg>"))).doesNotContain("stroke=\"red\"");
+    }
+
+    @Test
+    void inspectNamesTheAttributeThatNamedEachHost() throws Exception {
+        CommandRun r = CommandRun.of("inspect", zipkin("messaging-kafka.json").toString());
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("format:     Zipkin v2 JSON").contains("servicea                 by serviceName");
+        CommandRun byService = CommandRun.of("inspect", zipkin("skew.json").toString(), "--node-key", "serviceName", "--json");
+        JsonNode j = JSON.readTree(byService.out());
+        assertThat(j.get("hosts").get(0).get("host").asText()).isEqualTo("serviceb");
+        assertThat(j.get("hosts").get(0).get("named_by").asText()).isEqualTo("serviceName");
+    }
+
+    @Test
+    void truncatedSpanFileIsOneInputError() throws Exception {
+        Path bad = dir.resolve("cut.json");
+        String text = Files.readString(zipkin("skew.json"));
+        Files.writeString(bad, text.substring(0, 300));
+        CommandRun r = CommandRun.of("sync", bad.toString());
+        assertThat(r.exitCode()).isEqualTo(3);
+        assertThat(r.err().strip()).doesNotContain("\n").startsWith("tracesync: " + bad + ":line 15, column ")
+                .contains("unexpected end of file (truncated?)");
+    }
+}

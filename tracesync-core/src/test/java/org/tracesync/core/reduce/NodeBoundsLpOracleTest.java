@@ -1,0 +1,184 @@
+package org.tracesync.core.reduce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.ojalgo.optimisation.Expression;
+import org.ojalgo.optimisation.ExpressionsBasedModel;
+import org.ojalgo.optimisation.Optimisation;
+import org.ojalgo.optimisation.Variable;
+import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.estimate.ConvexHullEstimator;
+import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.model.Message;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.transform.NodeBounds;
+
+/**
+ * Path-composition bounds at arbitrary instants — inside the data, between rows and far outside
+ * them — against a general LP solver (ojAlgo). For every hop of a node's path, the LP gives the
+ * exact pair envelope: min and max over the pair's feasible region of the parent's time at a given
+ * child time; composing those along the path is the exact interval path composition promises
+ * (DESIGN §4). The rows must contain it (strict) and match it within rounding (tight).
+ *
+ * <p>Chains of 2–4 nodes with linear clocks; coordinates are small (a few thousand ns around
+ * {@link #X_BASE}, drifts up to ±20 %) so the solver is well conditioned; the reference is chosen
+ * by the reduction (the middle of a chain), so hops go both ways along the pair geometry.
+ */
+class NodeBoundsLpOracleTest {
+
+    static final long X_BASE = 1_000_000L;
+
+    record Chain(List<NodeInfo> nodes, List<Message> messages) {
+    }
+
+    static Chain chain(int n, SplittableRandom r) {
+        double[] offset = new double[n];
+        double[] drift = new double[n];
+        List<NodeInfo> nodes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            offset[i] = i == 0 ? 0 : r.nextInt(-300, 300);
+            drift[i] = i == 0 ? 0 : r.nextDouble(-0.2, 0.2);
+            nodes.add(new NodeInfo("n" + i, "sim"));
+        }
+        List<Message> messages = new ArrayList<>();
+        for (int i = 0; i + 1 < n; i++) {
+            int count = 2 + r.nextInt(r.nextBoolean() ? 4 : 30);
+            for (int k = 0; k < 2 * count; k++) {
+                int s = k % 2 == 0 ? i : i + 1;
+                int d = k % 2 == 0 ? i + 1 : i;
+                long send = r.nextInt(1000);
+                long latency = 1 + r.nextInt(60);
+                messages.add(new Message(s, d, local(offset, drift, s, send, true),
+                        local(offset, drift, d, send + latency, false)));
+            }
+        }
+        return new Chain(nodes, messages);
+    }
+
+    /** Local clock, rounded so that the rounding never makes a latency negative. */
+    private static long local(double[] offset, double[] drift, int node, long trueTime, boolean send) {
+        double v = trueTime + offset[node] + drift[node] * trueTime;
+        return X_BASE + (long) (send ? Math.floor(v) : Math.ceil(v));
+    }
+
+    static Stream<Arguments> seeds() {
+        return Stream.of(1L, 2L, 3L, 4L, 5L, 6L).map(Arguments::of);
+    }
+
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void pathBoundsMatchTheComposedLpEnvelopeAtEveryInstant(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int checkedFarOutside = 0;
+        int checked = 0;
+        for (int iter = 0; iter < 40; iter++) {
+            Chain c = chain(2 + r.nextInt(3), r);
+            PairAccumulators acc = new PairAccumulators(c.nodes().size());
+            c.messages().forEach(m -> acc.message(m.sender(), m.receiver(), m.sendTime(), m.recvTime()));
+            List<PairEstimate> pairs = new ArrayList<>();
+            for (PairAccumulator p : acc.nonEmptyPairs()) {
+                pairs.add(ConvexHullEstimator.estimate(p));
+            }
+            if (pairs.stream().anyMatch(p -> p.quality() != Quality.ACCURATE || !p.hasBounds())) {
+                continue; // the oracle below is for bounded pairs
+            }
+            SyncResult result = PathReduction.reduce(c.nodes(), acc, pairs, null);
+            for (NodeResult node : result.nodes()) {
+                if (!node.synchronizedToOther()) {
+                    continue;
+                }
+                NodeBounds bounds = node.bounds();
+                assertThat(bounds.isEmpty()).isFalse();
+                long first = bounds.rows().get(0).t();
+                long last = bounds.rows().get(bounds.rows().size() - 1).t();
+                long[] instants = {
+                    node.start() + r.nextLong(Math.max(1, node.end() - node.start() + 1)),
+                    node.start() + r.nextLong(Math.max(1, node.end() - node.start() + 1)),
+                    node.start() - 1 - r.nextInt(2000), node.end() + 1 + r.nextInt(2000),
+                    first - 1 - r.nextInt(50_000), last + 1 + r.nextInt(50_000)};
+                for (long t : instants) {
+                    double[] exact = composedEnvelope(c, node.path(), t);
+                    double corr = node.transform().correction(t);
+                    double lower = t + corr - bounds.minus(t);
+                    double upper = t + corr + bounds.plus(t);
+                    double slack = 2 + 1e-7 * Math.abs(t - X_BASE);
+                    assertThat(lower).as("seed %d iter %d node %s at %d: lower bound strict", seed, iter, node.name(), t)
+                            .isLessThanOrEqualTo(exact[0] + slack);
+                    assertThat(upper).as("seed %d iter %d node %s at %d: upper bound strict", seed, iter, node.name(), t)
+                            .isGreaterThanOrEqualTo(exact[1] - slack);
+                    // tight: composition rounds each hop outward by at most 1 ns
+                    double tightness = 2.0 * node.path().size() + 1e-6 * Math.abs(t - X_BASE);
+                    assertThat(lower).as("seed %d iter %d node %s at %d: lower bound tight", seed, iter, node.name(), t)
+                            .isGreaterThanOrEqualTo(exact[0] - tightness);
+                    assertThat(upper).as("seed %d iter %d node %s at %d: upper bound tight", seed, iter, node.name(), t)
+                            .isLessThanOrEqualTo(exact[1] + tightness);
+                    checked++;
+                    if (t < first || t > last) {
+                        checkedFarOutside++;
+                    }
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+        assertThat(checkedFarOutside).isGreaterThan(30);
+    }
+
+    /** The reference-time interval of local time t, hop by hop along the path, by LP. */
+    static double[] composedEnvelope(Chain c, List<String> path, long t) {
+        double lo = t;
+        double hi = t;
+        for (int k = 0; k + 1 < path.size(); k++) {
+            int child = index(c, path.get(k));
+            int parent = index(c, path.get(k + 1));
+            lo = envelope(c, child, parent, lo, false);
+            hi = envelope(c, child, parent, hi, true);
+        }
+        return new double[] {lo, hi};
+    }
+
+    private static int index(Chain c, String name) {
+        for (int i = 0; i < c.nodes().size(); i++) {
+            if (c.nodes().get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    /**
+     * Max (or min) of the parent's time at child time x over every line y = x + c + d·(x − X_BASE)
+     * that keeps child → parent messages at or above it and parent → child messages at or below.
+     */
+    static double envelope(Chain ch, int child, int parent, double x, boolean max) {
+        ExpressionsBasedModel model = new ExpressionsBasedModel();
+        Variable c = model.addVariable("c").lower(-1e7).upper(1e7);
+        Variable d = model.addVariable("d").lower(-0.99).upper(1e3);
+        int k = 0;
+        for (Message m : ch.messages()) {
+            if (m.sender() == child && m.receiver() == parent) {
+                Expression e = model.addExpression("m" + k++).upper(m.recvTime() - m.sendTime());
+                e.set(c, 1);
+                e.set(d, m.sendTime() - X_BASE);
+            } else if (m.sender() == parent && m.receiver() == child) {
+                Expression e = model.addExpression("m" + k++).lower(m.sendTime() - m.recvTime());
+                e.set(c, 1);
+                e.set(d, m.recvTime() - X_BASE);
+            }
+        }
+        Expression obj = model.addExpression("objective").weight(1);
+        obj.set(c, 1);
+        obj.set(d, x - X_BASE);
+        Optimisation.Result res = max ? model.maximise() : model.minimise();
+        assertThat(res.getState().isOptimal()).as("oracle LP state %s", res.getState()).isTrue();
+        return x + res.getValue();
+    }
+}

@@ -1,0 +1,18 @@
+package org.tracesync.formats;
+
+import java.io.IOException;
+import java.util.List;
+import org.tracesync.core.model.NodeInfo;
+
+/** One opened trace of one node: who it is, and its events, readable any number of times. */
+public interface EventTrace {
+
+    /** Node name, source path, own addresses. */
+    NodeInfo node();
+
+    /**
+     * A new pass over the trace's events, as node {@code node} of the set; {@code addresses} is the
+     * pass's one address table (the traced nodes' addresses are already in it).
+     */
+    EventCursor cursor(int node, AddressTable addresses) throws IOException;
+}

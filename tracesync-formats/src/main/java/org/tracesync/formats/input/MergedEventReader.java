@@ -1,0 +1,194 @@
+package org.tracesync.formats.input;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.core.matching.EventBlock;
+import org.tracesync.formats.AddressTable;
+import org.tracesync.formats.EventCursor;
+import org.tracesync.formats.EventTrace;
+
+/**
+ * The reading half of {@link MergedTraceInput}: one cursor per trace, merged by corrected time
+ * (local time minus the trace's coarse clock offset; a binary heap over the traces, ties to the
+ * lower index), each event handed to its cursor to append to an {@link EventBlock}. It touches no
+ * matcher state, so it can run on a thread of its own.
+ *
+ * <p>Cost: O(log k) per event for k traces plus the cursors' decoding; memory: the cursors'
+ * buffers.
+ */
+final class MergedEventReader implements Closeable {
+
+    private final EventCursor[] cursors;
+    private final long[] offset;
+    /** Min-heap of trace indices by current corrected timestamp. */
+    private final int[] heap;
+    private final long[] current;
+    private int size;
+    private final long[] last;
+    /** Stop a trace after this many events (the coarse-offset sample); Long.MAX_VALUE: never. */
+    private final long perTraceLimit;
+    private final boolean limited;
+    private final long[] taken;
+
+    volatile long eventsRead;
+    long events;
+    long keyEvents;
+    long otherEvents;
+    long broadcastDatagrams;
+    long backwardTimestamps;
+
+    /**
+     * Opens a cursor on every trace. {@code offsets[i]} (ns) is subtracted from trace i's times;
+     * {@code perTraceLimit} ends a trace after that many events.
+     */
+    MergedEventReader(List<EventTrace> traces, AddressTable addresses, long[] offsets, long perTraceLimit)
+            throws IOException {
+        int k = traces.size();
+        cursors = new EventCursor[k];
+        heap = new int[k];
+        current = new long[k];
+        last = new long[k];
+        taken = new long[k];
+        this.offset = offsets.clone();
+        this.perTraceLimit = perTraceLimit;
+        this.limited = perTraceLimit != Long.MAX_VALUE;
+        try {
+            for (int i = 0; i < k; i++) {
+                cursors[i] = traces.get(i).cursor(i, addresses);
+            }
+            for (int i = 0; i < k; i++) {
+                if (cursors[i].advance()) {
+                    current[i] = cursors[i].time() - offset[i];
+                    last[i] = cursors[i].time();
+                    heap[size++] = i;
+                    siftUp(size - 1);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Appends events to {@code block} until it is full or the traces end; returns false when
+     * they have ended (the block may still hold their last events).
+     */
+    boolean fill(EventBlock block) throws IOException {
+        while (size > 0) {
+            if (block.isFull()) {
+                eventsRead = events;
+                return true;
+            }
+            int node = heap[0];
+            EventCursor c = cursors[node];
+            events++;
+            int kind = c.emit(block, node, current[node]);
+            if (kind == EventCursor.KEY) {
+                keyEvents++;
+            } else if (kind == EventCursor.BROADCAST) {
+                broadcastDatagrams++;
+            } else {
+                otherEvents++;
+            }
+            if ((!limited || ++taken[node] < perTraceLimit) && c.advance()) {
+                long t = c.time();
+                if (t < last[node]) {
+                    backwardTimestamps++;
+                }
+                last[node] = t;
+                current[node] = t - offset[node];
+                siftDown();
+            } else {
+                heap[0] = heap[--size];
+                siftDown();
+            }
+        }
+        eventsRead = events;
+        return false;
+    }
+
+    /** Bytes read so far over every trace, or -1 when some cursor cannot tell. */
+    long bytesRead() {
+        long sum = 0;
+        for (EventCursor c : cursors) {
+            long b = c == null ? -1 : c.bytesRead();
+            if (b < 0) {
+                return -1;
+            }
+            sum += b;
+        }
+        return sum;
+    }
+
+    /** The cursors' notes, prefixed by nothing (they name their files). */
+    List<String> warnings() {
+        List<String> w = new ArrayList<>();
+        for (EventCursor c : cursors) {
+            if (c != null) {
+                w.addAll(c.warnings());
+            }
+        }
+        return w;
+    }
+
+    private void siftUp(int i) {
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (less(heap[i], heap[parent])) {
+                int t = heap[i];
+                heap[i] = heap[parent];
+                heap[parent] = t;
+                i = parent;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void siftDown() {
+        int i = 0;
+        while (true) {
+            int l = 2 * i + 1;
+            if (l >= size) {
+                return;
+            }
+            int m = l + 1 < size && less(heap[l + 1], heap[l]) ? l + 1 : l;
+            if (less(heap[m], heap[i])) {
+                int t = heap[i];
+                heap[i] = heap[m];
+                heap[m] = t;
+                i = m;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private boolean less(int a, int b) {
+        long ta = current[a];
+        long tb = current[b];
+        return ta < tb || (ta == tb && a < b);
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        for (EventCursor c : cursors) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

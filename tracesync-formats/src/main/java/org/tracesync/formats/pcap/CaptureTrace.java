@@ -1,0 +1,154 @@
+package org.tracesync.formats.pcap;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.tracesync.core.matching.EventBlock;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.AddressTable;
+import org.tracesync.formats.EventCursor;
+import org.tracesync.formats.EventTrace;
+
+/**
+ * One pcap/pcapng capture of a set, as an {@link EventTrace}. Its cursor decodes each packet
+ * and emits what the matchers need: a TCP segment between traced hosts (both addresses belong to
+ * some node of the pass, as a SEND when the source is this node's, a RECEIVE when the destination
+ * is), or a UDP datagram to a broadcast or multicast address (RECEIVE unless this node sent it).
+ * Everything else is other traffic. Broadcast destinations: multicast, 255.255.255.255, a directed
+ * broadcast derived from a pcapng interface's netmask of any capture of the set, or — no netmask
+ * being known — an IPv4 address ending in .255.
+ *
+ * <p>Cost: the packet decoding plus one or two address-table lookups per packet; no allocation
+ * per packet. Memory: one read buffer per capture.
+ */
+final class CaptureTrace implements EventTrace {
+
+    private final Path file;
+    private final NodeInfo node;
+    /** Directed broadcast addresses of every capture of the set (known once each has been opened). */
+    private final List<Long> directed;
+
+    CaptureTrace(Path file, NodeInfo node, List<Long> directed) {
+        this.file = file;
+        this.node = node;
+        this.directed = directed;
+    }
+
+    @Override
+    public NodeInfo node() {
+        return node;
+    }
+
+    @Override
+    public EventCursor cursor(int index, AddressTable addresses) throws IOException {
+        return new Cursor(CaptureReader.open(file), index, addresses, directed);
+    }
+
+    static boolean isBroadcast(DecodedPacket p, List<Long> directed) {
+        if (DecodedPacket.isGroupAddress(p.dstHi, p.dstLo)) {
+            return true;
+        }
+        if (p.dstHi == 0 && (p.dstLo >>> 32) == 0xffff) {
+            long v4 = p.dstLo & 0xffffffffL;
+            return directed.isEmpty() ? (v4 & 0xff) == 0xff : directed.contains(v4);
+        }
+        return false;
+    }
+
+    private static final class Cursor implements EventCursor {
+        private final CaptureReader r;
+        private final int self;
+        private final AddressTable traced;
+        private final List<Long> directed;
+        private final DecodedPacket p = new DecodedPacket();
+        private boolean interfacesRead;
+
+        Cursor(CaptureReader r, int self, AddressTable traced, List<Long> directed) {
+            this.r = r;
+            this.self = self;
+            this.traced = traced;
+            this.directed = directed;
+        }
+
+        @Override
+        public boolean advance() throws IOException {
+            boolean more = r.next();
+            if (!interfacesRead) {
+                // pcapng interfaces (and their netmasks) are known once the first packet is read
+                interfacesRead = true;
+                synchronized (directed) {
+                    for (CaptureInterface ci : r.interfaces()) {
+                        for (Long b : ci.ipv4Broadcasts()) {
+                            if (!directed.contains(b)) {
+                                directed.add(b);
+                            }
+                        }
+                    }
+                }
+            }
+            return more;
+        }
+
+        @Override
+        public long time() {
+            return r.timestamp();
+        }
+
+        @Override
+        public int emit(EventBlock block, int node, long ts) {
+            DecodedPacket p = this.p;
+            int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);
+            if (kind == DecodedPacket.TCP) {
+                int src = traced.find(p.srcHi, p.srcLo);
+                int dst = traced.find(p.dstHi, p.dstLo);
+                if (src >= 0 && dst >= 0) {
+                    int srcOwner = traced.ownerOf(src);
+                    int dstOwner = traced.ownerOf(dst);
+                    boolean fromMe = srcOwner == self;
+                    boolean toMe = dstOwner == self;
+                    if (fromMe != toMe && srcOwner >= 0 && dstOwner >= 0) {
+                        block.addSegment(node, fromMe, ts, src, dst, p.srcPort, p.dstPort, p.seq, p.ack,
+                                p.flags, p.payloadLength);
+                        return KEY;
+                    }
+                }
+                return OTHER;
+            }
+            if (kind == DecodedPacket.UDP && isBroadcast(p, directed)) {
+                boolean fromMe = traced.owner(p.srcHi, p.srcLo) == self;
+                long hash = payloadHash(r.data(), p.payloadOffset, p.payloadCaptured);
+                long a = p.srcLo ^ Long.rotateLeft(p.srcHi, 17);
+                long b = p.dstLo ^ Long.rotateLeft(p.dstHi, 17) ^ ((long) p.payloadLength << 48);
+                long c = (long) p.srcPort << 48 | (long) p.dstPort << 32 | ((p.ipId ^ hash) & 0xffffffffL);
+                block.addDatagram(node, fromMe, ts, a, b, c);
+                return BROADCAST;
+            }
+            return OTHER;
+        }
+
+        private static long payloadHash(byte[] b, int off, int len) {
+            int n = Math.min(len, 64);
+            long h = 0xcbf29ce484222325L;
+            for (int i = 0; i < n; i++) {
+                h = (h ^ (b[off + i] & 0xff)) * 0x100000001b3L;
+            }
+            return h ^ (h >>> 32);
+        }
+
+        @Override
+        public List<String> warnings() {
+            return new ArrayList<>(r.warnings());
+        }
+
+        @Override
+        public long bytesRead() {
+            return r.recordOffset();
+        }
+
+        @Override
+        public void close() throws IOException {
+            r.close();
+        }
+    }
+}
