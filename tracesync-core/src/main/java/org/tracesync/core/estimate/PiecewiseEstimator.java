@@ -50,14 +50,15 @@ import org.tracesync.core.transform.MonotoneBound;
  *
  * <p>Cost: O(Σ bucket vertices · h) for the greedy scan (a hull copy and a {@link FeasibleRegion}
  * per bucket), O(h) per bridge. Linear traces never get here: a pair whose hulls admit one line
- * keeps its single segment.
+ * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
+ * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
+ * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
+ * matches, are to blame.
  */
 public final class PiecewiseEstimator {
 
     private PiecewiseEstimator() {
     }
-
-    static boolean DEBUG = Boolean.getBoolean("tracesync.debugPieces");
 
     private enum Start { FIRST, CONTINUOUS, STEP, BREAK }
 
@@ -140,6 +141,13 @@ public final class PiecewiseEstimator {
         if (pieces.isEmpty()) {
             return fallback;
         }
+        for (Piece p : pieces) {
+            if (Double.isInfinite(p.spread)) {
+                // a piece whose messages do not even bound its drift: the data is too sparse to
+                // tell a changing clock from a wrong match; any messages can be cut into such pieces
+                return fallback;
+            }
+        }
         List<Integer> subBroken = new ArrayList<>();
         pieces = subdivide(pieces, b, tb, brokenBefore, subBroken);
         brokenBefore = subBroken;
@@ -163,12 +171,6 @@ public final class PiecewiseEstimator {
                 classify(left, right, b, right.first, x0, v0, tb);
             }
             joined.add(right);
-        }
-        if (DEBUG) {
-            for (Piece p : joined) {
-                System.err.printf("piece: buckets %d-%d start %s cut %d uk %d vk %.1f d %.4e bounded %s%n",
-                        p.first, p.last, p.start, p.cut, p.uk, p.vk, p.d, p.bounded);
-            }
         }
         return result(acc, fallback, joined, pieces, unresolved, tb.width());
     }
