@@ -59,7 +59,16 @@ public final class ApplyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (outDir == null && merge == null) {
-            throw new IllegalArgumentException("give --out DIR and/or --merge FILE");
+            throw new CommandFailure(ExitCode.USAGE, "give --out DIR and/or --merge FILE");
+        }
+        List<Path> given = new ArrayList<>(traces);
+        given.add(result);
+        OutputGuard guard = new OutputGuard(given);
+        if (outDir != null) {
+            guard.directory("--out", outDir);
+        }
+        if (merge != null) {
+            guard.file("--merge", merge);
         }
         SyncResult res = ResultFile.read(result);
         List<Path> spanFiles = SpanApplier.spanFiles(traces, res);
@@ -88,7 +97,14 @@ public final class ApplyCommand implements Callable<Integer> {
         for (Path p : paths) {
             appliers.add(applierFor(p));
         }
-        // A CTF clock can only express a linear transform: refuse before anything is written.
+        // Everything is checked before anything is written: a refusal leaves no partial copies behind.
+        if (merge != null) {
+            TraceApplier first = appliers.get(0);
+            if (!first.canMerge() || appliers.stream().anyMatch(a -> a != first)) {
+                throw new CommandFailure(ExitCode.USAGE, "--merge needs traces of one mergeable format (pcap/pcapng)");
+            }
+        }
+        // A CTF clock can only express a linear transform.
         List<String> refused = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             if (appliers.get(i) instanceof CtfApplier && !nodes.get(i).transform().isLinear()) {
@@ -105,15 +121,41 @@ public final class ApplyCommand implements Callable<Integer> {
             err.flush();
             return TracesyncCommand.EXIT_PARTIAL;
         }
+        List<Path> all = new ArrayList<>(given);
+        all.addAll(paths);
+        OutputGuard withTraces = new OutputGuard(all);
+        List<Path> outputs = new ArrayList<>();
+        if (outDir != null) {
+            withTraces.directory("--out", outDir);
+            for (int i = 0; i < paths.size(); i++) {
+                Path o = appliers.get(i).output(paths.get(i), nodes.get(i), outDir);
+                withTraces.file("--out", o);
+                if (appliers.get(i).outputIsDirectory() && Files.exists(o)) {
+                    throw new CommandFailure(ExitCode.USAGE, "--out " + outDir + ": " + o
+                            + " already exists; choose another --out (an existing trace is never replaced)");
+                }
+                if (outputs.contains(o)) {
+                    throw new CommandFailure(ExitCode.USAGE, "--out " + outDir + ": two traces would be written to " + o
+                            + "; give them different names");
+                }
+                outputs.add(o);
+            }
+        }
+        if (merge != null) {
+            List<Path> mergeGuard = new ArrayList<>(all);
+            mergeGuard.addAll(outputs);
+            new OutputGuard(mergeGuard).file("--merge", merge);
+        }
         java.io.PrintWriter out = spec.commandLine().getOut();
         if (outDir != null) {
             Files.createDirectories(outDir);
             for (int i = 0; i < paths.size(); i++) {
                 long[][] repairs = res.repairs().getOrDefault(nodes.get(i).name(), new long[0][]);
-                Path written = appliers.get(i).apply(paths.get(i), nodes.get(i), repairs, outDir);
-                out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written
+                TraceApplier.Applied written = appliers.get(i).apply(paths.get(i), nodes.get(i), repairs, outDir);
+                out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written.output()
                         + (nodes.get(i).synchronizedToOther() ? " (reference " + nodes.get(i).reference() + ")"
                                 : " (unchanged: a reference or unsynchronized node)")
+                        + (written.note().isEmpty() ? "" : "; " + written.note())
                         + (repairs.length == 0 ? "" : appliers.get(i).appliesRepairs()
                                 ? "; " + repairs.length + " timestamps repaired by the controlled logical clock"
                                 : "; NOT applied: the " + repairs.length + " timestamps the controlled logical clock moved "
@@ -121,15 +163,15 @@ public final class ApplyCommand implements Callable<Integer> {
             }
         }
         if (merge != null) {
-            TraceApplier first = appliers.get(0);
-            if (!first.canMerge() || appliers.stream().anyMatch(a -> a != first)) {
-                throw new IllegalArgumentException("--merge needs traces of one mergeable format (pcap/pcapng)");
-            }
             String ref = nodes.get(0).reference();
             if (nodes.stream().anyMatch(n -> !n.reference().equals(ref))) {
                 out.println("warning: the traces map to different references; merged order across groups is meaningless");
             }
-            long n = first.merge(paths, nodes, merge);
+            Path parent = merge.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            long n = appliers.get(0).merge(paths, nodes, merge);
             out.println("merged " + n + " records into " + merge);
         }
         out.flush();

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.CaptureRewriter;
 
@@ -56,23 +57,22 @@ final class CaptureApplier implements TraceApplier {
     }
 
     @Override
-    public Path apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
-        Path out = outDir.resolve(trace.getFileName());
-        if (Files.exists(out) && Files.isSameFile(out, trace)) {
-            throw new IllegalArgumentException("--out " + outDir + " would overwrite the input " + trace);
-        }
-        CaptureRewriter.rewrite(trace, out, time(node, repairs));
-        return out;
+    public Applied apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
+        Path out = output(trace, node, outDir);
+        AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, time(node, repairs)));
+        return new Applied(out, "");
     }
 
     @Override
-    public Path apply(Path trace, NodeResult node, Path outDir) throws IOException {
-        Path out = outDir.resolve(trace.getFileName());
-        if (Files.exists(out) && Files.isSameFile(out, trace)) {
-            throw new IllegalArgumentException("--out " + outDir + " would overwrite the input " + trace);
-        }
-        CaptureRewriter.rewrite(trace, out, time(node));
-        return out;
+    public Path output(Path trace, NodeResult node, Path outDir) {
+        return outDir.resolve(trace.getFileName());
+    }
+
+    @Override
+    public Applied apply(Path trace, NodeResult node, Path outDir) throws IOException {
+        Path out = output(trace, node, outDir);
+        AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, time(node)));
+        return new Applied(out, "");
     }
 
     @Override
@@ -88,6 +88,8 @@ final class CaptureApplier implements TraceApplier {
             times.add(time(n));
             names.add(n.name());
         }
-        return CaptureRewriter.merge(traces, names, times, out);
+        long[] n = {0};
+        AtomicFile.write(out, tmp -> n[0] = CaptureRewriter.merge(traces, names, times, tmp));
+        return n[0];
     }
 }

@@ -33,7 +33,10 @@ public final class CaptureOptionsMixin {
 
     InputOptions toOptions() {
         if (!(windowSeconds > 0) || windowSeconds > 1e6) {
-            throw new IllegalArgumentException("--match-window must be a positive number of seconds");
+            throw new CommandFailure(ExitCode.USAGE, windowSeconds > 1e6
+                    ? "--match-window: at most 1000000 seconds (11.6 days); offsets larger than that are not clocks to"
+                            + " synchronize"
+                    : "--match-window: a number of seconds greater than 0");
         }
         Map<String, List<String>> addr = new LinkedHashMap<>();
         nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));

@@ -41,6 +41,8 @@ public final class ConvertCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        OutputGuard guard = new OutputGuard(captures);
+        guard.directory("--out", out);
         for (Path p : captures) {
             if (!Files.exists(p)) {
                 throw new TraceFormatException(p, "", "no such file");
@@ -50,12 +52,17 @@ public final class ConvertCommand implements Callable<Integer> {
             }
         }
         List<NodeInfo> nodes = CaptureNodes.resolve(captures, captureOptions.toOptions());
+        for (NodeInfo n : nodes) {
+            Path dir = out.resolve(n.name());
+            guard.directory("--out", dir);
+            if (Files.exists(dir.resolve("metadata"))) {
+                throw new CommandFailure(ExitCode.USAGE, "--out " + out + ": " + dir
+                        + " already holds a trace; choose another --out");
+            }
+        }
         PrintWriter o = spec.commandLine().getOut();
         for (int i = 0; i < captures.size(); i++) {
             Path dir = out.resolve(nodes.get(i).name());
-            if (Files.exists(dir.resolve("metadata"))) {
-                throw new IllegalArgumentException(dir + " already holds a trace: choose another --out");
-            }
             CaptureToCtf.Outcome oc = CaptureToCtf.convert(captures.get(i), nodes.get(i), dir);
             o.printf("%s: %s -> %s (%d packets%s; own addresses %s)%n", nodes.get(i).name(), captures.get(i),
                     oc.trace(), oc.packets(), oc.skipped() > 0 ? ", " + oc.skipped() + " non-IP or out-of-order skipped" : "",

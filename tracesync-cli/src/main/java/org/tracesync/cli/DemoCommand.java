@@ -55,13 +55,26 @@ public final class DemoCommand implements Callable<Integer> {
         if (nodes < 2 || nodes > 8) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--nodes must be between 2 and 8 for the demo");
         }
+        new OutputGuard(List.of()).directory("demo -o", output);
+        if (Files.isDirectory(output)) {
+            // the demo writes traces/, result.json and report.html: never into a directory of the user's
+            List<String> own = List.of("traces", "result.json", "report.html");
+            List<String> other;
+            try (var s = Files.list(output)) {
+                other = s.map(p -> p.getFileName().toString()).filter(n -> !own.contains(n)).sorted().limit(3).toList();
+            }
+            if (!other.isEmpty()) {
+                throw new CommandFailure(ExitCode.USAGE, "demo -o " + output + " holds other files (" + String.join(", ", other)
+                        + "); choose a new or empty directory");
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         Path traces = output.resolve("traces");
         // 1. simulate: a chain h1 – h2 – … so that synchronization must compose along paths
         Files.createDirectories(traces);
         CommandRun simulate = run("simulate", "--nodes", Integer.toString(nodes), "--topology", "chain", "--seed",
                 Long.toString(seed), "--duration", "10s", "--rate", "50", "--acks", "--max-drift", "100",
-                "--format", "jsonl", "-o", traces.toString());
+                "--format", "jsonl", "--force", "-o", traces.toString()); // traces/ is the demo's own
         if (simulate.code != 0) {
             throw new CommandFailure(ExitCode.INTERNAL, "demo: simulation failed: " + simulate.err.strip());
         }

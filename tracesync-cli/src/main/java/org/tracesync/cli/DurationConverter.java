@@ -8,7 +8,7 @@ import picocli.CommandLine;
  * {@code ms}, {@code s} (the default), {@code m}, {@code h}; e.g. {@code 10}, {@code 2.5s},
  * {@code 500ms}, {@code 2m}. Exact (decimal arithmetic), rounded to the nearest ns.
  */
-final class DurationConverter implements CommandLine.ITypeConverter<Long> {
+public final class DurationConverter implements CommandLine.ITypeConverter<Long> {
 
     @Override
     public Long convert(String value) {

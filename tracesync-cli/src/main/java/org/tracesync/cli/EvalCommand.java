@@ -27,7 +27,9 @@ import picocli.CommandLine.Parameters;
         description = {"Evaluates a result against the traces: inversions, too-fast messages per direction, "
                 + "broadcast differential delays, accuracy (best/worst/mean); with --truth, the error against "
                 + "the true clocks and how often the bounds contain the truth.",
-            "Exit codes: 0 no inversion, 1 inversions found, 2 usage error, 3 input error."})
+            "Exit codes: 0 no inversion (and, with --truth, the bounds contain the truth everywhere); 1 inversions"
+                + " found or the truth outside the bounds; 2 usage error; 3 input error (traces or truth that do not"
+                + " belong to the result)."})
 public final class EvalCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync'.")
@@ -65,12 +67,8 @@ public final class EvalCommand implements Callable<Integer> {
         SyncResult res = ResultFile.read(result);
         MessageInput input = TraceInputs.open(traces, captureOptions.toOptions(), spanOptions.toOptions());
         List<String> names = input.nodes().stream().map(NodeInfo::name).toList();
-        for (String n : names) {
-            if (res.nodes().stream().noneMatch(r -> r.name().equals(n))) {
-                throw new TraceFormatException(result, "", "has no node '" + n + "' (its nodes: "
-                        + res.nodes().stream().map(r -> r.name()).toList() + "): not the result of these traces?");
-            }
-        }
+        TraceMembership.checkNames(result, res, names);
+        TraceMembership membership = new TraceMembership(result.toString(), res, names);
         if (minLatency != null && rtt != null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give either --rtt or --min-latency, not both");
@@ -102,13 +100,20 @@ public final class EvalCommand implements Callable<Integer> {
             for (var c : TruthFile.read(truth).clocks()) {
                 model.put(c.name(), c);
             }
+            for (var n : res.nodes()) {
+                if (!model.containsKey(n.name())) {
+                    throw new TraceFormatException(truth, "", "has no clock for node '" + n.name() + "' (its nodes: "
+                            + List.copyOf(model.keySet()).stream().sorted().toList() + "): not the truth of these traces?");
+                }
+            }
         }
         Evaluation ev = new Evaluation(res, names, minima, model);
         if (merged != null) {
-            merged.read(ev.messages(), ev.broadcasts());
+            merged.read(membership.watching(ev.messages()), ev.broadcasts());
         } else {
-            input.readMessages(ev.messages());
+            input.readMessages(membership.watching(ev.messages()));
         }
+        membership.check();
         EvaluationReport report = ev.report();
         java.io.PrintWriter out = spec.commandLine().getOut();
         SpanViolations spanViolations = null;
@@ -134,6 +139,16 @@ public final class EvalCommand implements Callable<Integer> {
             }
         }
         out.flush();
-        return report.noInversion() && (spanViolations == null || spanViolations.totalAfter() == 0) ? 0 : 1;
+        int code = report.noInversion() && (spanViolations == null || spanViolations.totalAfter() == 0)
+                ? ExitCode.OK : ExitCode.SYNC_INCOMPLETE;
+        EvaluationReport.Truth t = report.truth();
+        if (t != null && t.withBounds() > 0 && t.containedShare() < 1) {
+            spec.commandLine().getErr().println(String.format(java.util.Locale.ROOT,
+                    "tracesync: the bounds contain the truth at only %.2f%% of the instants: the truth file or the"
+                            + " result is wrong", 100 * t.containedShare()));
+            spec.commandLine().getErr().flush();
+            code = ExitCode.SYNC_INCOMPLETE;
+        }
+        return code;
     }
 }

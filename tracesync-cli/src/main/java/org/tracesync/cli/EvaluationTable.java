@@ -26,8 +26,8 @@ final class EvaluationTable {
         StringBuilder b = new StringBuilder();
         b.append(title).append('\n');
         String fmt = "%-22s %9s %10s %9s %10s %10s %11s %10s %10s %10s%n";
-        b.append(String.format(Locale.ROOT, fmt, "direction", "messages", "inversions", "too fast", "tau_min us",
-                "min lat us", "mean lat us", "acc best", "acc worst", "acc mean"));
+        b.append(String.format(Locale.ROOT, fmt, "direction", "messages", "inversions", "too fast", "tau_min µs",
+                "min lat µs", "mean lat µs", "width best", "width worst", "width mean"));
         for (EvaluationReport.Direction d : r.directions()) {
             EvaluationReport.Accuracy a = d.accuracy();
             b.append(String.format(Locale.ROOT, fmt, d.sender() + " -> " + d.receiver(), d.messages(), d.inversions(),
@@ -38,7 +38,7 @@ final class EvaluationTable {
         }
         b.append(String.format(Locale.ROOT, fmt, "total", r.messages(), r.inversions(), r.tooFast(), "", "", "", "",
                 "", ""));
-        b.append("accuracy (Delta+ + Delta-, us): ");
+        b.append("bound width of the pair at each message (Δ+ + Δ− of both nodes, µs): ");
         if (r.accuracy() == null) {
             b.append("unknown (no bounds in the result)\n");
         } else {
@@ -51,12 +51,12 @@ final class EvaluationTable {
         }
         if (r.broadcasts() != null) {
             EvaluationReport.Broadcasts br = r.broadcasts();
-            b.append(String.format(Locale.ROOT, "broadcast differential delay (us): %d groups, spread min %s, mean %s, max %s%n",
+            b.append(String.format(Locale.ROOT, "broadcast differential delay (µs): %d groups, spread min %s, mean %s, max %s%n",
                     br.groups(), us(br.minSpread()), us(br.meanSpread()), us(br.maxSpread())));
         }
         if (r.truth() != null) {
             EvaluationReport.Truth t = r.truth();
-            b.append(String.format(Locale.ROOT, "error vs true clocks (us): max %s, p50 %s, p99 %s over %d instants%n",
+            b.append(String.format(Locale.ROOT, "error vs true clocks (µs): max %s, p50 %s, p99 %s over %d instants%n",
                     us(t.maxError()), us(t.p50Error()), us(t.p99Error()), t.instants()));
             b.append(String.format(Locale.ROOT, "bounds contain the truth at %s of %d instants with bounds%n",
                     Double.isNaN(t.containedShare()) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * t.containedShare()),

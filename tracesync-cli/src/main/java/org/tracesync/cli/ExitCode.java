@@ -4,7 +4,12 @@ package org.tracesync.cli;
 public final class ExitCode {
     /** Everything asked for was done. */
     public static final int OK = 0;
-    /** Synchronization impossible or partial: some nodes could not be synchronized. */
+    /**
+     * Not every node has an estimate that no message contradicts: a node could not be synchronized
+     * (one-way, absent, invalid), one is synchronized only by a fallback line that messages
+     * contradict, the nodes form separate groups, or there is a single node. For {@code eval}:
+     * inversions found, or the truth not contained in the bounds.
+     */
     public static final int SYNC_INCOMPLETE = 1;
     /** Bad command line: unknown option, missing or malformed argument. */
     public static final int USAGE = 2;
@@ -12,6 +17,8 @@ public final class ExitCode {
     public static final int INPUT = 3;
     /** A bug in tracesync (an unexpected exception): rerun with --debug and report it. */
     public static final int INTERNAL = 4;
+    /** The Java heap was exhausted: rerun with a larger one (TRACESYNC_JAVA_OPTS=-Xmx…). */
+    public static final int OUT_OF_MEMORY = 5;
 
     private ExitCode() {
     }

@@ -48,6 +48,9 @@ public final class InspectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (!java.nio.file.Files.exists(trace)) {
+            throw new TraceFormatException(trace, "", "no such file or directory");
+        }
         if (org.tracesync.formats.spans.SpanFormat.detect(trace) != null) {
             SpanInspectionReport r = SpanInspectionReport.of(trace, spanOptions.toOptions());
             print(out, r.toJson(), () -> r.printText(out));
@@ -60,6 +63,10 @@ public final class InspectCommand implements Callable<Integer> {
         }
         if (!CtfTrace.isCtfTrace(trace)) {
             // reported by TracesyncCommand as one line, exit code 3
+            TraceFormatException why = org.tracesync.formats.UnknownFormat.reason(trace);
+            if (why != null) {
+                throw why;
+            }
             throw new TraceFormatException(trace, "", "neither a CTF trace directory (no metadata file), a "
                     + "pcap/pcapng capture nor a span file; inspect reads those");
         }

@@ -62,6 +62,15 @@ public final class LatencyCommand implements Callable<Integer> {
         if (!(rateErrorPpm >= 0) || rateErrorPpm >= 10_000) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rate-error must be in [0, 10000) ppm");
         }
+        OutputGuard guard = new OutputGuard(inputs);
+        List<Path> written = new ArrayList<>();
+        for (Object[] o : new Object[][] {{"-o", output}, {"--instances", instances}, {"--report", report}}) {
+            if (o[1] != null) {
+                guard.file((String) o[0], (Path) o[1]);
+                new OutputGuard(written, "the output").file((String) o[0], (Path) o[1]); // nor two outputs on one file
+                written.add((Path) o[1]);
+            }
+        }
         LatencyInputs in = LatencyInputs.open(inputs);
         if (in.events().size() == 0) {
             throw new CommandFailure(ExitCode.INPUT, "no latency event in the inputs (give probe traces or latency JSON lines)");

@@ -6,7 +6,10 @@ import java.util.function.LongSupplier;
 
 /**
  * A one-line progress display on stderr while a command reads large inputs: bytes read (of the
- * total, when known), items per second, percentage and ETA, refreshed four times a second.
+ * total, when known), items per second, percentage and ETA, refreshed four times a second; then,
+ * after {@link #phase}, the name of each later phase (estimating pairs, solving the global
+ * program, …) with the time spent in it, so that a long phase never shows as a frozen
+ * "reading 100 %".
  * Shown only when stderr is an interactive terminal — {@code System.console() != null}, no
  * {@code CI} environment variable, {@code TERM} not {@code dumb} — and not {@code --quiet}: never
  * in pipes or CI logs. The line is erased when the reporter closes.
@@ -26,11 +29,24 @@ public final class ProgressReporter implements AutoCloseable {
     private final PrintStream err;
     private volatile boolean running = true;
     private int lastLength;
+    private final String label;
+    private final long totalBytes;
+    private final LongSupplier bytes;
+    private final LongSupplier items;
+    private final String unit;
+    private final long start = System.nanoTime();
+    /** The current phase after reading (null while reading) and when it began. */
+    private volatile String phase;
+    private volatile long phaseStart;
 
     private ProgressReporter(String label, long totalBytes, LongSupplier bytes, LongSupplier items, String unit,
                              PrintStream err) {
         this.err = err;
-        long start = System.nanoTime();
+        this.label = label;
+        this.totalBytes = totalBytes;
+        this.bytes = bytes;
+        this.items = items;
+        this.unit = unit;
         this.thread = new Thread(() -> {
             while (running) {
                 try {
@@ -41,8 +57,7 @@ public final class ProgressReporter implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                String line = line(label, bytes.getAsLong(), totalBytes, items.getAsLong(), unit,
-                        (System.nanoTime() - start) / 1e9);
+                String line = currentLine((System.nanoTime() - (phase == null ? start : phaseStart)) / 1e9);
                 synchronized (this) {
                     if (running) {
                         err.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
@@ -78,6 +93,23 @@ public final class ProgressReporter implements AutoCloseable {
             p.running = false;
         }
         return p;
+    }
+
+    /** Switches the display to a named phase (after reading), timed from now. */
+    public void phase(String name) {
+        phaseStart = System.nanoTime();
+        phase = name;
+    }
+
+    /** The line shown now, {@code seconds} into the reading or the current phase. */
+    String currentLine(double seconds) {
+        String p = phase;
+        return p != null ? phaseLine(p, seconds) : line(label, bytes.getAsLong(), totalBytes, items.getAsLong(), unit, seconds);
+    }
+
+    /** The text of a phase's line: its name and the whole seconds spent in it. */
+    static String phaseLine(String name, double seconds) {
+        return String.format(Locale.ROOT, "%s  %d s", name, (long) seconds);
     }
 
     /** The text of one progress line (pure: for tests and for the thread). */

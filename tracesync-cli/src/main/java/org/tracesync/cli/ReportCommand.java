@@ -20,8 +20,9 @@ import picocli.CommandLine.Parameters;
         description = {"Writes a self-contained HTML report of a result file: per node its reference, quality, "
                 + "correction and accuracy band; with the traces, the message points, hulls, estimate and bounds "
                 + "of every pair and the corrected latencies.",
-            "Exit codes: 0 written; 3 the result file is unreadable (nothing written) or the traces are (the report "
-                    + "is written without their plots)."})
+            "Exit codes: 0 written; 2 the output would overwrite the result, a trace or the truth file, or is a"
+                + " directory (nothing written); 3 the result file is unreadable (nothing written) or the traces are, or"
+                + " do not belong to the result (the report is written without their plots)."})
 public final class ReportCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync -o'.")
@@ -47,6 +48,10 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        List<Path> inputs = new java.util.ArrayList<>(traces);
+        inputs.add(resultFile);
+        inputs.add(truthFile);
+        new OutputGuard(inputs).file("-o", output);
         SyncResult result = ResultFile.read(resultFile);
         Map<String, ClockModel> truth = truthFile == null ? Map.of()
                 : TruthFile.read(truthFile).clocks().stream().collect(Collectors.toMap(ClockModel::name, Function.identity()));

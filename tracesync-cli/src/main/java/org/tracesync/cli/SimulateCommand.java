@@ -39,7 +39,9 @@ import picocli.CommandLine.Option;
         description = {"Simulates a cluster whose clocks disagree and writes its traces plus truth.json "
                 + "(the true clock of every node: local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)², "
                 + "plus the rate changes and steps of wandering clocks: --walk, --ntp, --slews, --steps).",
-            "One format: files go straight into DIR; several: into DIR/<format>/ each, with its own truth.json."})
+            "One format: files go straight into DIR; several: into DIR/<format>/ each, with its own truth.json.",
+            "Exit codes: 0 written; 2 usage error, DIR holds other files, or the output would exceed 1 GB (both"
+                + " without --force)."})
 public final class SimulateCommand implements Callable<Integer> {
 
     /** Output formats. */
@@ -146,6 +148,14 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Node names for JSON lines and captures (default h1, h2, …); LTTV text always numbers its traces 0 … N−1.")
     List<String> names;
 
+    @Option(names = "--force",
+            description = "Write even when DIR holds other files (they are kept, same-named ones replaced) or the"
+                    + " output would exceed 1 GB.")
+    boolean force;
+
+    /** Above this estimated size, simulate asks for --force. */
+    static final double LARGE_BYTES = 1e9;
+
     @Override
     public Integer call() throws IOException {
         SimulationConfig config = config();
@@ -157,6 +167,29 @@ public final class SimulateCommand implements Callable<Integer> {
         if (distinct.contains(Format.ctf) && steps > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--steps cannot be written as ctf: LTTng's clock (CLOCK_MONOTONIC) never steps; use text, jsonl or pcap");
+        }
+        new OutputGuard(List.of()).directory("simulate -o", output);
+        double expected = expectedMessages(config);
+        double bytes = 0;
+        for (Format f : distinct) {
+            bytes += expected * bytesPerMessage(f);
+        }
+        if (bytes > LARGE_BYTES && !force) {
+            throw new CommandFailure(ExitCode.USAGE, String.format(java.util.Locale.ROOT,
+                    "simulate would write about %.2e messages, %.1f GB (more than 1 GB); lower --duration or --rate,"
+                            + " or add --force", expected, bytes / 1e9));
+        }
+        if (!force && Files.isDirectory(output)) {
+            List<String> own = ownEntries(distinct);
+            List<String> other;
+            try (var s = Files.list(output)) {
+                other = s.map(p -> p.getFileName().toString()).filter(n -> !own.contains(n)).sorted().toList();
+            }
+            if (!other.isEmpty()) {
+                throw new CommandFailure(ExitCode.USAGE, "simulate -o " + output + " holds other files ("
+                        + String.join(", ", other.subList(0, Math.min(3, other.size())))
+                        + (other.size() > 3 ? ", …" : "") + "); choose a new or empty directory, or add --force");
+            }
         }
         StringBuilder summary = new StringBuilder();
         for (Format f : distinct) {
@@ -173,6 +206,42 @@ public final class SimulateCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(summary);
         spec.commandLine().getOut().flush();
         return ExitCode.OK;
+    }
+
+    /** Messages the simulation will write (expected value): both directions of every link, acks, broadcasts. */
+    static double expectedMessages(SimulationConfig c) {
+        double seconds = c.duration() / 1e9;
+        double unicast = 2.0 * c.links().size() * c.rate() * seconds * (c.acks() ? 2 : 1);
+        double perBroadcast = c.nodeCount() == 0 ? 0 : 2.0 * c.links().size() / c.nodeCount(); // mean degree
+        return unicast + c.broadcastRate() * c.nodeCount() * seconds * perBroadcast;
+    }
+
+    /** Bytes written per message, measured on simulated 4-node meshes (SimulateSafetyTest checks it within 25 %). */
+    static double bytesPerMessage(Format f) {
+        return switch (f) {
+            case text -> 47;
+            case jsonl -> 160;
+            case pcap -> 320;
+            case ctf -> 193;
+        };
+    }
+
+    /** The entries of DIR that this run writes (others are a user's files). */
+    private List<String> ownEntries(List<Format> distinct) {
+        if (distinct.size() > 1) {
+            return distinct.stream().map(Format::name).toList();
+        }
+        List<String> nodeNames = names != null ? names : SimulationConfig.names(nodes, "h");
+        List<String> own = new ArrayList<>(List.of("truth.json"));
+        for (String n : nodeNames) {
+            switch (distinct.get(0)) {
+                case text -> own.add("messages.txt");
+                case jsonl -> own.add(n + ".jsonl");
+                case pcap -> own.add(n + ".pcapng");
+                case ctf -> own.add(n);
+            }
+        }
+        return own;
     }
 
     /** The simulation the options describe (node names "0" … "N−1"). */

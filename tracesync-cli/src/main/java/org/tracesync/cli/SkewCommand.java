@@ -49,6 +49,12 @@ public final class SkewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        OutputGuard guard = new OutputGuard(captures);
+        guard.directory("--out", outDir);
+        for (Path p : captures) {
+            guard.file("--out", outDir.resolve(p.getFileName()));
+        }
+        guard.file("--truth", truthFile);
         long origin = t0 == null ? firstTimestamp() : t0;
         List<ClockModel> models = new ArrayList<>();
         for (Path p : captures) {
@@ -56,18 +62,18 @@ public final class SkewCommand implements Callable<Integer> {
             String spec1 = clocks.getOrDefault(name, "0");
             String[] f = spec1.split(",");
             if (f.length > 3) {
-                throw new IllegalArgumentException("--clock " + name + "=" + spec1 + ": expected ALPHA[,BETA[,DELTA]]");
+                throw new CommandFailure(ExitCode.USAGE, "--clock " + name + "=" + spec1 + ": expected ALPHA[,BETA[,DELTA]]");
             }
             try {
                 models.add(new ClockModel(name, origin, Math.round(Double.parseDouble(f[0])),
                         f.length > 1 ? Double.parseDouble(f[1]) : 0, f.length > 2 ? Double.parseDouble(f[2]) : 0));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--clock " + name + "=" + spec1 + ": not numbers");
+                throw new CommandFailure(ExitCode.USAGE, "--clock " + name + "=" + spec1 + ": not numbers");
             }
         }
         for (String n : clocks.keySet()) {
             if (models.stream().noneMatch(m -> m.name().equals(n))) {
-                throw new IllegalArgumentException("--clock " + n + ": no capture of that name");
+                throw new CommandFailure(ExitCode.USAGE, "--clock " + n + ": no capture of that name");
             }
         }
         Files.createDirectories(outDir);
@@ -76,10 +82,12 @@ public final class SkewCommand implements Callable<Integer> {
             ClockModel c = models.get(i);
             Path dest = outDir.resolve(captures.get(i).getFileName());
             if (!c.increasingOver(origin, origin + 86_400_000_000_000L)) {
-                throw new IllegalArgumentException("--clock " + c.name() + ": not an increasing clock");
+                throw new CommandFailure(ExitCode.USAGE, "--clock " + c.name() + ": not an increasing clock");
             }
-            long n = CaptureRewriter.rewrite(captures.get(i), dest, c::local);
-            out.println(c.name() + ": " + n + " packets -> " + dest);
+            Path in = captures.get(i);
+            long[] n = {0};
+            org.tracesync.formats.io.AtomicFile.write(dest, tmp -> n[0] = CaptureRewriter.rewrite(in, tmp, c::local));
+            out.println(c.name() + ": " + n[0] + " packets -> " + dest);
         }
         new TruthFile(origin, models, -1).write(truthFile); // messages: unknown here (-1)
         out.println("truth written to " + truthFile);
@@ -97,7 +105,7 @@ public final class SkewCommand implements Callable<Integer> {
             }
         }
         if (min == Long.MAX_VALUE) {
-            throw new IllegalArgumentException("the captures hold no packet");
+            throw new CommandFailure(ExitCode.INPUT, "the captures hold no packet: " + captures);
         }
         return min;
     }

@@ -22,7 +22,9 @@ import picocli.CommandLine.Parameters;
 /** {@code tracesync sync TRACE... -o result.json}: the main job. */
 @Command(name = "sync", mixinStandardHelpOptions = true,
         description = {"Synchronizes traces: fits, for every node, a transform onto a reference clock with strict accuracy bounds.",
-            "Exit codes: 0 all nodes synchronized, 1 some nodes could not be synchronized, 2 usage error, 3 input error."})
+            "Exit codes: 0 every node synchronized by an estimate no message contradicts; 1 not so (a single node,"
+                + " nodes not synchronized, fallback estimates, separate groups: stderr says which); 2 usage error;"
+                + " 3 input error; 4 internal error; 5 out of memory."})
 public final class SyncCommand implements Callable<Integer> {
 
     enum EstimatorChoice { bisector, regression }
@@ -67,6 +69,10 @@ public final class SyncCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
 
+    @Option(names = "--all-pairs", description = "List every pair in the summary (default: at most "
+            + SyncSummary.MAX_PAIR_ROWS + ", the weakest, when there are more).")
+    boolean allPairs;
+
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
 
@@ -91,6 +97,9 @@ public final class SyncCommand implements Callable<Integer> {
         }
         if (minLatency != null && rtt != null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give either --rtt or --min-latency, not both");
+        }
+        if (output != null) {
+            new OutputGuard(inputs).file("-o", output);
         }
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
@@ -117,54 +126,76 @@ public final class SyncCommand implements Callable<Integer> {
                             + input.nodes().stream().map(n -> n.name()).toList() + ")");
         }
         Synchronizer.Synchronization sync;
-        try (ProgressReporter progress = ProgressReporter.start("reading traces", traces.totalBytes(),
+        try (ProgressReporter progress = ProgressReporter.start("reading and matching", traces.totalBytes(),
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
+            // the phases one by one, so that the display names each (reading, estimating, reducing)
+            java.util.List<org.tracesync.core.model.NodeInfo> nodes = input.nodes();
+            PairAccumulators acc = new PairAccumulators(nodes.size());
+            input.readMessages(acc);
             if ("exchanges".equals(rtt)) {
-                // the round trips are known once the messages are read: accumulate, then estimate
-                PairAccumulators acc = new PairAccumulators(nodeCount);
-                input.readMessages(acc);
+                // the round trips are known once the messages are read
                 options = options.withLatency(((MergedTraceInput) input).roundTrips()
                         .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
-                sync = Synchronizer.synchronize(input.nodes(), acc, input, options);
-            } else {
-                sync = Synchronizer.synchronize(input, options);
             }
+            progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
+            Synchronizer.Reducer reducer = reduction == ReductionChoice.path ? options.reducer()
+                    : GlobalReduction.reducer(reduction == ReductionChoice.global ? GlobalReduction.Mode.EVERY_GROUP
+                            : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, progress::phase);
+            Synchronizer.Options phased = options.withReducer((n, a, pairs, ref) -> {
+                progress.phase(reduction == ReductionChoice.path ? "composing transforms and bounds along paths"
+                        : "reducing to one reference (path composition, then the global program where links are redundant)");
+                return reducer.reduce(n, a, pairs, ref);
+            });
+            sync = Synchronizer.synchronize(nodes, acc, input, phased);
         }
-        SyncResult fitted = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
+        SyncResult synced = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
                 ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
                         org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
                 : sync.result();
-        SyncResult result = repair == RepairChoice.always
-                || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(sync.pairs(), fitted.nodes().size()))
-                ? ControlledLogicalClock.applyTo(fitted, input, minLatency == null ? 0 : Math.round(minLatency)) : fitted;
-        if (output != null) {
-            ResultFile.write(result, output);
-        }
+        SyncResult repaired = repair == RepairChoice.always
+                || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(sync.pairs(), synced.nodes().size()))
+                ? ControlledLogicalClock.applyTo(synced, input, minLatency == null ? 0 : Math.round(minLatency)) : synced;
+        List<String> coverage = MessageCoverage.warnings(repaired, eventSpans(input));
+        SyncResult result = coverage.isEmpty() ? repaired : new SyncResult(repaired.reference(), repaired.nodes(),
+                repaired.pairs(), repaired.stats(), concat(repaired.warnings(), coverage), repaired.repairs());
+        java.io.PrintWriter out = spec.commandLine().getOut();
         if (!quiet) {
-            java.io.PrintWriter out = spec.commandLine().getOut();
-            out.print(SyncSummary.format(result, input.warnings()));
-            if (output != null) {
-                out.println("result written to " + output);
-            }
+            // the summary first: it is not lost when the result cannot be written
+            out.print(SyncSummary.format(result, input.warnings(), allPairs));
             out.flush();
         }
-        boolean partial = result.nodes().size() > 1
-                && result.nodes().stream().anyMatch(n -> !n.synchronizedToOther() && !isGroupReference(result, n));
-        if (partial) {
-            // partial success: one line on stderr naming the nodes and why (docs/USER_GUIDE.md, exit codes)
-            List<String> why = result.nodes().stream()
-                    .filter(n -> !n.synchronizedToOther() && !isGroupReference(result, n))
-                    .map(n -> n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")")
-                    .toList();
-            spec.commandLine().getErr().println("tracesync: " + why.size() + " of " + result.nodes().size()
-                    + " nodes could not be synchronized: " + String.join("; ", why));
-            spec.commandLine().getErr().flush();
+        if (output != null) {
+            ResultFile.write(result, output);
+            if (!quiet) {
+                out.println("result written to " + output);
+                out.flush();
+            }
         }
-        return partial ? 1 : 0;
+        SyncVerdict verdict = SyncVerdict.of(result);
+        for (String reason : verdict.reasons()) {
+            spec.commandLine().getErr().println("tracesync: " + reason);
+        }
+        spec.commandLine().getErr().flush();
+        return verdict.exitCode();
     }
 
-    /** A node that is the reference of a group of at least two nodes. */
-    private static boolean isGroupReference(SyncResult r, NodeResult n) {
-        return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Each trace's {first, last} event time by node name (empty for inputs that are not event traces). */
+    private static java.util.Map<String, long[]> eventSpans(MessageInput input) {
+        java.util.Map<String, long[]> out = new java.util.HashMap<>();
+        if (input instanceof MergedTraceInput merged && merged.eventSpans() != null) {
+            long[][] spans = merged.eventSpans();
+            for (int i = 0; i < spans.length; i++) {
+                if (spans[i] != null) {
+                    out.put(input.nodes().get(i).name(), spans[i]);
+                }
+            }
+        }
+        return out;
     }
 }

@@ -2,6 +2,7 @@ package org.tracesync.cli;
 
 import java.util.List;
 import java.util.Locale;
+import org.tracesync.cli.report.Notes;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -14,38 +15,104 @@ public final class SyncSummary {
     }
 
     public static String format(SyncResult r, List<String> inputWarnings) {
+        return format(r, inputWarnings, false);
+    }
+
+    /** At most this many pair rows unless {@code allPairs}: a 100-node mesh has 4,950 pairs. */
+    static final int MAX_PAIR_ROWS = 30;
+
+    /**
+     * The summary. Units as in the HTML report: durations in ns/µs/ms/s, drifts in ppm, offsets
+     * at each node's first message; "bound width" is minus + plus of the bounds.
+     *
+     * @param allPairs every pair's row, however many (else the {@link #MAX_PAIR_ROWS} weakest)
+     */
+    public static String format(SyncResult r, List<String> inputWarnings, boolean allPairs) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%d nodes, %s messages, reference %s%n", r.nodes().size(),
+        sb.append(String.format(Locale.ROOT, "%s, %s messages, reference %s%n", count(r.nodes().size(), "node"),
                 r.stats().getOrDefault("messages", "?"), r.reference()));
-        sb.append(String.format(Locale.ROOT, "%nPairs%n  %-12s %-12s %8s %8s %11s  %-10s  %-27s  %s%n",
-                "a", "b", "a->b", "b->a", "hull pts", "quality", "drift range [min, max]", "mean accuracy"));
-        for (PairResult p : r.pairs()) {
-            sb.append(String.format(Locale.ROOT, "  %-12s %-12s %8d %8d %11s  %-10s  %-27s  %s%n",
+        List<PairResult> pairs = r.pairs();
+        sb.append(String.format(Locale.ROOT, "%nPairs%n"));
+        if (!allPairs && pairs.size() > MAX_PAIR_ROWS) {
+            java.util.Map<String, Long> byQuality = new java.util.TreeMap<>();
+            for (PairResult p : pairs) {
+                byQuality.merge(p.quality().label(), 1L, Long::sum);
+            }
+            sb.append(String.format(Locale.ROOT, "  %d pairs (%s); the %d weakest below (--all-pairs for every pair;"
+                            + " the result file holds them all)%n", pairs.size(),
+                    String.join(", ", byQuality.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).toList()),
+                    MAX_PAIR_ROWS));
+            pairs = pairs.stream().sorted(java.util.Comparator
+                            .comparing((PairResult p) -> p.quality() == org.tracesync.core.model.Quality.ACCURATE)
+                            .thenComparing(java.util.Comparator.comparingDouble(
+                                    (PairResult p) -> Double.isNaN(p.meanAccuracy()) ? Double.MAX_VALUE : p.meanAccuracy())
+                                    .reversed()))
+                    .limit(MAX_PAIR_ROWS).toList();
+        }
+        sb.append(String.format(Locale.ROOT, "  %-12s %-12s %8s %8s %11s  %-10s  %-31s  %s%n",
+                "a", "b", "a->b", "b->a", "hull pts", "quality", "drift range [min, max]", "mean bound width"));
+        for (PairResult p : pairs) {
+            sb.append(String.format(Locale.ROOT, "  %-12s %-12s %8d %8d %11s  %-10s  %-31s  %s%n",
                     p.a(), p.b(), p.messagesAToB(), p.messagesBToA(), p.hullAToB() + "/" + p.hullBToA(),
                     p.pieces() > 1 ? p.quality().label() + " " + p.pieces() : p.quality().label(),
                     p.pieces() > 1 ? "(" + p.steps().size() + " step" + (p.steps().size() == 1 ? ")" : "s)")
                             : "[" + drift(p.driftMin()) + ", " + drift(p.driftMax()) + "]",
                     duration(p.meanAccuracy())));
         }
-        sb.append(String.format(Locale.ROOT, "%nNodes%n  %-12s %-12s %-10s %18s %14s  %-24s  %s%n",
-                "node", "reference", "quality", "offset", "drift", "bounds at start (-/+)", "bounds at end (-/+)"));
+        sb.append(String.format(Locale.ROOT, "%nNodes%n  %-12s %-12s %-10s %18s %16s  %-24s  %s%n",
+                "node", "reference", "quality", "offset at start", "drift", "bounds at start (-/+)", "bounds at end (-/+)"));
         for (NodeResult n : r.nodes()) {
             LinearSegment s = n.transform().segments().get(0);
-            String offset = n.transform().isLinear() ? duration(s.offset()) : "piecewise";
-            String drift = n.transform().isLinear() ? drift(s.drift()) : "";
-            sb.append(String.format(Locale.ROOT, "  %-12s %-12s %-10s %18s %14s  %-24s  %s%n",
+            String offset = duration(n.transform().correction(n.start()));
+            String drift = n.transform().isLinear() ? drift(s.drift()) : "piecewise";
+            sb.append(String.format(Locale.ROOT, "  %-12s %-12s %-10s %18s %16s  %-24s  %s%n",
                     n.name(), n.reference(), n.quality().label(), offset, drift,
                     boundsAt(n, n.start()), boundsAt(n, n.end())));
         }
-        boolean header = false;
-        for (String w : concat(inputWarnings, r.warnings())) {
-            if (!header) {
-                sb.append(String.format("%nWarnings%n"));
-                header = true;
-            }
-            sb.append("  - ").append(w).append(System.lineSeparator());
-        }
+        List<String> all = concat(inputWarnings, r.warnings());
+        all.addAll(implausibleDrifts(r));
+        Notes notes = Notes.of(all);
+        section(sb, "Statistics", notes.statistics());
+        section(sb, "Warnings", notes.warnings());
         return sb.toString();
+    }
+
+    /** Drifts beyond 1 %: a crystal stays within about 100 ppm; larger ones come from a wrong clock or unit. */
+    static final double IMPLAUSIBLE_DRIFT = 0.01;
+
+    /** One warning per node whose drift no real clock has. */
+    static List<String> implausibleDrifts(SyncResult r) {
+        List<String> out = new java.util.ArrayList<>();
+        for (NodeResult n : r.nodes()) {
+            if (!n.synchronizedToOther()) {
+                continue;
+            }
+            for (LinearSegment s : n.transform().segments()) {
+                if (Math.abs(s.drift()) > IMPLAUSIBLE_DRIFT) {
+                    out.add(String.format(Locale.ROOT, "node %s: drift %s against %s (%.2f %%) is not a real clock's"
+                            + " (crystals stay within 0.01 %%): check the trace's clock (CTF freq and offsets) or the"
+                            + " unit of its timestamps", n.name(), drift(s.drift()), n.reference(),
+                            100 * Math.abs(s.drift())));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void section(StringBuilder sb, String title, List<String> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        sb.append(String.format("%n%s%n", title));
+        for (String l : lines) {
+            sb.append("  - ").append(l).append(System.lineSeparator());
+        }
+    }
+
+    /** "1 node", "3 nodes". */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
@@ -73,10 +140,10 @@ public final class SyncSummary {
         if (Double.isInfinite(d)) {
             return d < 0 ? "-inf" : "+inf";
         }
-        return String.format(Locale.ROOT, "%.4g", d);
+        return String.format(Locale.ROOT, "%.4f ppm", d * 1e6);
     }
 
-    /** A duration in ns as a readable string: 12 ns, 3.40 us, 1.234 ms, 2.000001 s. */
+    /** A duration in ns as a readable string: 12.0 ns, 3.400 µs, 1.234 ms, 2.000001 s. */
     public static String duration(double ns) {
         if (Double.isNaN(ns)) {
             return "-";
@@ -89,7 +156,7 @@ public final class SyncSummary {
             return String.format(Locale.ROOT, "%.1f ns", ns);
         }
         if (a < 1e6) {
-            return String.format(Locale.ROOT, "%.3f us", ns / 1e3);
+            return String.format(Locale.ROOT, "%.3f µs", ns / 1e3);
         }
         if (a < 1e9) {
             return String.format(Locale.ROOT, "%.3f ms", ns / 1e6);

@@ -19,15 +19,30 @@ public interface TraceApplier {
     /** The format whose traces this applier rewrites. */
     Class<? extends TraceFormat> format();
 
-    /** Writes the synchronized copy of {@code trace} (node {@code node}) into {@code outDir}; returns it. */
-    Path apply(Path trace, NodeResult node, Path outDir) throws IOException;
+    /** Where {@link #apply} writes the copy of {@code trace} (node {@code node}) in {@code outDir}. */
+    Path output(Path trace, NodeResult node, Path outDir);
+
+    /** True when {@link #output} is a directory (a trace directory) rather than a file. */
+    default boolean outputIsDirectory() {
+        return false;
+    }
+
+    /** What {@link #apply} wrote, and what the user should know about it (empty when nothing). */
+    record Applied(Path output, String note) {
+    }
+
+    /**
+     * Writes the synchronized copy of {@code trace} (node {@code node}) at {@link #output}, through a
+     * temporary sibling renamed at the end. The caller has checked the output path.
+     */
+    Applied apply(Path trace, NodeResult node, Path outDir) throws IOException;
 
     /**
      * Same, with the events the controlled logical clock moved ({local time, repaired reference
      * time}, sorted; may be empty): appliers that rewrite every timestamp use them; the default
      * ignores them (see {@link #appliesRepairs}).
      */
-    default Path apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
+    default Applied apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
         return apply(trace, node, outDir);
     }
 
@@ -41,7 +56,10 @@ public interface TraceApplier {
         return false;
     }
 
-    /** Writes all traces into one, ordered by reference time; returns the number of records written. */
+    /**
+     * Writes all traces into {@code out}, ordered by reference time, through a temporary sibling
+     * renamed at the end; returns the number of records written.
+     */
     default long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
         throw new UnsupportedOperationException(name() + " traces cannot be merged");
     }

@@ -20,7 +20,7 @@ import picocli.CommandLine.ScopeType;
             ReportCommand.class, SimulateCommand.class, SimulateSpansCommand.class, DemoCommand.class, SkewCommand.class,
             LatencyCommand.class,
             CommandLine.HelpCommand.class})
-public final class TracesyncCommand implements Runnable {
+public final class TracesyncCommand implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -29,13 +29,48 @@ public final class TracesyncCommand implements Runnable {
             description = "On errors, print the stack trace too.")
     boolean debug;
 
+    /** {@code tracesync} alone: the usage on stderr, and a usage error (a command is required). */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.err);
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        spec.commandLine().getErr().println("tracesync: give a command (see 'tracesync --help')");
+        spec.commandLine().getErr().flush();
+        return ExitCode.USAGE;
     }
 
     public static void main(String[] args) {
-        System.exit(newCommandLine().execute(args));
+        System.exit(execute(newCommandLine(), args));
+    }
+
+    /**
+     * Runs {@code cl} on {@code args}, turning an {@link OutOfMemoryError} (which picocli does not
+     * handle) into one line with the remedy and {@link ExitCode#OUT_OF_MEMORY}.
+     */
+    static int execute(CommandLine cl, String[] args) {
+        try {
+            return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            return outOfMemory(e, cl.getErr(), debug(args));
+        }
+    }
+
+    /** The one line an exhausted heap gets (the work's data is unreachable by now, so printing is safe). */
+    static int outOfMemory(OutOfMemoryError e, PrintWriter err, boolean debug) {
+        long max = Runtime.getRuntime().maxMemory();
+        String heap = max == Long.MAX_VALUE ? "the maximum heap" : "the " + (max >> 20) + " MB heap";
+        err.println("tracesync: out of memory (" + heap + " is full: " + e.getMessage() + "); rerun with more,"
+                + " e.g. TRACESYNC_JAVA_OPTS=-Xmx" + suggestedHeap(max) + " bin/tracesync …");
+        if (debug) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return ExitCode.OUT_OF_MEMORY;
+    }
+
+    /** Four times the current maximum heap, in whole GB (at least 4g). */
+    static String suggestedHeap(long max) {
+        long gb = max == Long.MAX_VALUE ? 4 : Math.max(4, (4 * max + (1L << 30) - 1) >> 30);
+        return gb + "g";
     }
 
     public static CommandLine newCommandLine() {
@@ -58,7 +93,7 @@ public final class TracesyncCommand implements Runnable {
      * Bad command lines: one line on stderr naming the problem and where to find the usage, exit
      * {@link ExitCode#USAGE}.
      */
-    static int handleParameterException(CommandLine.ParameterException ex, String[] args, PrintWriter err) {
+    public static int handleParameterException(CommandLine.ParameterException ex, String[] args, PrintWriter err) {
         // a command may raise this with a CommandLine of its own (not in our hierarchy): name it fully
         String name = ex.getCommandLine().getCommandSpec().qualifiedName();
         if (!name.startsWith("tracesync")) {
@@ -77,7 +112,7 @@ public final class TracesyncCommand implements Runnable {
      * documented exit code; anything else is a bug ({@link ExitCode#INTERNAL}). {@code --debug}
      * adds the stack trace.
      */
-    static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+    public static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
         PrintWriter err = cl.getErr();
         int code;
         String message;
@@ -95,7 +130,11 @@ public final class TracesyncCommand implements Runnable {
             message = e.getFile() + ": permission denied";
         } else if (ex instanceof FileSystemException e) {
             code = ExitCode.INPUT;
-            message = e.getFile() + ": " + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason());
+            message = e.getFile() + ": " + (e.getReason() != null ? e.getReason()
+                    : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+                    : e instanceof java.nio.file.NotDirectoryException ? "not a directory"
+                    : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
+                    : "cannot be read or written");
         } else if (ex instanceof java.io.UncheckedIOException u && u.getCause() != null) {
             return handleExecutionException(u.getCause(), cl, parseResult);
         } else if (ex instanceof java.io.IOException) {
@@ -104,8 +143,9 @@ public final class TracesyncCommand implements Runnable {
         } else if (ex instanceof CommandLine.ParameterException || ex instanceof TraceSetException) {
             code = ExitCode.USAGE; // TraceSetException: the same trace twice, two traces of one node
             message = ex.getMessage();
-        } else if (ex instanceof IllegalArgumentException) {
-            // the library rejects impossible requests (e.g. an unknown reference node) this way
+        } else if (ex instanceof org.tracesync.core.model.InvalidRequestException) {
+            // the library rejects impossible requests (e.g. two traces with one node name) this way;
+            // any other IllegalArgumentException is a broken invariant: a bug, below
             code = ExitCode.USAGE;
             message = ex.getMessage();
         } else {

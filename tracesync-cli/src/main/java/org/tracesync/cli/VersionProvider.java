@@ -6,7 +6,7 @@ import java.util.Properties;
 import picocli.CommandLine;
 
 /** Reads the version Maven filtered into {@code tracesync-version.properties}. */
-final class VersionProvider implements CommandLine.IVersionProvider {
+public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() throws IOException {
         Properties p = new Properties();

@@ -95,6 +95,33 @@ class CaptureEndToEndTest {
         }
     }
 
+    /**
+     * Issue #11 item 8 on real captures: half the minimum exchange round trip, taken as every
+     * direction's minimum latency, is contradicted by the messages of all three pairs (their hulls
+     * cross with it: the paths are asymmetric), so it is dropped pair by pair with a warning, and
+     * the bounds still contain the truth.
+     */
+    @Test
+    void minimumLatenciesFromExchangesAreCheckedAgainstTheMessages() throws Exception {
+        Path out = tmp.resolve("rtt.json");
+        List<String> args = new ArrayList<>(List.of("sync", "-q", "--rtt", "exchanges", "-o", out.toString()));
+        args.addAll(List.of(captures()));
+        SyncCommandTest.Run run = SyncCommandTest.run(args.toArray(String[]::new));
+        assertThat(run.exit()).as(run.err()).isZero();
+        SyncResult r = ResultFile.read(out);
+        assertThat(r.stats().get("min_latency")).isEqualTo("half the minimum round trip of TCP exchanges per pair");
+        assertThat(r.stats().get("min_latency_ignored_pairs")).isEqualTo(3L);
+        assertThat(r.warnings()).anyMatch(w -> w.contains("assume symmetric paths"));
+        assertThat(r.warnings()).anyMatch(w -> w.startsWith("pair h1/h2: tau ignored"));
+        List<String> eval = new ArrayList<>(List.of("eval", out.toString()));
+        eval.addAll(List.of(captures()));
+        eval.addAll(List.of("--truth", dir.resolve("truth.json").toString(), "--json"));
+        SyncCommandTest.Run e = SyncCommandTest.run(eval.toArray(String[]::new));
+        JsonNode j = new ObjectMapper().readTree(e.out());
+        assertThat(j.get("truth").get("contained_share").asDouble()).isEqualTo(1.0);
+        assertThat(j.get("inversions").asLong()).isZero();
+    }
+
     @Test
     void evalTableIsReadable() {
         List<String> args = new ArrayList<>(List.of("eval", result.toString()));

@@ -88,7 +88,7 @@ class InspectCommandTest {
     void notATraceIsAnInputErrorOnOneLine() throws Exception {
         Run r = run("inspect", tmp.toString());
         assertThat(r.code()).isEqualTo(3);
-        assertThat(r.err().strip()).contains("neither a CTF trace directory (no metadata file), a pcap/pcapng capture nor a span file").doesNotContain("\n").doesNotContain("Exception");
+        assertThat(r.err().strip()).isEqualTo("tracesync: " + tmp + ": a directory without a CTF 'metadata' file: not a CTF trace").doesNotContain("\n").doesNotContain("Exception");
     }
 
     @Test

@@ -218,4 +218,15 @@ class LatencyCommandTest {
             assertThat(HeadlessChromium.render(copy, target.resolve("latency-report-test.png"), 1300, 4000)).isEmpty();
         }
     }
+
+    @Test
+    void aSpanFileIsRefusedByNameNotMisreadAsLatencyLines() throws Exception {
+        Path lines = tmp.resolve("a.jsonl");
+        Files.writeString(lines, "{\"node\":\"x\",\"t\":10,\"event\":\"o\",\"seq\":1,\"step\":1}\n");
+        Path otlp = tmp.resolve("traces.json");
+        Files.writeString(otlp, "{\"resourceSpans\":[]}\n");
+        CommandRun run = CommandRun.of("latency", lines.toString(), otlp.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCode.INPUT);
+        assertThat(run.err().strip()).startsWith("tracesync: " + otlp + ": a span file").doesNotContain("\n");
+    }
 }

@@ -26,4 +26,17 @@ class ProgressReporterTest {
             assertThat(p.active()).isFalse();
         }
     }
+
+    /** Issue #12 item 16: after reading, each phase is named with its own clock, not a frozen "reading 100 %". */
+    @Test
+    void phasesAreNamedWithTheirOwnElapsedTime() {
+        assertThat(ProgressReporter.phaseLine("solving the global program (2 groups)", 12.4))
+                .isEqualTo("solving the global program (2 groups)  12 s");
+        assertThat(ProgressReporter.phaseLine("estimating 1225 pairs", 0.2)).isEqualTo("estimating 1225 pairs  0 s");
+        try (ProgressReporter p = ProgressReporter.start("x", 10, () -> 5, () -> 1, "events", true)) {
+            p.phase("estimating 3 pairs");
+            assertThat(p.currentLine(1.0)).isEqualTo("estimating 3 pairs  1 s");
+        }
+    }
+
 }

@@ -138,6 +138,48 @@ class SpanCommandsTest {
         assertThat(corrected.substring(0, corrected.indexOf("</svg>"))).doesNotContain("stroke=\"red\"");
     }
 
+    /**
+     * A host tied one way only (a consumer that never answers) gets exactly the smallest shift that
+     * removes the violation: the producer starts at 1,000,000 µs on A, the consumer at 999,900 µs on B
+     * (100 µs too early); with the µs widening B needs a shift ≥ (1,000,000 − 1) − 999,900 µs = 99 µs,
+     * and gets 99 µs, a lower bound only.
+     */
+    @Test
+    void oneWayHostGetsTheSmallestShiftThatRemovesTheViolation() throws Exception {
+        Path in = dir.resolve("one-way.json");
+        Files.writeString(in, "[{\"traceId\":\"00000000000000aa\",\"id\":\"0000000000000001\",\"kind\":\"PRODUCER\","
+                + "\"timestamp\":1000000,\"duration\":5,\"localEndpoint\":{\"serviceName\":\"a\",\"ipv4\":\"10.0.0.1\"}},"
+                + "{\"traceId\":\"00000000000000aa\",\"parentId\":\"0000000000000001\",\"id\":\"0000000000000002\","
+                + "\"kind\":\"CONSUMER\",\"timestamp\":999900,\"duration\":7,\"localEndpoint\":{\"serviceName\":\"b\",\"ipv4\":\"10.0.0.2\"}}]");
+        Path result = dir.resolve("result.json");
+        CommandRun sync = CommandRun.of("sync", in.toString(), "-o", result.toString(), "-q");
+        assertThat(sync.exitCode()).as(sync.err()).isZero();
+        JsonNode nodes = JSON.readTree(result.toFile()).get("nodes");
+        JsonNode a = nodes.get(0);
+        JsonNode b = nodes.get(1);
+        assertThat(a.get("name").asText()).isEqualTo("10.0.0.1");
+        assertThat(a.get("quality").asText()).isEqualTo("reference");
+        assertThat(b.get("name").asText()).isEqualTo("10.0.0.2");
+        assertThat(b.get("quality").asText()).isEqualTo("one-way");
+        assertThat(b.get("reference").asText()).isEqualTo("10.0.0.1");
+        assertThat(b.get("transform").get("segments").get(0).get("offset").asDouble()).isEqualTo(99_000.0);
+        assertThat(b.get("transform").get("segments").get(0).get("drift").asDouble()).isZero();
+        assertThat(b.get("note").asText()).contains("one-sided bound: shift >= 99000 ns")
+                .contains("the smallest shift that removes every violation");
+        JsonNode row = b.get("bounds").get(0);
+        assertThat(row.get(1).asDouble()).isZero(); // minus: the shift cannot be smaller
+        assertThat(row.get(2).isNull()).isTrue(); // plus: unbounded (written as null)
+        Path out = dir.resolve("out");
+        assertThat(CommandRun.of("apply", result.toString(), in.toString(), "--out", out.toString()).exitCode()).isZero();
+        JsonNode consumer = JSON.readTree(out.resolve("one-way.json").toFile()).get(1);
+        assertThat(consumer.get("timestamp").asLong()).isEqualTo(999_999); // one µs before the producer: order not recorded
+        assertThat(consumer.get("duration").asLong()).isEqualTo(7);
+        assertThat(consumer.get("tags").get("tracesync.shift_ns").asText()).isEqualTo("99000");
+        assertThat(consumer.get("tags").get("tracesync.bound_minus_ns").asText()).isEqualTo("0");
+        assertThat(consumer.get("tags").has("tracesync.bound_plus_ns")).isFalse();
+        assertThat(consumer.get("tags").get("tracesync.quality").asText()).isEqualTo("one-way");
+    }
+
     @Test
     void inspectNamesTheAttributeThatNamedEachHost() throws Exception {
         CommandRun r = CommandRun.of("inspect", zipkin("messaging-kafka.json").toString());

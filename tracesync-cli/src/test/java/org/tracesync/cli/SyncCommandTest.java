@@ -107,4 +107,41 @@ class SyncCommandTest {
         assertThat(h.exit()).isZero();
         assertThat(h.out()).contains("sync");
     }
+
+    /** Issue #12 item 10: a drift no real clock has (more than 1 %) is warned about, not reported as plain "accurate". */
+    @Test
+    void anImplausibleDriftIsWarned() throws Exception {
+        // node 1 runs 5 % fast: local = 1.05 t; 1 ms latency each way
+        Path in = tmp.resolve("fast.txt");
+        Files.writeString(in, "2\n0 1 1.000 1.05105\n0 1 10.000 10.50105\n1 0 2.100 2.001\n1 0 11.550 11.001\n");
+        Run r = run("sync", in.toString());
+        assertThat(r.out()).contains("Warnings").contains("node 1: drift -47642.8557 ppm against 0 (4.76 %) is not a real"
+                + " clock's (crystals stay within 0.01 %): check the trace's clock (CTF freq and offsets) or the unit of"
+                + " its timestamps");
+    }
+
+
+    /** Issue #12 item 16: a 12-node mesh (66 pairs) is summarized; --all-pairs lists every pair. */
+    @Test
+    void manyPairsAreSummarizedUnlessAllPairsIsAsked() throws Exception {
+        Path sim = tmp.resolve("mesh");
+        assertThat(run("simulate", "--nodes", "12", "--duration", "1s", "--rate", "20", "--format", "text", "-o",
+                sim.toString()).exit()).isZero();
+        Run r = run("sync", "--reduction", "path", sim.resolve("messages.txt").toString());
+        assertThat(r.out()).containsPattern("  66 pairs \\([0-9]+ accurate[^)]*\\); the 30 weakest below \\(--all-pairs for"
+                + " every pair; the result file holds them all\\)");
+        long rows = r.out().lines().filter(l -> l.matches("  \\d+ +\\d+ +\\d+ +\\d+ .*")).count();
+        assertThat(rows).isEqualTo(30);
+        Run all = run("sync", "--reduction", "path", "--all-pairs", sim.resolve("messages.txt").toString());
+        assertThat(all.out().lines().filter(l -> l.matches("  \\d+ +\\d+ +\\d+ +\\d+ .*")).count()).isEqualTo(66);
+    }
+
+    /** Issue #12 "Also": the summary speaks the report's units: µs, ppm, offset at the node's first message. */
+    @Test
+    void summaryUnitsMatchTheReport() throws Exception {
+        Run r = run("sync", twoNodes().toString());
+        assertThat(r.out()).contains("offset at start", "mean bound width", " ppm").doesNotContain(" us ", "e-05");
+        assertThat(r.out()).containsPattern("[0-9] µs");
+    }
+
 }

@@ -35,4 +35,15 @@ public class TraceFormatException extends IOException {
     public Path file() {
         return file;
     }
+
+    private static final java.util.regex.Pattern JSON_SOURCE = java.util.regex.Pattern.compile(
+            "\\[Source: [^;\\]]*(?:\\([^)]*\\))?[^;\\]]*; line: (\\d+), column: (\\d+)\\]");
+
+    /**
+     * A JSON parser's message in the user's words: its "[Source: … line: L, column: C]" location
+     * becomes "line L, column C" (the file is named by the caller).
+     */
+    public static String plainJson(String message) {
+        return message == null ? "" : JSON_SOURCE.matcher(message).replaceAll("line $1, column $2");
+    }
 }

@@ -173,8 +173,10 @@ final class GlobalProgram {
             // A vertex outside the range where the pair's bound function follows its hull only
             // constrains lines outside the pair's feasible drift range: redundant, exactly (the
             // joint constraints say "the pair's relative line lies in its feasible region").
-            long[] pRange = range(p.upperAToB(), p.x0(), p.pu());
-            long[] qRange = range(p.lowerAToB(), p.x0(), p.qu());
+            // only an accurate pair's bounds follow its hull between the extreme lines' contacts
+            boolean exact = p.quality() == Quality.ACCURATE;
+            long[] pRange = range(exact ? p.upperAToB() : null, p.x0(), p.pu());
+            long[] qRange = range(exact ? p.lowerAToB() : null, p.x0(), p.qu());
             for (int i = 0; i < p.pu().length; i++) { // a → b: sent at x on a, received at y on b
                 long x = x0 + p.pu()[i];
                 long lat = v0 + p.pv()[i]; // y − x
@@ -475,6 +477,12 @@ final class GlobalProgram {
      * index; a lane's failure propagates.
      */
     Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads) {
+        return allBounds(nodes, maxInstants, minLatencyNs, threads, () -> { });
+    }
+
+    /** As above, calling {@code nodeDone} (from the solving threads) after each node's bounds. */
+    Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads,
+                                       Runnable nodeDone) {
         Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
         int lanes = Math.max(1, Math.min(BOUND_LANES, nodes.length));
         List<Runnable> work = new ArrayList<>();
@@ -485,6 +493,7 @@ final class GlobalProgram {
                 try (LinearProgram lp = boundProgram(minLatencyNs)) {
                     for (int i = from; i < to; i++) {
                         out.put(nodes[i], bounds(lp, nodes[i], maxInstants));
+                        nodeDone.run();
                     }
                 }
             });

@@ -108,7 +108,17 @@ public final class GlobalReduction {
 
     /** Same, with τmin: every message is known to take at least {@code minLatencyNs}. */
     public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs) {
-        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS);
+        return reducer(mode, minLatencyNs, phase -> { });
+    }
+
+    /**
+     * Same, telling {@code progress} what it is doing as it goes, for a progress display: "global
+     * program: solving group g of G (N nodes)", then "global program: joint bounds of group g of G,
+     * node k of n" after each node's bounds (from the solving threads).
+     */
+    public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs, java.util.function.Consumer<String> progress) {
+        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS,
+                progress);
     }
 
     /** The global program on every group (same signature and output as {@link PathReduction#reduce}). */
@@ -123,6 +133,13 @@ public final class GlobalReduction {
      */
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants) {
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, phase -> { });
+    }
+
+    /** As above, reporting its phases to {@code progress} (see {@link #reducer(Mode, double, java.util.function.Consumer)}). */
+    public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
+                                    String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
+                                    java.util.function.Consumer<String> progress) {
         if (maxInstants < 2) {
             throw new IllegalArgumentException("need at least 2 bound instants, got " + maxInstants);
         }
@@ -146,6 +163,7 @@ public final class GlobalReduction {
         List<NodeResult> results = new ArrayList<>(path.nodes());
         List<String> warnings = new ArrayList<>(path.warnings());
         int solved = 0;
+        int groupsStarted = 0;
         int infeasible = 0;
         long constraints = 0;
         long lps = 0;
@@ -199,6 +217,9 @@ public final class GlobalReduction {
                         + "used path composition of the piecewise transforms: messages between nodes not on a path may be inverted");
                 continue;
             }
+            int groupNumber = ++groupsStarted;
+            String ofGroups = groupNumber + " of " + groups.size();
+            progress.accept("global program: solving group " + ofGroups + " (" + members.length + " nodes)");
             GlobalProgram program = new GlobalProgram(members, ref, pathTransforms, pairs, acc);
             if (!program.solve(minLatencyNs)) {
                 infeasible++;
@@ -218,8 +239,11 @@ public final class GlobalReduction {
             Map<Integer, NodeBounds> jointRows = Map.of();
             if (joint) {
                 int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
+                java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+                progress.accept("global program: joint bounds of group " + ofGroups + ", node 0 of " + others.length);
                 jointRows = program.allBounds(others, maxInstants, minLatencyNs,
-                        Runtime.getRuntime().availableProcessors());
+                        Runtime.getRuntime().availableProcessors(), () -> progress.accept("global program: joint bounds"
+                                + " of group " + ofGroups + ", node " + done.incrementAndGet() + " of " + others.length));
             }
             for (int m : members) {
                 NodeResult old = results.get(m);

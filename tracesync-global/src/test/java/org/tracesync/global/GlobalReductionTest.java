@@ -251,4 +251,19 @@ class GlobalReductionTest {
         }
         return sim;
     }
+
+    /** Issue #12 item 16: the reduction names its phases (group k of n, joint bounds node k of n) for a progress line. */
+    @Test
+    void progressNamesEachGroupAndEachNodesJointBounds() {
+        MessageSimulation sim = triangle(3);
+        java.util.List<String> phases = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        SyncResult global = GlobalReduction.reducer(GlobalReduction.Mode.EVERY_GROUP, 0.0, phases::add)
+                .reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        assertThat(global.stats()).containsEntry("reduction", "global");
+        assertThat(phases).startsWith("global program: solving group 1 of 1 (3 nodes)",
+                "global program: joint bounds of group 1 of 1, node 0 of 2");
+        assertThat(phases).contains("global program: joint bounds of group 1 of 1, node 1 of 2",
+                "global program: joint bounds of group 1 of 1, node 2 of 2").hasSize(4);
+    }
+
 }

@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Writes one process's probe records as a CTF 1.8 trace (readable by babeltrace2 and Trace
- * Compass): a {@code metadata} file, one stream file per thread ({@code thread_N}) and a
- * {@code process} stream for the epoch-offset samples and the event names. The clock is
+ * Writes one process's probe records as a CTF 1.8 trace (babeltrace2 reads it; ProbeTraceTest
+ * checks every record through it): a {@code metadata} file, one stream file per thread
+ * ({@code thread_N}) and a {@code process} stream for the epoch-offset samples and the event names. The clock is
  * {@code monotonic} at 1 GHz (raw {@code System.nanoTime()} values) with the epoch offset sampled at
  * start as its {@code offset_s}/{@code offset}; later samples are {@code clock_offset} events.
  * The environment names the machine ({@code hostname}), the process ({@code vpid},

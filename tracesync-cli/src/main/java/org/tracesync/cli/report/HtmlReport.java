@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
@@ -35,6 +36,8 @@ public final class HtmlReport {
 
     private final ReportInput in;
     private final StringBuilder out = new StringBuilder(1 << 16);
+    /** Statistics and benign notes sorted out of the warnings ({@link Notes}), shown in their own section. */
+    private List<String> statistics = List.of();
 
     private HtmlReport(ReportInput in) {
         this.in = in;
@@ -129,7 +132,9 @@ public final class HtmlReport {
         if (in.sampler() != null && in.sampler().inversions() > 0) {
             all.add(in.sampler().inversions() + " messages are received before they were sent after correction");
         }
-        List<String> distinct = all.stream().distinct().toList();
+        Notes notes = Notes.of(all);
+        statistics = notes.statistics();
+        List<String> distinct = notes.warnings();
         if (distinct.isEmpty()) {
             out.append("<div class=\"ok\">No warnings").append(in.sampler() != null
                     ? ": no message travels backwards in time after correction." : ".").append("</div>\n");
@@ -146,7 +151,7 @@ public final class HtmlReport {
         out.append("<h2>Nodes</h2>\n<table><tr><th>node</th><th>reference</th><th>quality</th><th>offset at start</th>"
                 + "<th>drift</th><th>mean bound width</th><th>max bound width</th><th>path</th><th>source</th><th>note</th></tr>\n");
         for (NodeResult n : in.result().nodes()) {
-            double[] w = widthStats(n.bounds().rowsWithin(n.start(), n.end()));
+            double[] w = BoundWidths.over(finite(n.bounds().rowsWithin(n.start(), n.end())));
             out.append("<tr><td>").append(Html.escape(n.name())).append("</td><td>").append(Html.escape(n.reference()))
                     .append("</td><td class=\"q-").append(n.quality().label()).append("\">").append(n.quality().label())
                     .append("</td><td class=\"n\">").append(ns(n.transform().correction(n.start())))
@@ -163,7 +168,7 @@ public final class HtmlReport {
 
     private void pairTable() {
         out.append("<h2>Pairs</h2>\n<table><tr><th>a</th><th>b</th><th>quality</th><th>a → b</th><th>b → a</th>"
-                + "<th>hull points</th><th>drift range</th><th>offset (b − a)</th><th>drift</th><th>mean accuracy</th>"
+                + "<th>hull points</th><th>drift range</th><th>offset (b − a)</th><th>drift</th><th>mean bound width</th>"
                 + "<th>note</th></tr>\n");
         for (PairResult p : in.result().pairs()) {
             out.append("<tr><td>").append(Html.escape(p.a())).append("</td><td>").append(Html.escape(p.b()))
@@ -181,15 +186,25 @@ public final class HtmlReport {
     }
 
     private void stats() {
-        if (in.result().stats().isEmpty()) {
+        if (in.result().stats().isEmpty() && statistics.isEmpty()) {
             return;
         }
-        out.append("<details><summary>Statistics</summary><table>\n");
-        for (Map.Entry<String, Object> e : in.result().stats().entrySet()) {
-            out.append("<tr><th>").append(Html.escape(e.getKey())).append("</th><td>")
-                    .append(Html.escape(String.valueOf(e.getValue()))).append("</td></tr>\n");
+        out.append("<h2>Statistics</h2>\n");
+        if (!statistics.isEmpty()) {
+            out.append("<ul class=\"stats\">\n");
+            for (String st : statistics) {
+                out.append("<li>").append(Html.escape(st)).append("</li>\n");
+            }
+            out.append("</ul>\n");
         }
-        out.append("</table></details>\n");
+        if (!in.result().stats().isEmpty()) {
+            out.append("<details><summary>Counters of the result file</summary><table>\n");
+            for (Map.Entry<String, Object> e : in.result().stats().entrySet()) {
+                out.append("<tr><th>").append(Html.escape(e.getKey())).append("</th><td>")
+                        .append(Html.escape(String.valueOf(e.getValue()))).append("</td></tr>\n");
+            }
+            out.append("</table></details>\n");
+        }
     }
 
     // ---------------------------------------------------------------- per node
@@ -236,6 +251,7 @@ public final class HtmlReport {
             correction.line(trueX, trueCorr, TRUTH, "true (truth file)", "6,4");
         }
         SvgPlot band = new SvgPlot(660, 300, "Accuracy of " + n.name() + " (Figure 6)", xLabel, "µs around the estimate");
+        // over the node's own span only: rows a trace length beyond the data would stretch the plot and its scale
         List<BoundRow> rows = finite(n.bounds().rowsWithin(start, end));
         double[] bx = new double[rows.size()];
         double[] lo = new double[rows.size()];
@@ -332,13 +348,13 @@ public final class HtmlReport {
         long x0 = p.origin;
         double[][] ab = p.aToB.points(x0, 1e-9, 1e-3, 1);
         double[][] ba = p.bToA.points(x0, 1e-9, 1e-3, -1);
-        PairGeometry g = in.geometry().get(a + "|" + b);
+        PairEstimate g = in.estimates().get(a + "|" + b);
         double[][] lowerHull;
         double[][] upperHull;
         String hullNote;
         if (g != null) {
-            lowerHull = scaled(g.lowerHullU(), g.lowerHullV(), g.origin() - x0);
-            upperHull = scaled(g.upperHullU(), g.upperHullV(), g.origin() - x0);
+            lowerHull = scaled(g.pu(), plus(g.pv(), g.v0()), g.x0() - x0);
+            upperHull = scaled(g.qu(), plus(g.qv(), g.v0()), g.x0() - x0);
             hullNote = "exact hulls";
         } else {
             lowerHull = hull(ab[0], ab[1], true);
@@ -360,7 +376,8 @@ public final class HtmlReport {
         SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey,
                 env, truth);
         SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env, truth);
-        double[] window = densestWindow(ab, ba);
+        // the corridor's slope in µs per s is the pair's drift × 10⁶
+        double[] window = densestWindow(ab, ba, pr != null && Double.isFinite(pr.drift()) ? pr.drift() * 1e6 : 0);
         if (window != null) {
             zoom.xRange(window[0], window[1]).yRange(window[2], window[3]);
         }
@@ -412,17 +429,37 @@ public final class HtmlReport {
         return line;
     }
 
+    /** v + v0 for every hull vertex (v = y − x in ns). */
+    private static long[] plus(long[] v, long v0) {
+        long[] out = new long[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] + v0;
+        }
+        return out;
+    }
+
     /** Bounds in pair coordinates, from the exact geometry or from a node's bounds when one is the other's reference. */
-    private double[][] envelope(ReportSampler.Pair p, String a, String b, long x0, PairGeometry g) {
-        if (g != null && g.envelopeU().length > 0) {
-            int n = g.envelopeU().length;
-            double[][] e = new double[3][n];
-            for (int i = 0; i < n; i++) {
-                e[0][i] = (g.envelopeU()[i] + (g.origin() - x0)) / 1e9;
-                e[1][i] = g.envelopeLow()[i] / 1e3;
-                e[2][i] = g.envelopeHigh()[i] / 1e3;
+    private double[][] envelope(ReportSampler.Pair p, String a, String b, long x0, PairEstimate g) {
+        if (g != null && g.hasBounds() && g.maxX() > g.minX()) {
+            // the pair's bound functions at 201 instants of its span, where both sides are finite
+            int n = 200;
+            double[][] e = new double[3][n + 1];
+            int m = 0;
+            for (int i = 0; i <= n; i++) {
+                long x = g.minX() + Math.round((double) (g.maxX() - g.minX()) * i / n);
+                double l = g.lowerAToB().deltaAt(x);
+                double h = g.upperAToB().deltaAt(x);
+                if (Double.isFinite(l) && Double.isFinite(h)) {
+                    e[0][m] = (x - x0) / 1e9;
+                    e[1][m] = l / 1e3;
+                    e[2][m] = h / 1e3;
+                    m++;
+                }
             }
-            return e;
+            if (m > 0) {
+                return new double[][] {java.util.Arrays.copyOf(e[0], m), java.util.Arrays.copyOf(e[1], m),
+                    java.util.Arrays.copyOf(e[2], m)};
+            }
         }
         NodeResult na = in.sampler().nodeResult(p.a);
         NodeResult nb = in.sampler().nodeResult(p.b);
@@ -457,9 +494,20 @@ public final class HtmlReport {
 
     /**
      * The densest twentieth of u (± one bin) and, there, the corridor between the two clouds:
-     * from the upper quartile of the b → a points to the lower quartile of the a → b points.
+     * from the highest b → a point to the lowest a → b point, padded by a quarter of its height
+     * (crossing clouds: between the quartiles).
      */
     static double[] densestWindow(double[][] ab, double[][] ba) {
+        return densestWindow(ab, ba, 0);
+    }
+
+    /**
+     * As {@link #densestWindow(double[][], double[][])}, for a corridor of slope {@code slope}
+     * (v units per u unit: the pair's drift): the extremes are taken on v − slope·u, so that a
+     * drifting corridor is not mistaken for crossing clouds, and the frame covers the corridor's
+     * rise or fall across the window.
+     */
+    static double[] densestWindow(double[][] ab, double[][] ba, double slope) {
         double[] ur = range(ab[0], ba[0]);
         if (!(ur[1] > ur[0])) {
             return null;
@@ -480,16 +528,24 @@ public final class HtmlReport {
         double w = (ur[1] - ur[0]) / bins;
         double lo = ur[0] + Math.max(0, best - 1) * w;
         double hi = ur[0] + Math.min(bins, best + 2) * w;
-        double[] vAb = inWindow(ab, lo, hi);
-        double[] vBa = inWindow(ba, lo, hi);
+        double[] vAb = inWindow(ab, lo, hi, slope);
+        double[] vBa = inWindow(ba, lo, hi, slope);
         double top;
         double bottom;
         if (vAb.length > 0 && vBa.length > 0) {
-            top = quantile(vAb, 0.25);
-            bottom = quantile(vBa, 0.75);
+            // the corridor: between the lowest a → b point and the highest b → a point (the hulls' edges there);
+            // quantiles would frame the latency tails, thousands of times wider than a µs corridor
+            top = quantile(vAb, 0.0);
+            bottom = quantile(vBa, 1.0);
             if (top <= bottom) {
-                top = quantile(vAb, 0.9);
-                bottom = quantile(vBa, 0.1);
+                // crossing clouds: frame the overlap and a little of each cloud
+                top = quantile(vAb, 0.25);
+                bottom = quantile(vBa, 0.75);
+                if (top <= bottom) {
+                    double t = top;
+                    top = bottom;
+                    bottom = t;
+                }
             }
         } else {
             double[] v = vAb.length > 0 ? vAb : vBa;
@@ -506,13 +562,15 @@ public final class HtmlReport {
         if (!(top > bottom)) {
             top = bottom + 1;
         }
-        double pad = (top - bottom) * 0.15;
-        return new double[] {lo, hi, bottom - pad, top + pad};
+        double pad = (top - bottom) * 0.25;
+        double rise = slope * (hi - lo);
+        return new double[] {lo, hi, bottom + slope * lo + Math.min(0, rise) - pad, top + slope * lo + Math.max(0, rise) + pad};
     }
 
-    private static double[] inWindow(double[][] pts, double lo, double hi) {
+    /** v − slope·(u − lo) of the points whose u lies in [lo, hi], i.e. v detrended to the window's left edge. */
+    private static double[] inWindow(double[][] pts, double lo, double hi, double slope) {
         return java.util.stream.IntStream.range(0, pts[0].length).filter(i -> pts[0][i] >= lo && pts[0][i] <= hi)
-                .mapToDouble(i -> pts[1][i]).toArray();
+                .mapToDouble(i -> pts[1][i] - slope * pts[0][i]).toArray();
     }
 
     private static double quantile(double[] values, double q) {
@@ -584,20 +642,6 @@ public final class HtmlReport {
     /** The rows with both sides finite (a one-sided or partly unbounded band is not drawn there). */
     private static List<BoundRow> finite(List<BoundRow> rows) {
         return rows.stream().filter(r -> Double.isFinite(r.minus()) && Double.isFinite(r.plus())).toList();
-    }
-
-    private static double[] widthStats(List<BoundRow> all) {
-        List<BoundRow> rows = finite(all);
-        if (rows.isEmpty()) {
-            return null;
-        }
-        double sum = 0;
-        double max = 0;
-        for (BoundRow r : rows) {
-            sum += r.width();
-            max = Math.max(max, r.width());
-        }
-        return new double[] {sum / rows.size(), max};
     }
 
     static String ns(double v) {

@@ -5,14 +5,15 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.tracesync.formats.io.AtomicFile;
 import java.util.function.LongSupplier;
 import org.tracesync.cli.ProgressReporter;
+import org.tracesync.cli.TraceMembership;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.estimate.ConvexHullEstimator;
@@ -56,7 +57,7 @@ public final class ReportGenerator {
                                 boolean quiet) throws IOException {
         List<String> inputWarnings = new ArrayList<>(warnings);
         ReportSampler sampler = null;
-        Map<String, PairGeometry> geometry = new HashMap<>();
+        Map<String, PairEstimate> geometry = new HashMap<>();
         String traceError = null;
         if (traces != null) {
             List<NodeInfo> nodes = traces.nodes();
@@ -76,16 +77,24 @@ public final class ReportGenerator {
                     s.message(sender, receiver, sendTime, recvTime);
                     acc.message(sender, receiver, sendTime, recvTime);
                 };
+                TraceMembership membership = unknown.isEmpty()
+                        ? new TraceMembership("the result", result, nodes.stream().map(NodeInfo::name).toList()) : null;
+                if (membership != null) {
+                    fanOut = membership.watching(fanOut);
+                }
                 if (traces instanceof org.tracesync.formats.input.MergedTraceInput captures) {
                     captures.read(fanOut, s); // captures also give broadcast groups
                 } else {
                     traces.readMessages(fanOut);
                 }
+                if (membership != null) {
+                    membership.check();
+                }
                 sampler = s;
                 inputWarnings.addAll(traces.warnings());
                 for (PairAccumulator pa : acc.nonEmptyPairs()) {
                     PairEstimate e = ConvexHullEstimator.estimate(pa);
-                    geometry.put(nodes.get(e.a()).name() + "|" + nodes.get(e.b()).name(), geometry(e));
+                    geometry.put(nodes.get(e.a()).name() + "|" + nodes.get(e.b()).name(), e);
                 }
             } catch (IOException | RuntimeException e) {
                 traceError = e.getMessage() == null ? e.toString() : e.getMessage();
@@ -96,10 +105,10 @@ public final class ReportGenerator {
         ReportInput input = new ReportInput(title, result, sampler, inputWarnings, truth, geometry);
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Path tmp = parent.resolve("." + out.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
+        boolean spansReadable = traceError == null;
+        AtomicFile.write(out, tmp -> {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && traceError == null) {
+                if (traces instanceof org.tracesync.formats.spans.SpanMessageInput spans && spansReadable) {
                     // span files: their own section before the end of the page (SpanReportSection)
                     java.io.StringWriter page = new java.io.StringWriter();
                     HtmlReport.write(input, page);
@@ -110,39 +119,8 @@ public final class ReportGenerator {
                     HtmlReport.write(input, w);
                 }
             }
-            Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
         return new Outcome(out, sampler == null ? 0 : sampler.messages(), sampler == null ? 0 : sampler.inversions(),
                 traceError);
-    }
-
-    /** Hulls and envelope of one pair estimate, in the pair's (u, v = y − x) coordinates. */
-    static PairGeometry geometry(PairEstimate e) {
-        long[] pv = new long[e.pv().length];
-        for (int i = 0; i < pv.length; i++) {
-            pv[i] = e.pv()[i] + e.v0();
-        }
-        long[] qv = new long[e.qv().length];
-        for (int i = 0; i < qv.length; i++) {
-            qv[i] = e.qv()[i] + e.v0();
-        }
-        long[] eu = new long[0];
-        double[] lo = new double[0];
-        double[] hi = new double[0];
-        if (e.hasBounds() && e.maxX() > e.minX()) {
-            int n = 200;
-            eu = new long[n + 1];
-            lo = new double[n + 1];
-            hi = new double[n + 1];
-            for (int i = 0; i <= n; i++) {
-                long x = e.minX() + Math.round((double) (e.maxX() - e.minX()) * i / n);
-                eu[i] = x - e.x0();
-                lo[i] = e.lowerAToB().deltaAt(x);
-                hi[i] = e.upperAToB().deltaAt(x);
-            }
-        }
-        return new PairGeometry(e.x0(), e.pu(), pv, e.qu(), qv, eu, lo, hi);
     }
 }

@@ -2,6 +2,7 @@ package org.tracesync.cli.report;
 
 import java.util.List;
 import java.util.Map;
+import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 
@@ -13,14 +14,14 @@ import org.tracesync.core.simulate.ClockModel;
  * @param sampler        message samples from the traces, or null when no trace was given
  * @param inputWarnings  problems reading inputs (unreadable traces, dropped duplicates, evictions)
  * @param truth          true clocks by node name (simulations), or empty
- * @param geometry       exact pair geometry (hulls, envelopes) by "a|b", or empty
+ * @param estimates      the pair estimates (exact hulls, bound functions) by "a|b", or empty
  */
 public record ReportInput(String title, SyncResult result, ReportSampler sampler, List<String> inputWarnings,
-                          Map<String, ClockModel> truth, Map<String, PairGeometry> geometry) {
+                          Map<String, ClockModel> truth, Map<String, PairEstimate> estimates) {
     public ReportInput {
         inputWarnings = List.copyOf(inputWarnings);
         truth = Map.copyOf(truth);
-        geometry = Map.copyOf(geometry);
+        estimates = Map.copyOf(estimates);
     }
 
     public ReportInput(String title, SyncResult result, ReportSampler sampler, List<String> inputWarnings) {

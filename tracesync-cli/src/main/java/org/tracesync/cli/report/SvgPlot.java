@@ -104,17 +104,21 @@ final class SvgPlot {
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>%n",
                 left, Html.escape(title)));
         // ticks and grid
-        for (double t : ticks(xr[0], xr[1])) {
+        Axis xa = axis(xr[0], xr[1]);
+        for (int i = 0; i < xa.ticks().length; i++) {
+            double t = xa.ticks()[i];
             double px = left + (t - xr[0]) / (xr[1] - xr[0]) * pw;
             b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>"
                     + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                    px, top, px, top + ph, px, top + ph + 16, label(t, xr)));
+                    px, top, px, top + ph, px, top + ph + 16, xa.labels()[i]));
         }
-        for (double t : ticks(yr[0], yr[1])) {
+        Axis ya = axis(yr[0], yr[1]);
+        for (int i = 0; i < ya.ticks().length; i++) {
+            double t = ya.ticks()[i];
             double py = top + ph - (t - yr[0]) / (yr[1] - yr[0]) * ph;
             b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
-                    left, py, left + pw, py, left - 6, py + 4, label(t, yr)));
+                    left, py, left + pw, py, left - 6, py + 4, ya.labels()[i]));
         }
         if (yr[0] < 0 && yr[1] > 0) {
             double py = top + ph - (0 - yr[0]) / (yr[1] - yr[0]) * ph;
@@ -122,9 +126,9 @@ final class SvgPlot {
                     left, py, left + pw, py));
         }
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                left + pw / 2, top + ph + 34, Html.escape(xLabel)));
+                left + pw / 2, top + ph + 34, Html.escape(xLabel + xa.note())));
         b.append(String.format(Locale.ROOT, "<text transform=\"translate(14,%d) rotate(-90)\" text-anchor=\"middle\">%s</text>%n",
-                top + ph / 2, Html.escape(yLabel)));
+                top + ph / 2, Html.escape(yLabel + ya.note())));
         b.append("<g clip-path=\"url(#").append(clip).append(")\">\n");
         for (Series s : series) {
             if (s.xs.length == 0) {
@@ -261,13 +265,44 @@ final class SvgPlot {
         return out.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    private static String label(double v, double[] range) {
-        double span = range[1] - range[0];
-        double mag = Math.max(Math.abs(range[0]), Math.abs(range[1]));
-        if (mag >= 1e6 || (mag > 0 && mag < 1e-3)) {
-            return String.format(Locale.ROOT, "%.3g", v);
+    /**
+     * An axis' ticks and their labels. Labels carry as many decimals as the tick step needs, so
+     * that no two read the same; when the values are large against the range (a 5 µs corridor at
+     * −1,000,000 µs), ticks are labelled relative to a round base named in {@code note}
+     * (", ticks relative to −1000000"): "−1.00e+06" three times says nothing.
+     */
+    record Axis(double[] ticks, String[] labels, String note) {
+    }
+
+    static Axis axis(double min, double max) {
+        double[] t = ticks(min, max);
+        double step = t.length > 1 ? t[1] - t[0] : Math.max(Math.abs(max - min), 1e-12);
+        double mag = Math.max(Math.abs(min), Math.abs(max));
+        double base = 0;
+        String note = "";
+        if (mag / step >= 1e4) {
+            double unit = Math.pow(10, Math.ceil(Math.log10(step * 10)));
+            base = Math.round((min + max) / 2 / unit) * unit;
+            note = ", ticks relative to " + plain(base);
         }
-        int decimals = Math.max(0, (int) Math.ceil(-Math.log10(span / 6)) + 1);
-        return String.format(Locale.ROOT, "%." + Math.min(decimals, 6) + "f", v);
+        int decimals = (int) Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+        boolean scientific = note.isEmpty() && (mag >= 1e6 || mag < 1e-3);
+        // enough significant digits to tell ticks one step apart
+        int digits = (int) Math.max(3, Math.floor(Math.log10(Math.max(mag, step) / step)) + 2);
+        String[] labels = new String[t.length];
+        for (int i = 0; i < t.length; i++) {
+            double v = t[i] - base;
+            if (Math.abs(v) < step * 1e-6) {
+                v = 0;
+            }
+            labels[i] = scientific ? String.format(Locale.ROOT, "%." + (digits - 1) + "e", v)
+                    : (!note.isEmpty() && v > 0 ? "+" : "") + String.format(Locale.ROOT, "%." + Math.min(decimals, 12) + "f", v);
+        }
+        return new Axis(t, labels, note);
+    }
+
+    private static String plain(double v) {
+        return new java.math.BigDecimal(v).setScale(0, java.math.RoundingMode.HALF_EVEN).toPlainString().equals("-0")
+                ? "0" : java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

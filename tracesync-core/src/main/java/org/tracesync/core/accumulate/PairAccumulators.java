@@ -93,6 +93,24 @@ public final class PairAccumulators implements MessageSink {
         selfMessages += other.selfMessages;
     }
 
+    /**
+     * Folds in one pair's accumulator built elsewhere (a partition of a distributed job), counting
+     * its messages. The nodes' time ranges are not known from it: give them with {@link #seen(int, long, long)}.
+     */
+    public void merge(PairAccumulator p) {
+        if (p.isEmpty()) {
+            return;
+        }
+        pair(p.a(), p.b()).merge(p);
+        messages += p.countAToB() + p.countBToA();
+    }
+
+    /** Records that node {@code n} has messages from {@code first} to {@code last} (its own clock). */
+    public void seen(int n, long first, long last) {
+        seen(n, first);
+        seen(n, last);
+    }
+
     public int nodes() {
         return nodes;
     }

@@ -109,11 +109,10 @@ public final class ConvexHullEstimator {
         }
         Slope minusOne = Slope.of(-1, 1);
         if (f.dMax().compareTo(minusOne) <= 0) {
-            return new PairEstimate(acc.a(), acc.b(), Quality.INVALID,
+            return new PairEstimate(geometry(acc, pu, pv, qu, qv),
                     "the feasible region only allows a non-positive clock rate (max drift "
                             + f.dMax().toDouble() + "): not a clock",
-                    n1, n2, acc.x0(), acc.v0(), acc.minX(), acc.maxX(), f.dMin(), f.dMax(),
-                    Double.NaN, Double.NaN, null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
+                    new DriftRange(f.dMin(), f.dMax()), null, null, null);
         }
         if (!f.isBounded()) {
             return incomplete(acc, f, pu, pv, qu, qv, null);
@@ -136,8 +135,8 @@ public final class ConvexHullEstimator {
         MonotoneBound lower = lowerBound(acc, f, qu, qv, d1, d2);
         double mean = meanWidth(lower, upper, acc.minX(), acc.maxX());
         String note = "feasible region bounded";
-        return new PairEstimate(acc.a(), acc.b(), Quality.ACCURATE, note, n1, n2, acc.x0(), acc.v0(),
-                acc.minX(), acc.maxX(), f.dMin(), f.dMax(), c, d, lower, upper, mean, 0, 0, pu, pv, qu, qv, null);
+        return new PairEstimate(geometry(acc, pu, pv, qu, qv), note, new DriftRange(f.dMin(), f.dMax()),
+                new EstimateLine(c, d), new PairBounds(lower, upper, mean), null);
     }
 
     /** b-time upper bound given a-time: the P vertices between the extreme lines' contacts. */
@@ -220,14 +219,20 @@ public final class ConvexHullEstimator {
         }
         double c = 0.5 * (f.g(d) + f.h(d));
         boolean strict = f.phi(d) > 0;
+        // bounds where finite: +∞ slopes mark the unbounded ends, 0 the flat ones (rates ≤ 0)
+        double dLo = f.dMin().isFinite() ? f.dMin().toDouble() : Double.NEGATIVE_INFINITY;
+        double dHi = f.dMax().isFinite() ? f.dMax().toDouble() : Double.POSITIVE_INFINITY;
+        double flat = Math.max(0.0, 1 + dLo);
+        double steep = 1 + dHi;
+        MonotoneBound upper = hullBound(MonotoneBound.Kind.UPPER, acc, pu, pv, f.upperEnvelopeRange(), flat, steep);
+        MonotoneBound lower = hullBound(MonotoneBound.Kind.LOWER, acc, qu, qv, f.lowerEnvelopeRange(), steep, flat);
         String which = !f.dMin().isFinite() && !f.dMax().isFinite() ? "both drift bounds"
                 : !f.dMax().isFinite() ? "the maximum drift" : "the minimum drift";
-        return new PairEstimate(acc.a(), acc.b(), Quality.INCOMPLETE,
+        return new PairEstimate(geometry(acc, pu, pv, qu, qv),
                 (reason != null ? reason : "feasible region unbounded in " + which) + ": estimate is the middle of the feasible intercepts at "
                         + where + (strict ? " (strictly inside the corridor)" : " (the corridor has no interior: the line touches it)")
-                        + "; no two-sided bounds",
-                acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
-                f.dMin(), f.dMax(), c, d, null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
+                        + "; bounds only where finite",
+                new DriftRange(f.dMin(), f.dMax()), new EstimateLine(c, d), new PairBounds(lower, upper, Double.NaN), null);
     }
 
     /**
@@ -263,18 +268,20 @@ public final class ConvexHullEstimator {
                 violations++;
             }
         }
-        return new PairEstimate(acc.a(), acc.b(), Quality.FALLBACK,
+        return new PairEstimate(geometry(acc, pu, pv, qu, qv),
                 "hulls cross (clocks not linear over the trace, or timestamps too coarse): "
                         + "minimax line (smallest largest violation) violates " + violations + " hull points by up to "
                         + String.format(java.util.Locale.ROOT, "%.1f", eps) + " ns; no strict bounds",
-                acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(), acc.minX(), acc.maxX(),
-                null, null, c, d, null, null, Double.NaN, violations, eps, pu, pv, qu, qv, null);
+                null, new EstimateLine(c, d), null, new FallbackStatistics(violations, eps));
     }
 
     private static PairEstimate none(PairAccumulator acc, Quality q, String note,
                                      long[] pu, long[] pv, long[] qu, long[] qv) {
-        return new PairEstimate(acc.a(), acc.b(), q, note, acc.countAToB(), acc.countBToA(),
-                acc.x0(), acc.v0(), acc.minX(), acc.maxX(), null, null, Double.NaN, Double.NaN,
-                null, null, Double.NaN, 0, 0, pu, pv, qu, qv, null);
+        return new PairEstimate(geometry(acc, pu, pv, qu, qv), note, null, null, null, null);
+    }
+
+    private static PairGeometry geometry(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv) {
+        return new PairGeometry(acc.a(), acc.b(), acc.countAToB(), acc.countBToA(), acc.x0(), acc.v0(),
+                acc.minX(), acc.maxX(), pu, pv, qu, qv);
     }
 }

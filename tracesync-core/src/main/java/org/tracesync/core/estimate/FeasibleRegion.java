@@ -244,14 +244,23 @@ public final class FeasibleRegion {
         return fallbackSlope;
     }
 
+    /** d_min, or −1 when d_min is below it: slopes ≤ −1 are not clock rates (a clock increases). */
+    private Slope rateFloor() {
+        Slope minusOne = Slope.of(-1, 1);
+        return dMin.compareTo(minusOne) < 0 ? minusOne : dMin;
+    }
+
     /**
      * Index range [first, last] of the P vertices on which the upper envelope U follows the hull:
-     * from the last P vertex on the d_min line to the first on the d_max line.
+     * from the last P vertex on the d_min line to the first on the d_max line (to the last vertex
+     * when d_max is +∞). Where d_min ≤ −1, from the first vertex whose next edge has a slope above
+     * −1: left of it the increasing envelope min over x' ≥ x of U is flat.
      */
     int[] upperEnvelopeRange() {
+        Slope floor = rateFloor();
         int first = pSlopes.length;
         for (int k = 0; k < pSlopes.length; k++) {
-            if (pSlopes[k].compareTo(dMin) > 0) {
+            if (pSlopes[k].compareTo(floor) > 0) {
                 first = k;
                 break;
             }
@@ -268,9 +277,11 @@ public final class FeasibleRegion {
 
     /**
      * Index range [first, last] of the Q vertices on which the lower envelope L follows the hull:
-     * from the last Q vertex on the d_max line to the first on the d_min line.
+     * from the last Q vertex on the d_max line (the first vertex when d_max is +∞) to the first on
+     * the d_min line, or on an edge of slope ≤ −1 (right of it the increasing envelope is flat).
      */
     int[] lowerEnvelopeRange() {
+        Slope floor = rateFloor();
         int first = qSlopes.length;
         for (int k = 0; k < qSlopes.length; k++) {
             if (qSlopes[k].compareTo(dMax) < 0) {
@@ -280,7 +291,7 @@ public final class FeasibleRegion {
         }
         int last = qSlopes.length;
         for (int k = 0; k < qSlopes.length; k++) {
-            if (qSlopes[k].compareTo(dMin) <= 0) {
+            if (qSlopes[k].compareTo(floor) <= 0) {
                 last = k;
                 break;
             }

@@ -620,9 +620,10 @@ public final class PiecewiseEstimator {
                 unresolved > 0 ? "; " + unresolved + " bucket" + (unresolved == 1 ? "" : "s")
                         + " fit no line on its own (a step inside) and may leave messages inverted" : "")
                 + (bounded ? "" : "; a piece has too few messages for two-sided bounds: no bounds");
-        return new PairEstimate(acc.a(), acc.b(), Quality.PIECEWISE, note, acc.countAToB(), acc.countBToA(), x0, v0,
-                acc.minX(), acc.maxX(), null, null, first.vk - first.d * (double) first.uk, first.d, lower, upper, mean,
-                0, 0, fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv(), fit);
+        PairGeometry geometry = new PairGeometry(acc.a(), acc.b(), acc.countAToB(), acc.countBToA(), x0, v0,
+                acc.minX(), acc.maxX(), fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv());
+        return new PairEstimate(geometry, note, null, new EstimateLine(first.vk - first.d * (double) first.uk, first.d),
+                bounded ? new PairBounds(lower, upper, mean) : null, FallbackStatistics.NONE, fit);
     }
 
     /**

@@ -7,7 +7,10 @@ package org.tracesync.core.model;
 public enum Quality {
     /** Feasible region bounded and non-empty. */
     ACCURATE("accurate"),
-    /** Both directions present, feasible region unbounded in drift. */
+    /**
+     * Both directions present, but the drift is not bounded by them (feasible region unbounded in
+     * drift, or allowing a clock rate ≤ 0): a line strictly inside the corridor, bounds where finite.
+     */
     INCOMPLETE("incomplete"),
     /** Messages in one direction only: a one-sided bound, no estimate. */
     ONE_WAY("one-way"),

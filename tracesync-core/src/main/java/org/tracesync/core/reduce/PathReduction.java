@@ -140,8 +140,10 @@ public final class PathReduction {
                 quality[i] = worse(parentIsRef ? Quality.ACCURATE : quality[par], p.quality());
                 bounded[i] = (parentIsRef || bounded[par]) && lo != null && hi != null;
                 if (bounded[i]) {
-                    lower[i] = parentIsRef ? lo : MonotoneBound.compose(lower[par], lo);
-                    upper[i] = parentIsRef ? hi : MonotoneBound.compose(upper[par], hi);
+                    // a side unbounded everywhere (null) stays so down the path
+                    lower[i] = parentIsRef ? lo : lower[par] == null ? null : MonotoneBound.compose(lower[par], lo);
+                    upper[i] = parentIsRef ? hi : upper[par] == null ? null : MonotoneBound.compose(upper[par], hi);
+                    bounded[i] = lower[i] != null || upper[i] != null;
                 }
                 List<String> path = new ArrayList<>();
                 for (int k = i; k != ref; k = parent[k].from()) {
@@ -163,11 +165,11 @@ public final class PathReduction {
                 warnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + " is fallback: " + p.note());
             } else if (p.quality() == Quality.PIECEWISE) {
                 String pair = nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name();
-                for (ClockStep st : p.pieces().steps()) {
+                for (ClockStep st : p.piecewise().steps()) {
                     warnings.add(stepWarning(pair, nodes.get(p.a()).name(), nodes.get(p.b()).name(), st));
                 }
-                if (p.pieces().unresolved() > 0 || p.pieces().breaks() > 0) {
-                    warnings.add("pair " + pair + " is piecewise (" + p.pieces().pieces() + " pieces): " + p.note());
+                if (p.piecewise().unresolved() > 0 || p.piecewise().breaks() > 0) {
+                    warnings.add("pair " + pair + " is piecewise (" + p.piecewise().pieces() + " pieces): " + p.note());
                 }
             } else if (p.quality() == Quality.INVALID) {
                 warnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + " is invalid: " + p.note());
@@ -299,7 +301,7 @@ public final class PathReduction {
                 p.countAToB(), p.countBToA(), p.pu().length, p.qu().length, p.driftMin(), p.driftMax(),
                 p.hasEstimate() ? p.v0() + p.c() : Double.NaN, p.d(), p.x0(), p.meanAccuracy(),
                 p.violations(), p.maxViolation(), p.note(), p.pieceCount(),
-                p.pieces() == null ? List.of() : p.pieces().steps());
+                p.piecewise() == null ? List.of() : p.piecewise().steps());
     }
 
     private static int[] components(int n, List<List<Edge>> adj) {

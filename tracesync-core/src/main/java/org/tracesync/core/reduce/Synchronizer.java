@@ -7,12 +7,13 @@ import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.accumulate.PairMessageLog;
 import org.tracesync.core.estimate.ConvexHullEstimator;
+import org.tracesync.core.estimate.EstimateLine;
+import org.tracesync.core.estimate.FallbackStatistics;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.estimate.RegressionEstimator;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.model.NodeInfo;
-import org.tracesync.core.model.Quality;
 
 /**
  * The library entry point: messages in, {@link SyncResult} out (DESIGN §1 stages 3–5).
@@ -90,6 +91,10 @@ public final class Synchronizer {
      * whatever the line (rows are written around it; a negative Δ then shows how far outside it is).
      */
     static PairEstimate withRegressionLine(PairEstimate e, RegressionEstimator.Fit fit, long[][] m, double confidence) {
+        if (e.piecewise() != null) {
+            // one line cannot follow a clock that is not linear over the trace: the pieces stay
+            return e.withNote(e.note() + "; regression not used: one line over the whole trace would invert messages");
+        }
         int inverted = 0;
         double worst = 0;
         for (int i = 0; i < m[0].length; i++) { // a → b: b received at or after the line's b-time
@@ -111,12 +116,16 @@ public final class Synchronizer {
                         + "%.1f ns, drift %.6g ± %.3g (standard error %.3g), offset ± %.1f ns (standard error %.1f ns) at %.3f",
                 fit.samples(), fit.rejected(), confidence, fit.residualStandardError(), fit.d(), fit.ciD(), fit.seD(),
                 fit.ciC(), fit.seC(), confidence);
-        if (inverted == 0 || e.quality() != Quality.ACCURATE && e.quality() != Quality.INCOMPLETE) {
-            return e.withLine(fit.c(), fit.d(), e.note() + "; " + stats);
+        EstimateLine line = new EstimateLine(fit.c(), fit.d());
+        if (inverted == 0) {
+            return e.withLine(line, FallbackStatistics.NONE, e.note() + "; " + stats);
         }
-        return e.withRegressionOutside(fit.c(), fit.d(), inverted, worst, String.format(java.util.Locale.ROOT,
-                "the regression line leaves the feasible region: it inverts %d of %d messages, by up to %.1f ns "
-                        + "(the hull's bounds are kept, strict); %s", inverted, m[0].length + m[2].length, worst, stats));
+        // the statistics are the regression line's own inversions, whether or not the hulls cross
+        String where = e.hullsCross() ? "the hulls cross (no line keeps every message forward)"
+                : "the regression line leaves the feasible region (the hull's bounds are kept, strict)";
+        return e.withLine(line, new FallbackStatistics(inverted, worst), String.format(java.util.Locale.ROOT,
+                "%s: it inverts %d of %d messages, by up to %.1f ns; %s", where, inverted,
+                m[0].length + m[2].length, worst, stats));
     }
 
     public static Synchronization synchronize(MessageInput input, Options options) throws IOException {

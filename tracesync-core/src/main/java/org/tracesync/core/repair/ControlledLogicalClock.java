@@ -83,7 +83,7 @@ public final class ControlledLogicalClock {
                 return true;
             }
             if (p.quality() == Quality.PIECEWISE
-                    && (nodes > 2 || p.pieces().unresolved() > 0 || p.pieces().breaks() > 0)) {
+                    && (nodes > 2 || p.piecewise().unresolved() > 0 || p.piecewise().breaks() > 0)) {
                 return true;
             }
         }

@@ -5,7 +5,16 @@ import java.util.Arrays;
 /**
  * A strictly increasing piecewise-linear bound function between two clocks: through the sample
  * points (t[k], r[k]) (longs, t strictly increasing, r increasing), extended linearly with
- * {@code slopeLeft} before the first point and {@code slopeRight} after the last (both &gt; 0).
+ * {@code slopeLeft} before the first point and {@code slopeRight} after the last.
+ *
+ * <p><b>Unbounded and flat ends.</b> An end slope may be +∞: the bound is unbounded beyond that
+ * end (a lower bound −∞ before its first point, an upper bound +∞ after its last), which is how
+ * an {@code incomplete} pair's bounds say "finite only here". An end slope may be 0: the bound is
+ * flat beyond that end (the inverse of an unbounded end; and, since clocks are increasing, an
+ * upper bound may be replaced by {@code min over x' ≥ x}, a lower one by {@code max over x' ≤ x},
+ * which flattens the ends where only a non-positive clock rate would follow the hull). So a lower
+ * bound has slopeLeft in (0, ∞] and slopeRight in [0, ∞), an upper bound the mirror; composing
+ * two of a kind multiplies end slopes, never 0·∞.
  *
  * <p>Lower bounds are concave and upper bounds convex (DESIGN §3: U convex, L concave, and
  * inverses and compositions of increasing concave functions stay concave). That makes the
@@ -31,8 +40,12 @@ public final class MonotoneBound {
         if (t.length == 0 || t.length != r.length) {
             throw new IllegalArgumentException("need matching, non-empty sample arrays");
         }
-        if (!(slopeLeft > 0) || !(slopeRight > 0) || Double.isInfinite(slopeLeft) || Double.isInfinite(slopeRight)) {
-            throw new IllegalArgumentException("end slopes must be finite and positive: " + slopeLeft + ", " + slopeRight);
+        boolean lower = kind == Kind.LOWER;
+        double unboundedSide = lower ? slopeLeft : slopeRight;
+        double flatSide = lower ? slopeRight : slopeLeft;
+        if (!(unboundedSide > 0) || !(flatSide >= 0) || Double.isInfinite(flatSide)) {
+            throw new IllegalArgumentException("end slopes of a " + kind + " bound: " + slopeLeft + ", " + slopeRight
+                    + " (need " + (lower ? "left in (0, inf], right in [0, inf)" : "left in [0, inf), right in (0, inf]") + ")");
         }
         for (int k = 1; k < t.length; k++) {
             if (t[k] <= t[k - 1] || r[k] < r[k - 1]) {
@@ -109,11 +122,12 @@ public final class MonotoneBound {
         // position relative to the first and last sample
         double fromFirst = (double) (x - t[0]) + frac;
         if (fromFirst <= 0) {
-            return (double) (r[0] - t[0]) + fromFirst * (slopeLeft - 1.0);
+            return fromFirst == 0 ? (double) (r[0] - t[0]) : (double) (r[0] - t[0]) + fromFirst * (slopeLeft - 1.0);
         }
         double fromLast = (double) (x - t[n - 1]) + frac;
         if (fromLast >= 0) {
-            return (double) (r[n - 1] - t[n - 1]) + fromLast * (slopeRight - 1.0);
+            return fromLast == 0 ? (double) (r[n - 1] - t[n - 1])
+                    : (double) (r[n - 1] - t[n - 1]) + fromLast * (slopeRight - 1.0);
         }
         // the point is x + frac: frac may span many samples (an offset between two clocks), so
         // find the segment of the whole part, not of x
@@ -145,10 +159,10 @@ public final class MonotoneBound {
     long preimage(long y) {
         int n = r.length;
         if (y <= r[0]) {
-            return t[0] - Math.round((double) (r[0] - y) / slopeLeft);
+            return slopeLeft == 0 ? t[0] : t[0] - Math.round((double) (r[0] - y) / slopeLeft);
         }
         if (y >= r[n - 1]) {
-            return t[n - 1] + Math.round((double) (y - r[n - 1]) / slopeRight);
+            return slopeRight == 0 ? t[n - 1] : t[n - 1] + Math.round((double) (y - r[n - 1]) / slopeRight);
         }
         int k = Arrays.binarySearch(r, y);
         if (k >= 0) {
@@ -163,19 +177,29 @@ public final class MonotoneBound {
      * {@code outer ∘ inner}: for a node C whose time maps into B by {@code inner} and B into A by
      * {@code outer}. Both must be of the same kind. Samples at inner's points and at the
      * preimages of outer's points; values rounded outward (down for a lower bound, up for an upper
-     * one) so the result stays a strict bound. O(n + m).
+     * one) so the result stays a strict bound. Where either is unbounded, so is the result (no
+     * sample there; its end slope is then +∞). Returns null when the result is finite nowhere.
+     * O(n + m).
      */
     public static MonotoneBound compose(MonotoneBound outer, MonotoneBound inner) {
         if (outer.kind != inner.kind) {
             throw new IllegalArgumentException("cannot compose a " + outer.kind + " with an " + inner.kind + " bound");
         }
-        long[] xs = new long[inner.t.length + outer.t.length];
+        long[] xs = new long[inner.t.length + 2 * outer.t.length];
         int n = 0;
         for (long x : inner.t) {
             xs[n++] = x;
         }
-        for (long y : outer.t) {
-            xs[n++] = inner.preimage(y);
+        // beside outer's unbounded end, also one ns toward the finite side, so that rounding the
+        // preimage cannot leave the finite domain's first (last) point out
+        boolean unboundedEnd = inner.kind == Kind.LOWER ? Double.isInfinite(outer.slopeLeft) : Double.isInfinite(outer.slopeRight);
+        int away = inner.kind == Kind.LOWER ? 1 : -1;
+        for (int k = 0; k < outer.t.length; k++) {
+            long x = inner.preimage(outer.t[k]);
+            xs[n++] = x;
+            if (unboundedEnd && k == (inner.kind == Kind.LOWER ? 0 : outer.t.length - 1)) {
+                xs[n++] = x + away;
+            }
         }
         Arrays.sort(xs, 0, n);
         long[] ts = new long[n];
@@ -187,8 +211,14 @@ public final class MonotoneBound {
                 continue;
             }
             double d1 = inner.deltaAt(x);
+            if (Double.isInfinite(d1)) {
+                continue; // beyond an unbounded end of inner: the composition is unbounded there too
+            }
             double d2 = outer.deltaAt(x, d1);
             double total = d1 + d2;
+            if (Double.isInfinite(total)) {
+                continue; // beyond an unbounded end of outer
+            }
             long rounded = (long) (inner.kind == Kind.LOWER ? Math.floor(total) : Math.ceil(total));
             long value = x + rounded;
             // Rounding can make neighbouring samples step backwards by a nanosecond. Dropping a
@@ -204,6 +234,9 @@ public final class MonotoneBound {
             ts[m] = x;
             rs[m] = value;
             m++;
+        }
+        if (m == 0) {
+            return null; // finite nowhere: no bound on this side
         }
         return new MonotoneBound(inner.kind, Arrays.copyOf(ts, m), Arrays.copyOf(rs, m),
                 outer.slopeLeft * inner.slopeLeft, outer.slopeRight * inner.slopeRight);

@@ -69,12 +69,7 @@ public final class NodeBounds {
         }
         long first = ts.first();
         long last = ts.last();
-        for (LinearSegment s : transform.segments()) {
-            if (s.from() != null && s.from() > first && s.from() < last) {
-                ts.add(s.from() - 1); // a step between t − 1 and t: both sides exact
-                ts.add(s.from());
-            }
-        }
+        addKnots(ts, transform, first, last);
         long span = Math.max(last - first, MIN_END_SPAN);
         ts.add(saturatedAdd(first, -span));
         ts.add(saturatedAdd(last, span));
@@ -132,14 +127,8 @@ public final class NodeBounds {
         for (long x : t) {
             ts.add(x);
         }
-        for (ClockTransform f : new ClockTransform[] {from, to}) {
-            for (LinearSegment s : f.segments()) {
-                if (s.from() != null && s.from() > t[0] && s.from() < t[t.length - 1]) {
-                    ts.add(s.from() - 1);
-                    ts.add(s.from());
-                }
-            }
-        }
+        addKnots(ts, from, t[0], t[t.length - 1]);
+        addKnots(ts, to, t[0], t[t.length - 1]);
         int n = ts.size();
         long[] rt = new long[n];
         double[] rm = new double[n];
@@ -153,6 +142,19 @@ public final class NodeBounds {
             k++;
         }
         return new NodeBounds(rt, rm, rp);
+    }
+
+    /**
+     * A row pair (k − 1, k) at every knot k of a piecewise transform strictly inside (first, last):
+     * the rows are relative to the transform, which may step there; both sides are then exact.
+     */
+    private static void addKnots(TreeSet<Long> ts, ClockTransform transform, long first, long last) {
+        for (LinearSegment s : transform.segments()) {
+            if (s.from() != null && s.from() > first && s.from() < last) {
+                ts.add(s.from() - 1);
+                ts.add(s.from());
+            }
+        }
     }
 
     /** True when there are no rows (bounds unknown). */

@@ -43,7 +43,7 @@ class RegressionHonestyTest {
         assertThat(inverted).isGreaterThan(100);
         assertThat(p.quality()).isEqualTo(Quality.FALLBACK);
         assertThat(p.violations()).isEqualTo(inverted);
-        assertThat(p.note()).contains("regression line leaves the feasible region", "inverts " + inverted + " of 4000");
+        assertThat(p.note()).contains("regression line leaves the feasible region", "inverts " + inverted + " of 4000 messages");
         assertThat(p.hasBounds()).isTrue();
         // the node's bounds are the hull's, written around the regression line: they still contain the truth
         NodeResult n1 = s.result().node("n1");

@@ -100,6 +100,16 @@ public final class CtfClockRewrite {
      */
     public static Outcome write(CtfTrace trace, ClockTransform transform, long first, long last, Path out)
             throws IOException {
+        return write(trace, transform, first, last, out, "");
+    }
+
+    /**
+     * As {@link #write(CtfTrace, ClockTransform, long, long, Path)}, adding {@code uncertainty} (e.g.
+     * the synchronization's bounds at the trace's ends) to the clock comment, next to the rounding
+     * error, so that a reader of the metadata does not take one for the other.
+     */
+    public static Outcome write(CtfTrace trace, ClockTransform transform, long first, long last, Path out,
+                                String uncertainty) throws IOException {
         if (!transform.isLinear()) {
             throw new IllegalArgumentException("the transform of " + trace.nodeName() + " is piecewise ("
                     + transform.segments().size() + " segments): a CTF clock can only express a linear"
@@ -136,7 +146,7 @@ public final class CtfClockRewrite {
             }
         }
         String text = CtfMetadataFile.readText(dir.resolve("metadata"));
-        String rewritten = rewriteClock(text, c.name(), nc, transform, middle, bound);
+        String rewritten = rewriteClock(text, c.name(), nc, transform, middle, bound, uncertainty);
         Files.writeString(out.resolve("metadata"), rewritten, StandardCharsets.UTF_8);
         return new Outcome(out, c.name(), nc.freq(), nc.offsetSeconds(), nc.offset(), middle, bound);
     }
@@ -144,6 +154,11 @@ public final class CtfClockRewrite {
     private static final Pattern CLOCK_BLOCK = Pattern.compile("clock\\s*\\{(.*?)\\}\\s*;", Pattern.DOTALL);
 
     static String rewriteClock(String text, String clockName, NewClock nc, ClockTransform t, long middle, double bound) {
+        return rewriteClock(text, clockName, nc, t, middle, bound, "");
+    }
+
+    static String rewriteClock(String text, String clockName, NewClock nc, ClockTransform t, long middle, double bound,
+                               String uncertainty) {
         Matcher m = CLOCK_BLOCK.matcher(text);
         StringBuilder sb = new StringBuilder();
         boolean done = false;
@@ -155,7 +170,9 @@ public final class CtfClockRewrite {
                 LinearSegment s = t.linearSegment();
                 String add = "\n\t/* tracesync apply: synchronized clock; transform t + " + s.offset() + " + "
                         + s.drift() + " * (t - " + s.origin() + "), exact at " + middle
-                        + String.format(java.util.Locale.ROOT, ", error at most %.1f ns over the trace", bound) + " */\n"
+                        + String.format(java.util.Locale.ROOT, ", clock rounding error at most %.1f ns over the trace"
+                                + " (this freq and offset against the transform)", bound)
+                        + (uncertainty.isEmpty() ? "" : "; " + uncertainty.replace("*/", "* /")) + " */\n"
                         + "\tfreq = " + nc.freq() + ";\n\toffset_s = " + nc.offsetSeconds() + ";\n\toffset = "
                         + nc.offset() + ";\n";
                 m.appendReplacement(sb, Matcher.quoteReplacement("clock {" + add + b.stripTrailing().replaceFirst("^\\n", "")

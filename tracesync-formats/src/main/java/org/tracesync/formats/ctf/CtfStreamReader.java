@@ -298,12 +298,12 @@ final class CtfStreamReader implements CtfEvent {
                 }
             }
             if (beginRef != null && endRef != null) {
-                long begin = clockConversion.toNanos(slots[beginRef.slot()]);
+                long begin = nanos(slots[beginRef.slot()], offset);
                 if (begin < previousPacketEnd && overlaps++ < MAX_WARNINGS_PER_KIND) {
                     warn(offset, "timestamp goes backwards: packet begins at " + begin + " ns, "
                             + (previousPacketEnd - begin) + " ns before the previous packet's end");
                 }
-                previousPacketEnd = clockConversion.toNanos(slots[endRef.slot()]);
+                previousPacketEnd = nanos(slots[endRef.slot()], offset);
             }
         }
         long avail = (fileSize - offset) * 8;
@@ -379,7 +379,7 @@ final class CtfStreamReader implements CtfEvent {
             throw e;
         }
         currentCycles = clock;
-        currentTimestamp = clockConversion.toNanos(clock);
+        currentTimestamp = nanos(clock, currentOffset);
         if (currentTimestamp < lastTimestamp) {
             if (backwards++ < MAX_WARNINGS_PER_KIND) {
                 warn(currentOffset, "timestamp goes backwards by " + (lastTimestamp - currentTimestamp)
@@ -603,5 +603,15 @@ final class CtfStreamReader implements CtfEvent {
             return e < 0 ? -1 : e * a.length();
         }
         return -1;
+    }
+
+    /** Cycles to ns, or an error naming the file and offset when the clock's value overflows int64 ns. */
+    private long nanos(long cycles, long at) throws TraceFormatException {
+        try {
+            return clockConversion.toNanos(cycles);
+        } catch (ArithmeticException e) {
+            throw TraceFormatException.atOffset(file, at, e.getMessage()
+                    + "; check the clock's freq, offset_s and offset in the metadata");
+        }
     }
 }

@@ -27,6 +27,8 @@ public final class RttFile {
             throw new NoSuchFileException(file.toString(), null, "no such RTT file");
         }
         RoundTripMinima rtt = new RoundTripMinima(nodes.size());
+        long lines = 0;
+        long used = 0;
         try (BufferedReader r = Files.newBufferedReader(file)) {
             String line;
             long no = 0;
@@ -40,11 +42,13 @@ public final class RttFile {
                 if (f.length != 3) {
                     throw TraceFormatException.atLine(file, no, "expected 'addr addr rtt_ms', got '" + s + "'");
                 }
+                lines++;
                 int a = node(f[0], nodes);
                 int b = node(f[1], nodes);
                 if (a < 0 || b < 0) {
                     continue; // a pair of hosts that are not traced
                 }
+                used++;
                 long ns;
                 try {
                     ns = new BigDecimal(f[2]).movePointRight(6).setScale(0, java.math.RoundingMode.HALF_EVEN)
@@ -57,6 +61,12 @@ public final class RttFile {
                 }
                 rtt.set(a, b, ns);
             }
+        }
+        if (lines > 0 && used == 0) {
+            // a file for other hosts (or addresses the traces do not show) would silently check nothing
+            throw new TraceFormatException(file, "", "none of its " + lines + " round trips is between two traced nodes"
+                    + " (give node names or their addresses: " + String.join(", ", nodes.stream()
+                            .map(n -> n.name() + " " + n.addresses()).toList()) + ")");
         }
         return rtt;
     }

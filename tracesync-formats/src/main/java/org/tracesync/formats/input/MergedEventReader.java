@@ -27,6 +27,8 @@ final class MergedEventReader implements Closeable {
     private final long[] current;
     private int size;
     private final long[] last;
+    /** Each trace's first event time (local ns), or Long.MIN_VALUE when it has none. */
+    private final long[] first;
     /** Stop a trace after this many events (the coarse-offset sample); Long.MAX_VALUE: never. */
     private final long perTraceLimit;
     private final boolean limited;
@@ -50,6 +52,8 @@ final class MergedEventReader implements Closeable {
         heap = new int[k];
         current = new long[k];
         last = new long[k];
+        first = new long[k];
+        java.util.Arrays.fill(first, Long.MIN_VALUE);
         taken = new long[k];
         this.offset = offsets.clone();
         this.perTraceLimit = perTraceLimit;
@@ -62,6 +66,7 @@ final class MergedEventReader implements Closeable {
                 if (cursors[i].advance()) {
                     current[i] = cursors[i].time() - offset[i];
                     last[i] = cursors[i].time();
+                    first[i] = last[i];
                     heap[size++] = i;
                     siftUp(size - 1);
                 }
@@ -76,6 +81,14 @@ final class MergedEventReader implements Closeable {
      * Appends events to {@code block} until it is full or the traces end; returns false when
      * they have ended (the block may still hold their last events).
      */
+    /**
+     * Trace i's first and last event times (local ns) read so far, {first, last}; null when it
+     * had no event. "Last" is the latest read, which is the maximum unless times went backwards.
+     */
+    long[] span(int i) {
+        return first[i] == Long.MIN_VALUE ? null : new long[] {first[i], last[i]};
+    }
+
     boolean fill(EventBlock block) throws IOException {
         while (size > 0) {
             if (block.isFull()) {

@@ -60,6 +60,8 @@ public final class MergedTraceInput implements MessageInput {
     private RoundTripMinima roundTrips;
     private ReadStats stats;
     private volatile MergedEventReader reading;
+    /** Per node, {first, last} event time of the last full pass (null entries: no event). */
+    private long[][] eventSpans;
 
     /** Counts of the last pass. */
     public record ReadStats(long events, long keyEvents, long otherEvents, long broadcastDatagrams,
@@ -89,6 +91,25 @@ public final class MergedTraceInput implements MessageInput {
         read(sink, null);
     }
 
+    /**
+     * The sink, or — when some trace's timestamps are coarser than 1 ns (µs captures) — a sink
+     * that widens each message by the two traces' resolutions r: the send r_s earlier, the
+     * receive r_r later. A timestamp t stands for an instant in (t − r, t + r), so the true times
+     * always satisfy the widened constraint, and the bounds stay strict (DESIGN §2, §3).
+     */
+    private MessageSink widenedByResolution(MessageSink sink) throws IOException {
+        long[] res = new long[traces.size()];
+        boolean coarse = false;
+        for (int i = 0; i < res.length; i++) {
+            res[i] = traces.get(i).timestampResolution();
+            coarse |= res[i] > 1;
+        }
+        if (!coarse) {
+            return sink;
+        }
+        return (s, r, ts, tr) -> sink.message(s, r, ts - res[s], tr + res[r]);
+    }
+
     /** Round-trip minima from the exchanges of the last pass (null before any pass). */
     public RoundTripMinima roundTrips() {
         return roundTrips;
@@ -96,6 +117,22 @@ public final class MergedTraceInput implements MessageInput {
 
     public ReadStats stats() {
         return stats;
+    }
+
+    /**
+     * Per node (input order), the {first, last} local event times of the last full pass — the
+     * trace's own span, which its messages may cover only in part; null before a pass, null
+     * entries for traces without events.
+     */
+    public long[][] eventSpans() {
+        if (eventSpans == null) {
+            return null;
+        }
+        long[][] copy = new long[eventSpans.length][];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = eventSpans[i] == null ? null : eventSpans[i].clone();
+        }
+        return copy;
     }
 
     /** The coarse clock offsets applied (ns per node, all 0 when none was needed); null before a pass. */
@@ -121,8 +158,9 @@ public final class MergedTraceInput implements MessageInput {
     }
 
     /** One pass: messages into {@code sink}, broadcast groups into {@code broadcasts} (nullable). */
-    public void read(MessageSink sink, BroadcastSink broadcasts) throws IOException {
+    public void read(MessageSink messages, BroadcastSink broadcasts) throws IOException {
         int k = traces.size();
+        MessageSink sink = widenedByResolution(messages);
         AddressTable addresses = addressTable(nodes);
         if (offsets == null) {
             offsets = options.coarseOffsets() && k > 1 && firstTimesSpread(addresses) > options.window() / 4
@@ -172,6 +210,10 @@ public final class MergedTraceInput implements MessageInput {
             warnings.addAll(in.warnings());
         }
         roundTrips = tcp.roundTrips();
+        eventSpans = new long[k][];
+        for (int i = 0; i < k; i++) {
+            eventSpans[i] = in.span(i);
+        }
         stats = new ReadStats(in.events, in.keyEvents, in.otherEvents, in.broadcastDatagrams, in.backwardTimestamps,
                 tcp.matched(), tcp.ambiguous(), tcp.retransmissions(), tcp.duplicateEvents(), tcp.sameNode(),
                 tcp.evictedUnmatched(), tcp.unmatchedAtEnd(), tcp.exchanges(), tcp.peakKeys(), tcp.limitEvictions(),

@@ -93,6 +93,10 @@ public final class TraceInputs {
         if (Files.isRegularFile(p) && LttvTextInput.looksLikeLttvText(p)) {
             throw new TraceFormatException(p, "", "an LTTV text file holds all traces of a set: give it alone");
         }
+        TraceFormatException why = org.tracesync.formats.UnknownFormat.reason(p);
+        if (why != null) {
+            throw why;
+        }
         List<String> names = new ArrayList<>();
         names.add("LTTV text");
         names.addAll(TraceFormats.names());

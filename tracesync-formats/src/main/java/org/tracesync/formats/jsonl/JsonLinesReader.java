@@ -274,10 +274,15 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
                 throw error(lineNumber, "unexpected data after the JSON object (one event per line)");
             }
         } catch (JsonParseException e) {
-            throw error(lineNumber, "not valid JSON (" + e.getOriginalMessage().lines().findFirst().orElse("")
+            throw error(lineNumber, "not valid JSON (" + TraceFormatException.plainJson(e.getOriginalMessage().lines().findFirst().orElse(""))
                     + "); expected one JSON object per line");
         } catch (TraceFormatException e) {
             throw e;
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            // Jackson's limits (value length, nesting): say what was wrong, not which limit class said so
+            throw error(lineNumber, (e.getMessage().contains("length") ? "a value longer than "
+                    + com.fasterxml.jackson.core.StreamReadConstraints.DEFAULT_MAX_STRING_LEN + " characters"
+                    : "nested too deeply") + "; expected one JSON event per line");
         } catch (IOException e) {
             throw error(lineNumber, "cannot parse: " + e.getMessage());
         }

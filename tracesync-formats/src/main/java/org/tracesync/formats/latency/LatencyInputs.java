@@ -22,6 +22,7 @@ import org.tracesync.formats.ctf.CtfTrace;
 import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.jsonl.JsonLinesFormat;
+import org.tracesync.formats.spans.SpanFormat;
 
 /**
  * The paths given to {@code tracesync latency}, sorted into latency inputs and other traces:
@@ -70,6 +71,10 @@ public record LatencyInputs(LatencyEvents events, List<EventTrace> others, int[]
                     probes.read(q, events);
                 }
                 continue;
+            }
+            if (Files.isRegularFile(p) && SpanFormat.isSpanFile(p)) {
+                throw new TraceFormatException(p, "", "a span file (OTLP, Jaeger or Zipkin JSON): tracesync latency does not"
+                        + " read span files (tracesync sync does)");
             }
             if (jsonl.accepts(p)) {
                 LatencyJsonLinesReader.read(p, events);

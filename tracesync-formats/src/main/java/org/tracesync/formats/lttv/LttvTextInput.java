@@ -97,6 +97,41 @@ public final class LttvTextInput implements MessageInput {
         return h.traces >= 0;
     }
 
+    /**
+     * Why {@code file}, which does not parse as LTTV text, still looks like one (its first
+     * significant line has the four fields of a message line, or it starts with a trace count
+     * that is wrong): the parse error naming the line; null when it does not look like LTTV text.
+     */
+    public static TraceFormatException lttvLikeError(Path file) {
+        Header h = new Header();
+        try {
+            scan(file, h);
+        } catch (TraceFormatException e) {
+            String m = e.getMessage();
+            String prefix = file + ":";
+            int colon = m.indexOf(": ", prefix.length());
+            if (!m.contains("number of traces") || !m.startsWith(prefix) || colon < 0 || !looksLikeMessageLines(file)) {
+                return null;
+            }
+            return new TraceFormatException(file, m.substring(prefix.length(), colon),
+                    "looks like LTTV text, but " + m.substring(colon + 2));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** True when the file's first significant line has four fields: two integers and two decimals. */
+    private static boolean looksLikeMessageLines(Path file) {
+        try (var lines = java.nio.file.Files.lines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).findFirst()
+                    .map(l -> l.matches("[0-9]+\\s+[0-9]+\\s+-?[0-9.]+\\s+-?[0-9.]+"))
+                    .orElse(false);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
     public Path file() {
         return file;
     }
@@ -234,6 +269,11 @@ public final class LttvTextInput implements MessageInput {
             if (ns == DecimalSeconds.OUT_OF_RANGE) {
                 throw TraceFormatException.atLine(file, line, "the " + what + " '" + text(buf, from, to)
                         + "' is out of range: int64 nanoseconds hold at most 9223372036.854775807 s");
+            }
+            if (ns < 0) {
+                // as JSON lines: a trace's times count from its clock's origin
+                throw TraceFormatException.atLine(file, line, "the " + what + " '" + text(buf, from, to)
+                        + "' is negative; expected seconds since the trace's origin (e.g. 12.000000345)");
             }
             return ns;
         }

@@ -4,12 +4,14 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * Sequential read window over a capture file: one reusable heap buffer refilled from a
- * {@link FileChannel}, so memory stays constant whatever the file size. A record or block is
+ * {@link FileChannel} (or any seekable channel: a Hadoop file system stream, for the Spark
+ * job), so memory stays constant whatever the file size. A record or block is
  * always made contiguous in {@link #buffer()} before it is decoded (the buffer grows only when a
  * single block is larger than it).
  */
@@ -18,7 +20,7 @@ final class BlockInput implements Closeable {
     private static final int INITIAL = 1 << 20;
 
     private final Path file;
-    private final FileChannel channel;
+    private final SeekableByteChannel channel;
     private byte[] buf = new byte[INITIAL];
     private int pos;
     private int limit;
@@ -29,6 +31,27 @@ final class BlockInput implements Closeable {
     BlockInput(Path file) throws IOException {
         this.file = file;
         this.channel = FileChannel.open(file, StandardOpenOption.READ);
+    }
+
+    /** Reads {@code channel} from its current position; {@code name} is the file named in errors. */
+    BlockInput(Path name, SeekableByteChannel channel) throws IOException {
+        this.file = name;
+        this.channel = channel;
+        this.base = channel.position();
+    }
+
+    /** Moves to file offset {@code offset}, dropping what was buffered. */
+    void seek(long offset) throws IOException {
+        channel.position(offset);
+        base = offset;
+        pos = 0;
+        limit = 0;
+        eof = false;
+    }
+
+    /** Size of the file in bytes. */
+    long size() throws IOException {
+        return channel.size();
     }
 
     Path file() {

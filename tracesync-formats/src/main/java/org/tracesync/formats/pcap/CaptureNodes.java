@@ -39,9 +39,23 @@ public final class CaptureNodes {
     private record Candidates(List<String> declared, Map<String, Long> counts, long[] familyTotals) {
     }
 
+    /** Opens the capture of index i (in {@code files} order) for the address inference. */
+    @FunctionalInterface
+    public interface Opener {
+        CaptureReader open(int index) throws IOException;
+    }
+
     public static List<NodeInfo> resolve(List<Path> files, InputOptions options) throws IOException {
+        return resolve(files, options, i -> CaptureReader.open(files.get(i)));
+    }
+
+    /**
+     * As {@link #resolve(List, InputOptions)}, reading each capture through {@code opener}
+     * (files on a Hadoop file system); {@code files} give the names.
+     */
+    public static List<NodeInfo> resolve(List<Path> files, InputOptions options, Opener opener) throws IOException {
         if (!options.names().isEmpty() && options.names().size() != files.size()) {
-            throw new IllegalArgumentException(options.names().size() + " names for " + files.size()
+            throw new org.tracesync.core.model.InvalidRequestException(options.names().size() + " names (--name) for " + files.size()
                     + " captures");
         }
         List<String> names = new ArrayList<>();
@@ -49,10 +63,16 @@ public final class CaptureNodes {
         for (int i = 0; i < files.size(); i++) {
             String n = options.names().isEmpty() ? stem(files.get(i)) : options.names().get(i);
             if (!seen.add(n)) {
-                throw new IllegalArgumentException("two captures have the node name '" + n
+                throw new org.tracesync.core.model.InvalidRequestException("two captures have the node name '" + n
                         + "': rename one (--name)");
             }
             names.add(n);
+        }
+        for (String n : options.nodeAddresses().keySet()) {
+            if (!names.contains(n)) {
+                throw new org.tracesync.core.model.InvalidRequestException("--node-address " + n
+                        + ": no capture of that node (nodes: " + names + ")");
+            }
         }
         List<Candidates> cands = new ArrayList<>();
         List<List<String>> own = new ArrayList<>();
@@ -63,7 +83,7 @@ public final class CaptureNodes {
                 own.add(canonical(given, files.get(i)));
                 continue;
             }
-            Candidates c = scan(files.get(i), options.inferPackets());
+            Candidates c = scan(opener.open(i), options.inferPackets());
             cands.add(c);
             own.add(c.declared().isEmpty() ? null : c.declared());
         }
@@ -159,13 +179,13 @@ public final class CaptureNodes {
         return top;
     }
 
-    private static Candidates scan(Path file, int limit) throws IOException {
+    private static Candidates scan(CaptureReader reader, int limit) throws IOException {
         Map<Long, Long> v4 = new HashMap<>();
         Map<List<Long>, Long> v6 = new HashMap<>();
         long[] totals = new long[2];
         DecodedPacket p = new DecodedPacket();
         Set<String> declared = new LinkedHashSet<>();
-        try (CaptureReader r = CaptureReader.open(file)) {
+        try (CaptureReader r = reader) {
             int n = 0;
             while (n < limit && r.next()) {
                 int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);

@@ -31,6 +31,8 @@ public abstract class CaptureReader implements Closeable {
     int capturedLength;
     long originalLength;
     long recordOffset;
+    /** No record or block starting at or after this file offset is read (a part's end). */
+    long end = Long.MAX_VALUE;
 
     CaptureReader(BlockInput in) {
         this.in = in;
@@ -41,7 +43,20 @@ public abstract class CaptureReader implements Closeable {
         if (!Files.isRegularFile(file)) {
             throw new NoSuchFileException(file.toString(), null, "no such capture file");
         }
-        BlockInput in = new BlockInput(file);
+        return open(new BlockInput(file));
+    }
+
+    /**
+     * Opens a capture read from {@code channel} (at its current position, normally 0), choosing
+     * pcap or pcapng by its magic number; {@code name} is the file named in error messages. The
+     * reader closes the channel.
+     */
+    public static CaptureReader open(Path name, java.nio.channels.SeekableByteChannel channel) throws IOException {
+        return open(new BlockInput(name, channel));
+    }
+
+    private static CaptureReader open(BlockInput in) throws IOException {
+        Path file = in.file();
         try {
             if (!in.ensure(4)) {
                 throw TraceFormatException.atOffset(file, 0, "file too short for a capture header ("
@@ -74,6 +89,35 @@ public abstract class CaptureReader implements Closeable {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    // --- resynchronization on record boundaries, for reading a byte range (CapturePart) ---
+
+    /** Record or block starts are multiples of this offset. */
+    abstract int resyncAlignment();
+
+    /** Bytes {@link #plausibleHeader} looks at. */
+    abstract int resyncHeaderBytes();
+
+    /**
+     * If a plausible record or block header starts at {@code b[p]} (at least
+     * {@link #resyncHeaderBytes()} bytes available), its total length; otherwise -1.
+     */
+    abstract long plausibleHeader(byte[] b, int p, long referenceSeconds);
+
+    /** Checks of the whole record or block ({@code length} bytes available at {@code b[p]}). */
+    abstract boolean plausibleWhole(byte[] b, int p, int length);
+
+    /** The time reference of the record whose header is at {@code b[p]} (pcap: its seconds). */
+    abstract long referenceSeconds(byte[] b, int p);
+
+    /** Reads the blocks before the first packet (pcapng interfaces); nothing for pcap. */
+    void readLeadingBlocks() throws IOException {
+    }
+
+    /** Section or interface blocks met after the leading ones (they change how later parts decode). */
+    long lateHeaderBlocks() {
+        return 0;
     }
 
     /** Advances to the next packet record that has a timestamp; false at the end of the file. */

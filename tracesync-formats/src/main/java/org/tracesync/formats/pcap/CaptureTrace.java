@@ -28,6 +28,7 @@ final class CaptureTrace implements EventTrace {
     private final NodeInfo node;
     /** Directed broadcast addresses of every capture of the set (known once each has been opened). */
     private final List<Long> directed;
+    private long resolution;
 
     CaptureTrace(Path file, NodeInfo node, List<Long> directed) {
         this.file = file;
@@ -38,6 +39,26 @@ final class CaptureTrace implements EventTrace {
     @Override
     public NodeInfo node() {
         return node;
+    }
+
+    /**
+     * The coarsest resolution of the capture's interfaces (1 µs for a classic µs pcap), read from
+     * the file header and the interface blocks before the first packet. O(1): one record read.
+     */
+    @Override
+    public long timestampResolution() throws IOException {
+        if (resolution == 0) {
+            long r = 1;
+            try (CaptureReader reader = CaptureReader.open(file)) {
+                reader.next();
+                for (CaptureInterface ci : reader.interfaces()) {
+                    long ticks = ci.resolution().ticksPerSecond();
+                    r = Math.max(r, ticks >= 1_000_000_000L ? 1 : (1_000_000_000L + ticks - 1) / ticks);
+                }
+            }
+            resolution = r;
+        }
+        return resolution;
     }
 
     @Override

@@ -17,6 +17,7 @@ final class PcapReader extends CaptureReader {
     private final boolean bigEndian;
     private final boolean nanos;
     private final CaptureInterface iface;
+    private final long snap;
 
     static boolean isMagic(int m) {
         return m == MAGIC_US || m == MAGIC_NS
@@ -34,7 +35,7 @@ final class PcapReader extends CaptureReader {
         int m = Bytes.i32be(b, p);
         bigEndian = m == MAGIC_US || m == MAGIC_NS;
         nanos = m == MAGIC_NS || m == Integer.reverseBytes(MAGIC_NS);
-        long snap = Bytes.u32(b, p + 16, bigEndian);
+        snap = Bytes.u32(b, p + 16, bigEndian);
         linkType = Bytes.i32(b, p + 20, bigEndian) & 0xffff;
         if (!LinkTypes.supported(linkType)) {
             throw error(20, "unknown link type " + linkType
@@ -48,6 +49,9 @@ final class PcapReader extends CaptureReader {
 
     @Override
     public boolean next() throws IOException {
+        if (in.offset() >= end) {
+            return false;
+        }
         if (!in.ensure(16)) {
             if (in.available() == 0) {
                 return false;
@@ -77,6 +81,50 @@ final class PcapReader extends CaptureReader {
         capturedLength = len;
         in.skip(16 + len);
         return true;
+    }
+
+    /** Largest original length a plausible record announces (TSO/GRO segments stay below). */
+    private static final long MAX_ORIGINAL = 1 << 18;
+
+    @Override
+    int resyncAlignment() {
+        return 1;
+    }
+
+    @Override
+    int resyncHeaderBytes() {
+        return 16;
+    }
+
+    /**
+     * A plausible record header: fraction in range, captured length at most the snap length (or
+     * {@link #MAX_RECORD} when the header says 0) and at most the original length, which stays
+     * below 256 KiB, and seconds within a day before and 400 days after {@code referenceSeconds}.
+     */
+    @Override
+    long plausibleHeader(byte[] b, int p, long referenceSeconds) {
+        long sec = Bytes.u32(b, p, bigEndian);
+        long frac = Bytes.u32(b, p + 4, bigEndian);
+        long incl = Bytes.u32(b, p + 8, bigEndian);
+        long orig = Bytes.u32(b, p + 12, bigEndian);
+        if (frac >= (nanos ? 1_000_000_000L : 1_000_000L) || incl > orig || orig > MAX_ORIGINAL
+                || incl > (snap == 0 ? MAX_RECORD : Math.min(snap, MAX_RECORD))) {
+            return -1;
+        }
+        if (sec < referenceSeconds - 86_400 || sec > referenceSeconds + 400 * 86_400L) {
+            return -1;
+        }
+        return 16 + incl;
+    }
+
+    @Override
+    boolean plausibleWhole(byte[] b, int p, int length) {
+        return true;
+    }
+
+    @Override
+    long referenceSeconds(byte[] b, int p) {
+        return Bytes.u32(b, p, bigEndian);
     }
 
     @Override

@@ -38,6 +38,8 @@ final class PcapngReader extends CaptureReader {
     private long skippedBlocks;
     private int sections;
     private int sectionBase;
+    private boolean leadingRead;
+    private long lateHeaderBlocks;
 
     PcapngReader(BlockInput in) throws IOException {
         super(in);
@@ -100,6 +102,9 @@ final class PcapngReader extends CaptureReader {
     @Override
     public boolean next() throws IOException {
         while (true) {
+            if (in.offset() >= end) {
+                return false;
+            }
             if (!in.ensure(8)) {
                 if (in.available() == 0) {
                     return false;
@@ -109,8 +114,14 @@ final class PcapngReader extends CaptureReader {
             long start = in.offset();
             int type = Bytes.i32(in.buffer(), in.position(), bigEndian);
             if (type == BLOCK_SHB) {
+                if (leadingRead) {
+                    lateHeaderBlocks++;
+                }
                 readSectionHeader();
                 continue;
+            }
+            if (type == BLOCK_IDB && leadingRead) {
+                lateHeaderBlocks++;
             }
             switch (type) {
                 case BLOCK_EPB, BLOCK_PB -> {
@@ -247,6 +258,99 @@ final class PcapngReader extends CaptureReader {
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Override
+    void readLeadingBlocks() throws IOException {
+        while (in.ensure(8)) {
+            int type = Bytes.i32(in.buffer(), in.position(), bigEndian);
+            long start = in.offset();
+            if (type == BLOCK_EPB || type == BLOCK_PB || type == BLOCK_SPB) {
+                break;
+            }
+            if (type == BLOCK_SHB) {
+                readSectionHeader();
+            } else {
+                int len = blockLength(start, type == BLOCK_IDB ? 20 : 12);
+                if (type == BLOCK_IDB) {
+                    readInterface(start, len);
+                }
+                in.skip(len);
+            }
+        }
+        leadingRead = true;
+    }
+
+    @Override
+    long lateHeaderBlocks() {
+        return lateHeaderBlocks;
+    }
+
+    @Override
+    int resyncAlignment() {
+        return 4;
+    }
+
+    @Override
+    int resyncHeaderBytes() {
+        return 12;
+    }
+
+    /**
+     * A plausible block header: a block type this reader knows (or a custom block), and a total
+     * length that is a multiple of 4, at least that type's minimum and at most {@link #MAX_RECORD}.
+     */
+    @Override
+    long plausibleHeader(byte[] b, int p, long referenceSeconds) {
+        int type = Bytes.i32(b, p, bigEndian);
+        long len = Bytes.u32(b, p + 4, bigEndian);
+        if (type == BLOCK_SHB) { // a new section may have the other byte order
+            int bom = Bytes.i32be(b, p + 8);
+            if (bom != BOM && bom != Integer.reverseBytes(BOM)) {
+                return -1;
+            }
+            len = Bytes.u32(b, p + 4, bom == BOM);
+        }
+        int minimum = switch (type) {
+            case BLOCK_EPB, BLOCK_PB -> 32;
+            case BLOCK_SHB -> 28;
+            case BLOCK_IDB -> 20;
+            case BLOCK_SPB -> 16;
+            case 4, 5, 9, 10, 0xbad, 0x40000bad -> 12;
+            default -> -1;
+        };
+        if (minimum < 0 || len < minimum || len % 4 != 0 || len > MAX_RECORD) {
+            return -1;
+        }
+        return len;
+    }
+
+    /** The trailing length repeats the leading one; a packet block names a known interface. */
+    @Override
+    boolean plausibleWhole(byte[] b, int p, int length) {
+        int type = Bytes.i32(b, p, bigEndian);
+        if (type == BLOCK_SHB) {
+            int bom = Bytes.i32be(b, p + 8);
+            boolean be = bom == BOM;
+            if (!be && bom != Integer.reverseBytes(BOM)) {
+                return false;
+            }
+            return Bytes.u32(b, p + 4, be) == length && Bytes.u32(b, p + length - 4, be) == length;
+        }
+        if (Bytes.u32(b, p + length - 4, bigEndian) != length) {
+            return false;
+        }
+        if (type == BLOCK_EPB || type == BLOCK_PB) {
+            int id = type == BLOCK_PB ? Bytes.u16(b, p + 8, bigEndian) : Bytes.i32(b, p + 8, bigEndian);
+            long cap = Bytes.u32(b, p + 20, bigEndian);
+            return id >= 0 && id < section.size() && cap <= length - 32;
+        }
+        return true;
+    }
+
+    @Override
+    long referenceSeconds(byte[] b, int p) {
+        return 0;
     }
 
     @Override

@@ -9,11 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +26,7 @@ import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.LinearSegment;
 import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.io.AtomicFile;
 
 /**
  * The result file (DESIGN §7, format "tracesync/1"): the contract other tools read.
@@ -42,25 +41,20 @@ public final class ResultFile {
     private ResultFile() {
     }
 
-    /** Writes {@code result} to {@code file} atomically. */
+    /**
+     * Writes {@code result} to {@code file} atomically ({@link AtomicFile}: a temporary sibling
+     * renamed at the end, permissions from the umask or from the file it replaces).
+     */
     public static void write(SyncResult result, Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (dir != null) {
             Files.createDirectories(dir);
         }
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
-        try {
+        AtomicFile.write(file, tmp -> {
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 write(result, out);
             }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
     }
 
     /** Writes {@code result} as JSON to {@code out} (not closed). */
@@ -247,7 +241,7 @@ public final class ResultFile {
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? "" : "line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr();
-            throw new TraceFormatException(file, where, "not valid JSON: " + e.getOriginalMessage());
+            throw new TraceFormatException(file, where, "not valid JSON: " + TraceFormatException.plainJson(e.getOriginalMessage()));
         }
         if (root == null || !root.isObject()) {
             throw new TraceFormatException(file, "", "expected a JSON object (a tracesync result file)");

@@ -97,7 +97,7 @@ public record TruthFile(long t0, List<ClockModel> clocks, long messages) {
             root = MAPPER.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             long line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw TraceFormatException.atLine(file, line, "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw TraceFormatException.atLine(file, line, "not valid JSON (" + TraceFormatException.plainJson(e.getOriginalMessage()) + ")");
         }
         if (root == null || !root.isObject()) {
             throw new TraceFormatException(file, null, "expected a JSON object with T0, nodes, messages");

@@ -160,4 +160,24 @@ class CtfCorruptInputTest {
         }
         return -1;
     }
+
+    /** Issue #12 item 10: a clock whose values overflow int64 ns is an error naming the stream and offset, not a wrap. */
+    @Test
+    void anOverflowingClockIsAnErrorNotAWrappedTime() throws Exception {
+        Path dir = tmp.resolve("overflow");
+        try (CtfTraceWriter w = new CtfTraceWriter(dir, "h1", 0)) {
+            w.networkInterface(0, 1_000, "eth0", new byte[] {10, 0, 0, 1});
+            w.networkInterface(0, 2_000_000_000L, "eth0", new byte[] {10, 0, 0, 1});
+        }
+        Path meta = dir.resolve("metadata");
+        String text = Files.readString(meta);
+        text = text.replaceFirst("freq = 1000000000;", "freq = 1;").replaceFirst("offset_s = [0-9-]+;",
+                "offset_s = 9223372036854775807;");
+        Files.writeString(meta, text);
+        CtfTrace t = CtfTrace.open(dir);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> count(t))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(dir.resolve("channel0_0") + ":offset ")
+                .hasMessageContaining("overflows int64 ns; check the clock's freq, offset_s and offset in the metadata");
+    }
 }

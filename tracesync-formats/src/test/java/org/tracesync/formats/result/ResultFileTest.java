@@ -25,6 +25,35 @@ class ResultFileTest {
     @TempDir
     Path tmp;
 
+    /** Issue #11 item 3: an incomplete node's bounds where finite, with null (absent) sides elsewhere. */
+    @Test
+    void oneSidedRowsAreWrittenAsNullAndReadBack() throws Exception {
+        // test4: the drift is unbounded above (incomplete): node 0's reference time (on node 1's clock)
+        // has an upper bound only up to its last message to 1, a lower bound only from 1's first reply
+        SyncResult r = Synchronizer.synchronize(LttvTextInput.open(SharedData.file("lttv-text/test4.txt")),
+                Synchronizer.Options.defaults().withReference("1")).result();
+        NodeResult n = r.node("0");
+        assertThat(n.quality()).isEqualTo(Quality.INCOMPLETE);
+        assertThat(n.bounds().isEmpty()).isFalse();
+        assertThat(n.bounds().plus(54_530_000_000L)).isFinite();
+        assertThat(n.bounds().plus(54_530_000_001L)).isInfinite();
+        assertThat(n.bounds().minus(58_260_000_000L)).isFinite();
+        assertThat(n.bounds().minus(58_259_999_999L)).isInfinite();
+        assertThat(n.bounds().twoSided()).isFalse();
+        Path f = tmp.resolve("incomplete.json");
+        ResultFile.write(r, f);
+        JsonNode rows = new ObjectMapper().readTree(f.toFile()).get("nodes").get(n.name().equals("0") ? 0 : 1).get("bounds");
+        boolean sawNull = false;
+        for (JsonNode row : rows) {
+            sawNull |= row.get(1).isNull() || row.get(2).isNull();
+        }
+        assertThat(sawNull).isTrue();
+        NodeResult back = ResultFile.read(f).node(n.name());
+        assertThat(back.bounds()).isEqualTo(n.bounds());
+        long mid = (n.start() + n.end()) / 2;
+        assertThat(back.bounds().at(mid)).containsExactly(n.bounds().at(mid));
+    }
+
     @Test
     void writesTheDesignContractAndReadsItBack() throws Exception {
         Path in = tmp.resolve("epoch.txt");

@@ -1,0 +1,62 @@
+package org.tracesync.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.SyncResult;
+
+/**
+ * The exit code of {@code sync} and the lines on stderr that explain a non-zero one
+ * (docs/USER_GUIDE.md, "Exit codes"). 0 only when every node has an estimate that no message
+ * contradicts, on one reference clock: otherwise {@link ExitCode#SYNC_INCOMPLETE}, with one line
+ * per reason — a single node, nodes that could not be synchronized (one-way, absent, invalid),
+ * nodes synchronized only by a fallback line (messages contradict it), separate groups.
+ */
+record SyncVerdict(int exitCode, List<String> reasons) {
+
+    static SyncVerdict of(SyncResult r) {
+        List<NodeResult> nodes = r.nodes();
+        List<String> reasons = new ArrayList<>();
+        if (nodes.size() == 1) {
+            reasons.add("only one node (" + nodes.get(0).name() + "): nothing to synchronize it with");
+            return new SyncVerdict(ExitCode.SYNC_INCOMPLETE, reasons);
+        }
+        List<String> unsynchronized = new ArrayList<>();
+        List<String> contradicted = new ArrayList<>();
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        for (NodeResult n : nodes) {
+            boolean groupReference = isGroupReference(r, n);
+            if (!n.synchronizedToOther() && !groupReference) {
+                unsynchronized.add(n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")");
+                continue;
+            }
+            groups.computeIfAbsent(n.reference(), k -> new ArrayList<>()).add(n.name());
+            if (n.quality() == Quality.FALLBACK) {
+                contradicted.add(n.name());
+            }
+        }
+        if (!unsynchronized.isEmpty()) {
+            reasons.add(unsynchronized.size() + " of " + nodes.size() + " nodes could not be synchronized: "
+                    + String.join("; ", unsynchronized));
+        }
+        if (!contradicted.isEmpty()) {
+            reasons.add(contradicted.size() + " of " + nodes.size() + " nodes synchronized only by a line that"
+                    + " messages contradict (fallback): " + String.join(", ", contradicted));
+        }
+        if (groups.size() > 1) {
+            List<String> shown = groups.entrySet().stream()
+                    .map(e -> e.getKey() + " (" + e.getValue().size() + " nodes)").toList();
+            reasons.add("the nodes form " + groups.size() + " groups with no messages between them, each on its own"
+                    + " reference: " + String.join(", ", shown));
+        }
+        return new SyncVerdict(reasons.isEmpty() ? ExitCode.OK : ExitCode.SYNC_INCOMPLETE, reasons);
+    }
+
+    /** A node that is the reference of a group of at least two nodes. */
+    private static boolean isGroupReference(SyncResult r, NodeResult n) {
+        return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
+    }
+}

@@ -1,0 +1,411 @@
+package org.tracesync.spark;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.CollectionAccumulator;
+import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.matching.RoundTripMinima;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.reduce.Synchronizer;
+import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.pcap.CaptureNodes;
+import org.tracesync.formats.InputOptions;
+import org.tracesync.formats.pcap.CaptureReader;
+import scala.Tuple2;
+
+/**
+ * {@code tracesync sync} on a set of pcap/pcapng captures (one per host) as a Spark job
+ * (docs/SPARK.md):
+ * <ol>
+ * <li><b>Driver:</b> node names and own addresses, as the one-machine command resolves them (it
+ *     reads the first packets of each capture); each capture cut into byte ranges of
+ *     {@code splitSize}.</li>
+ * <li><b>Boundary pass</b> (one task per range of a capture that has several): {@link PartWalk}
+ *     re-synchronizes on a record boundary ({@code CapturePart}), walks the records and reports
+ *     where it began and stopped and its largest timestamp. The driver checks that the ranges join
+ *     up (a capture whose ranges do not is decoded in one range) and gives each range the largest
+ *     timestamp before it (the carry of the merge order).</li>
+ * <li><b>Decode</b> (one task per range, in parallel): {@link PartDecoder} — the existing pcap and
+ *     pcapng readers, from the checked boundaries — yields the TCP segments between traced hosts as
+ *     compact {@link SegmentEvent}s carrying the one-machine merge order.</li>
+ * <li><b>Match</b> (a shuffle by connection, sorted by merge order): {@link ConnectionMatcher} keeps
+ *     the keys seen exactly once as a send and once as a receive on different nodes, as
+ *     {@code TcpMatcher} does, and finds the exchanges.</li>
+ * <li><b>Accumulate:</b> each match task folds its messages into one {@link PairPart} per node
+ *     pair (the existing {@link PairAccumulator}: half hulls), {@code reduceByKey} merges them;
+ *     the driver receives hull points, not messages.</li>
+ * <li><b>Driver:</b> estimation and reduction ({@link Synchronizer}), as the one-machine command.</li>
+ * </ol>
+ *
+ * <p>Same answer as {@code tracesync sync} on the same captures, where the matching rules agree
+ * (see {@link ConnectionMatcher} for the differences).
+ */
+public final class SparkCaptureSync {
+
+    /**
+     * @param capture    node names, addresses, matching window (as the one-machine command; the key
+     *                   limit, reader thread and coarse offsets do not apply)
+     * @param sync       estimator, reference, reduction, minimum latency
+     * @param splitSize  bytes per decoding task (a capture larger than this is read by several)
+     * @param partitions shuffle partitions of the matching stage (0: the default parallelism)
+     */
+    public record Options(InputOptions capture, SyncOptions sync, long splitSize, int partitions) {
+        public static final long DEFAULT_SPLIT_SIZE = 128L << 20;
+    }
+
+    /**
+     * The estimation and reduction options, once the nodes and the exchanges' round trips are
+     * known (a minimum latency per pair may come from either).
+     */
+    @FunctionalInterface
+    public interface SyncOptions {
+        Synchronizer.Options of(List<NodeInfo> nodes, RoundTripMinima roundTrips) throws IOException;
+    }
+
+    /** The synchronization, the input notes, the counts and how the work was partitioned. */
+    public record Outcome(Synchronizer.Synchronization synchronization, List<String> warnings, MatchStats matching,
+                          RoundTripMinima roundTrips, int decodeTasks, int matchTasks, int filesReadWhole,
+                          JobFigures.Figures figures) {
+    }
+
+    private SparkCaptureSync() {
+    }
+
+    public static Outcome run(JavaSparkContext sc, List<String> inputs, Options options) throws IOException {
+        Configuration conf = sc.hadoopConfiguration();
+        List<Path> names = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        for (String in : inputs) {
+            long size = HadoopFileChannel.size(in, conf);
+            if (size < 0) {
+                if (new org.apache.hadoop.fs.Path(in).getFileSystem(conf).exists(new org.apache.hadoop.fs.Path(in))) {
+                    throw new TraceFormatException(Path.of(in), "", "a directory: tracesync-spark reads pcap/pcapng "
+                            + "captures only (CTF traces and JSON lines: tracesync sync, see docs/SPARK.md)");
+                }
+                throw new NoSuchFileException(in, null, "no such capture file");
+            }
+            names.add(Path.of(in));
+            sizes.add(size);
+            requireCapture(in, conf);
+        }
+        List<NodeInfo> nodes = CaptureNodes.resolve(names, options.capture(),
+                i -> CaptureReader.open(names.get(i), new HadoopFileChannel(inputs.get(i), conf)));
+        Map<String, String> confMap = new HashMap<>();
+        conf.forEach(e -> confMap.put(e.getKey(), e.getValue()));
+        Broadcast<Map<String, String>> hadoopConf = sc.broadcast(confMap);
+        Broadcast<TracedAddresses> traced = sc.broadcast(new TracedAddresses(nodes));
+        JobFigures listener = new JobFigures();
+        sc.sc().addSparkListener(listener);
+        try {
+            Plan plan = plan(sc, inputs, sizes, options.splitSize(), hadoopConf);
+            Attempt a = attempt(sc, plan.specs(), nodes.size(), traced, hadoopConf, options);
+            return outcome(nodes, a, plan, options, listener.figures());
+        } finally {
+            sc.sc().removeSparkListener(listener);
+        }
+    }
+
+    /** The decoding tasks, and how many captures had to be read whole after the boundary pass. */
+    private record Plan(List<PartSpec> specs, int boundaryTasks, int filesReadWhole) {
+    }
+
+    /**
+     * Cuts the captures into ranges and, when some capture has several, runs the boundary pass:
+     * each range's first record and stop are found and checked to join up; a capture whose ranges do
+     * not join up is read whole. The ranges of the others start on their checked boundaries, with
+     * the largest timestamp before them (the carry of the merge order).
+     */
+    private static Plan plan(JavaSparkContext sc, List<String> inputs, List<Long> sizes, long splitSize,
+                             Broadcast<Map<String, String>> hadoopConf) throws IOException {
+        List<PartSpec> guessed = new ArrayList<>();
+        for (int f = 0; f < inputs.size(); f++) {
+            long size = sizes.get(f);
+            int n = (int) Math.max(1, (size + splitSize - 1) / splitSize);
+            for (int k = 0; n > 1 && k < n; k++) {
+                guessed.add(PartSpec.guessed(f, k, n, inputs.get(f), inputs.get(f), k * splitSize,
+                        k == n - 1 ? Long.MAX_VALUE : (k + 1) * splitSize));
+            }
+        }
+        Map<Integer, PartReport> walked = new HashMap<>();
+        if (!guessed.isEmpty()) {
+            List<PartReport> reports = collect(() -> sc.parallelize(guessed, guessed.size())
+                    .map(s -> PartWalk.walk(s, hadoopConf.value())).collect());
+            reports.forEach(r -> walked.put(r.file() * 1_000_000 + r.part(), r));
+        }
+        Set<Integer> whole = guessed.isEmpty() ? Set.of()
+                : inconsistentFiles(guessed, new ArrayList<>(walked.values()));
+        List<PartSpec> specs = new ArrayList<>();
+        for (int f = 0; f < inputs.size(); f++) {
+            long size = sizes.get(f);
+            int n = whole.contains(f) ? 1 : (int) Math.max(1, (size + splitSize - 1) / splitSize);
+            long carry = Long.MIN_VALUE;
+            for (int k = 0; k < n; k++) {
+                if (n == 1) {
+                    specs.add(PartSpec.guessed(f, 0, 1, inputs.get(f), inputs.get(f), 0, Long.MAX_VALUE));
+                    break;
+                }
+                PartReport r = walked.get(f * 1_000_000 + k);
+                long end = k == n - 1 ? Long.MAX_VALUE : walked.get(f * 1_000_000 + k + 1).firstRecord();
+                specs.add(new PartSpec(f, k, n, inputs.get(f), inputs.get(f), r.firstRecord(), end, true, carry));
+                if (r.packets() > 0) {
+                    carry = Math.max(carry, r.maxTime());
+                }
+            }
+        }
+        return new Plan(specs, guessed.size(), whole.size());
+    }
+
+    private record Attempt(Map<Long, PairPart> pairs, List<PartReport> reports, MatchStats stats, int matchTasks) {
+    }
+
+    /** Runs a Spark action, reporting a bad capture met by a task as the one-machine command does. */
+    private static <T> T collect(java.util.concurrent.Callable<T> action) throws IOException {
+        try {
+            return action.call();
+        } catch (Exception e) { // a SparkException (checked, thrown through Scala) when a task failed
+            String input = inputError(e);
+            if (input != null) {
+                throw new IOException(input);
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Refuses, with a pointer to the one-machine command, an input that is not a pcap/pcapng capture. */
+    private static void requireCapture(String in, Configuration conf) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4);
+        try (HadoopFileChannel ch = new HadoopFileChannel(in, conf)) {
+            while (b.hasRemaining() && ch.read(b) > 0) {
+                // fill
+            }
+        }
+        int m = b.getInt(0);
+        boolean capture = b.position() == 4 && (m == 0x0a0d0d0a || m == 0xa1b2c3d4 || m == 0xa1b23c4d
+                || m == 0xd4c3b2a1 || m == 0x4d3cb2a1);
+        if (!capture) {
+            throw new TraceFormatException(Path.of(in), "offset 0", "not a pcap/pcapng capture: tracesync-spark reads "
+                    + "captures only (CTF traces, JSON lines and LTTV text: tracesync sync, see docs/SPARK.md)");
+        }
+    }
+
+    private static Attempt attempt(JavaSparkContext sc, List<PartSpec> specs, int nodeCount,
+                                   Broadcast<TracedAddresses> traced, Broadcast<Map<String, String>> hadoopConf,
+                                   Options options) throws IOException {
+        CollectionAccumulator<PartReport> reports = sc.sc().collectionAccumulator("tracesync parts");
+        CollectionAccumulator<Tuple2<Integer, MatchStats>> stats = sc.sc().collectionAccumulator("tracesync matching");
+        long window = options.capture().window();
+        int partitions = options.partitions() > 0 ? options.partitions() : sc.defaultParallelism();
+        JavaPairRDD<SegmentEvent, Object> events = sc.parallelize(specs, specs.size())
+                .mapPartitionsToPair(it -> new Concatenation(it, s -> PartDecoder.open(s, traced.value(),
+                        hadoopConf.value(), reports::add)));
+        JavaPairRDD<Long, PairPart> pairs = events
+                .repartitionAndSortWithinPartitions(new ConnectionPartitioner(partitions), new SegmentEvent.Order())
+                .mapPartitionsWithIndex((index, it) -> {
+                    Map<Long, PairPart> local = new HashMap<>();
+                    ConnectionMatcher m = new ConnectionMatcher(window, new ConnectionMatcher.Output() {
+                        @Override
+                        public void message(int from, int to, long sendTime, long recvTime, long orderTime,
+                                            int orderNode, long orderOffset) {
+                            int a = Math.min(from, to);
+                            int b = Math.max(from, to);
+                            local.computeIfAbsent((long) a * nodeCount + b, k -> new PairPart())
+                                    .message(a, b, from, sendTime, recvTime, orderTime, orderNode, orderOffset);
+                        }
+
+                        @Override
+                        public void roundTrip(int a, int b, long rtt) {
+                            local.computeIfAbsent((long) Math.min(a, b) * nodeCount + Math.max(a, b),
+                                    k -> new PairPart()).roundTrip(rtt);
+                        }
+                    });
+                    while (it.hasNext()) {
+                        m.event(it.next()._1());
+                    }
+                    m.finishConnection();
+                    stats.add(new Tuple2<>(index, m.stats()));
+                    List<Tuple2<Long, PairPart>> out = new ArrayList<>();
+                    local.forEach((k, v) -> out.add(new Tuple2<>(k, v)));
+                    return out.iterator();
+                }, true)
+                .mapToPair(t -> t)
+                .reduceByKey(PairPart::merge);
+        Map<Long, PairPart> collected = new TreeMap<>(collect(pairs::collectAsMap));
+        Map<Integer, PartReport> byPart = new TreeMap<>();
+        for (PartReport r : reports.value()) {
+            byPart.put(r.file() * 1_000_000 + r.part(), r);
+        }
+        Map<Integer, MatchStats> byTask = new HashMap<>();
+        for (Tuple2<Integer, MatchStats> t : stats.value()) {
+            byTask.put(t._1(), t._2());
+        }
+        MatchStats total = MatchStats.ZERO;
+        for (MatchStats s : byTask.values()) {
+            total = total.plus(s);
+        }
+        return new Attempt(collected, new ArrayList<>(byPart.values()), total, partitions);
+    }
+
+    /** The one-line message of a bad capture met by a task, if that is why the job failed. */
+    static String inputError(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CaptureInputError c) {
+                return c.getMessage();
+            }
+            if (t instanceof SparkException && t.getMessage() != null) {
+                String marker = CaptureInputError.class.getName() + ": ";
+                int i = t.getMessage().indexOf(marker);
+                if (i >= 0) {
+                    String rest = t.getMessage().substring(i + marker.length());
+                    int nl = rest.indexOf('\n');
+                    return nl < 0 ? rest : rest.substring(0, nl);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Files whose parts do not join up (a false re-synchronization) or met late pcapng headers. */
+    static Set<Integer> inconsistentFiles(List<PartSpec> specs, List<PartReport> reports) {
+        Map<Integer, PartReport> byPart = new HashMap<>();
+        for (PartReport r : reports) {
+            byPart.put(r.file() * 1_000_000 + r.part(), r);
+        }
+        Set<Integer> bad = new HashSet<>();
+        for (PartSpec s : specs) {
+            PartReport r = byPart.get(s.file() * 1_000_000 + s.part());
+            if (r == null) {
+                throw new IllegalStateException("no report from part " + s.part() + " of " + s.name());
+            }
+            if (r.stopOffset() == PartReport.BROKEN) {
+                bad.add(s.file());
+            }
+            if (s.part() + 1 < s.parts()) {
+                PartReport next = byPart.get(s.file() * 1_000_000 + s.part() + 1);
+                if (next == null) {
+                    throw new IllegalStateException("no report from part " + (s.part() + 1) + " of " + s.name());
+                }
+                if (next.firstRecord() != r.stopOffset() || r.lateHeaderBlocks() > 0) {
+                    bad.add(s.file());
+                }
+            }
+        }
+        return bad;
+    }
+
+    private static Outcome outcome(List<NodeInfo> nodes, Attempt a, Plan plan, Options options,
+                                   JobFigures.Figures figures) throws IOException {
+        int n = nodes.size();
+        PairAccumulators acc = new PairAccumulators(n);
+        RoundTripMinima rtt = new RoundTripMinima(n);
+        for (Map.Entry<Long, PairPart> e : a.pairs().entrySet()) {
+            PairPart p = e.getValue();
+            int pa = (int) (e.getKey() / n);
+            int pb = (int) (e.getKey() % n);
+            if (p.acc != null) {
+                acc.merge(p.acc);
+                acc.seen(pa, p.acc.minX(), p.acc.maxX());
+                acc.seen(pb, p.firstB, p.lastB);
+            }
+            for (long k = 0; k < p.rttCount; k++) {
+                rtt.add(pa, pb, p.rttMin);
+            }
+        }
+        Synchronizer.Synchronization s = Synchronizer.synchronize(nodes, acc, null, options.sync().of(nodes, rtt));
+        List<String> warnings = new ArrayList<>();
+        long packets = 0;
+        long tcp = 0;
+        long broadcast = 0;
+        long backward = 0;
+        PartReport previous = null;
+        for (PartReport r : a.reports()) { // by file, then part
+            packets += r.packets();
+            tcp += r.tcpBetweenTraced();
+            broadcast += r.broadcastDatagrams();
+            backward += r.backwardTimestamps();
+            if (previous != null && previous.file() == r.file() && previous.packets() > 0 && r.packets() > 0
+                    && r.firstTime() < previous.lastTime()) {
+                backward++; // across the join of two parts
+            }
+            if (r.packets() > 0 || previous == null || previous.file() != r.file()) {
+                previous = r;
+            }
+        }
+        MatchStats m = a.stats();
+        warnings.add(String.format("TCP matching: %d events, %d messages, %d ambiguous keys dropped "
+                        + "(%d retransmitted segments, %d duplicate events), %d same-node, %d unmatched "
+                        + "(window %d s), %d exchanges",
+                m.events(), m.messages(), m.ambiguous(), m.retransmissions(), m.duplicateEvents(), m.sameNode(),
+                m.unmatched(), options.capture().window() / 1_000_000_000L, m.exchanges()));
+        if (backward > 0) {
+            warnings.add(backward + " packets whose timestamp goes backwards within their capture");
+        }
+        if (broadcast > 0) {
+            warnings.add("broadcast: " + broadcast + " datagrams (not matched by tracesync-spark)");
+        }
+        long hullPoints = 0;
+        for (PairPart p : a.pairs().values()) {
+            if (p.acc != null) {
+                hullPoints += p.acc.aToB().size() + p.acc.bToA().size();
+            }
+        }
+        warnings.add(String.format("spark: %d packets in %d decoding tasks (%d boundary tasks before), %d matching"
+                        + " tasks, %d shuffle records (%d bytes), %d pair accumulators (%d hull points) to the driver,"
+                        + " peak execution memory %d bytes%s", packets, plan.specs().size(), plan.boundaryTasks(),
+                a.matchTasks(), figures.shuffleRecords(), figures.shuffleBytes(), a.pairs().size(), hullPoints,
+                figures.peakExecutionMemory(), plan.filesReadWhole() > 0 ? "; " + plan.filesReadWhole()
+                        + " captures read whole (their ranges did not join up)" : ""));
+        return new Outcome(s, Collections.unmodifiableList(warnings), m, rtt, plan.specs().size(), a.matchTasks(),
+                plan.filesReadWhole(), figures);
+    }
+
+    /** The decoders of a task's specs, one after the other. */
+    private static final class Concatenation implements Iterator<Tuple2<SegmentEvent, Object>> {
+        private final Iterator<PartSpec> specs;
+        private final java.util.function.Function<PartSpec, Iterator<Tuple2<SegmentEvent, Object>>> open;
+        private Iterator<Tuple2<SegmentEvent, Object>> current = Collections.emptyIterator();
+
+        Concatenation(Iterator<PartSpec> specs,
+                      java.util.function.Function<PartSpec, Iterator<Tuple2<SegmentEvent, Object>>> open) {
+            this.specs = specs;
+            this.open = open;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (!current.hasNext()) {
+                if (!specs.hasNext()) {
+                    return false;
+                }
+                current = open.apply(specs.next());
+            }
+            return true;
+        }
+
+        @Override
+        public Tuple2<SegmentEvent, Object> next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            return current.next();
+        }
+    }
+}

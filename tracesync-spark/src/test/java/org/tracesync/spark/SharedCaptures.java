@@ -1,0 +1,24 @@
+package org.tracesync.spark;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Locates ../shared/data/pcap/three-hosts; skips (or, in CI, fails) when it is absent. */
+final class SharedCaptures {
+    private SharedCaptures() {
+    }
+
+    static List<Path> threeHosts() {
+        String dir = System.getProperty("tracesync.shared.data", "../../shared/data");
+        Path p = Path.of(dir, "pcap", "three-hosts");
+        boolean present = Files.isDirectory(p);
+        if (!present && "1".equals(System.getenv("TRACESYNC_REQUIRE_SHARED_DATA"))) {
+            throw new IllegalStateException("shared data required but absent: " + p);
+        }
+        assumeTrue(present, "shared test data absent (" + p + "): skipping");
+        return List.of(p.resolve("h1.pcap"), p.resolve("h2.pcap"), p.resolve("h3.pcap"));
+    }
+}

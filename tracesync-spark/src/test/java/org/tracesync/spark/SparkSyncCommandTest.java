@@ -1,0 +1,86 @@
+package org.tracesync.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tracesync.cli.TracesyncCommand;
+import picocli.CommandLine;
+
+/** {@code tracesync-spark sync} as a user runs it: exit codes, summary, result file. */
+class SparkSyncCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(CommandLine cl, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static List<String> args(String first, List<Path> files, String... rest) {
+        List<String> a = new ArrayList<>(List.of(first, "--master", "local[2]"));
+        files.forEach(f -> a.add(f.toString()));
+        a.addAll(List.of(rest));
+        return a;
+    }
+
+    @Test
+    void syncWritesTheResultFileOfTracesyncSync() throws Exception {
+        List<Path> files = SharedCaptures.threeHosts();
+        Path spark = tmp.resolve("spark.json");
+        Path one = tmp.resolve("one.json");
+        Run s = run(TracesyncSpark.newCommandLine(), args("sync", files, "-o", spark.toString(), "--split-size", "262144")
+                .toArray(String[]::new));
+        assertThat(s.exit()).as(s.err()).isZero();
+        assertThat(s.out()).contains("3 nodes, 19401 messages, reference h3").contains("spark: 46112 packets in 24 decoding tasks");
+        List<String> plain = new ArrayList<>(List.of("sync", "-q", "-o", one.toString()));
+        files.forEach(f -> plain.add(f.toString()));
+        assertThat(run(TracesyncCommand.newCommandLine(), plain.toArray(String[]::new)).exit()).isZero();
+        assertThat(Files.readString(spark)).isEqualTo(Files.readString(one));
+    }
+
+    @Test
+    void aBadCaptureExitsWithTheInputCodeAndWritesNoResult() throws Exception {
+        List<Path> files = new ArrayList<>(SharedCaptures.threeHosts());
+        Path bad = tmp.resolve("h4.pcap");
+        byte[] head = Files.readAllBytes(files.get(0));
+        Files.write(bad, java.util.Arrays.copyOf(head, 24 + 16 + 10)); // a record cut short
+        files.add(bad);
+        Path result = tmp.resolve("result.json");
+        Run r = run(TracesyncSpark.newCommandLine(), args("sync", files, "-o", result.toString()).toArray(String[]::new));
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err().strip()).isEqualTo("tracesync: " + bad + ":offset 24: truncated packet record: 74 bytes announced, 10 present");
+        assertThat(result).doesNotExist();
+    }
+
+    @Test
+    void jsonLinesAreRefusedWithAPointerToTheDocs() throws Exception {
+        Path jsonl = tmp.resolve("a.jsonl");
+        Files.writeString(jsonl, "{\"node\":\"a\",\"t\":1700000000123456789,\"dir\":\"send\",\"msg\":\"m1\"}\n");
+        Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", jsonl.toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err().strip()).isEqualTo("tracesync: " + jsonl + ":offset 0: not a pcap/pcapng capture: tracesync-spark"
+                + " reads captures only (CTF traces, JSON lines and LTTV text: tracesync sync, see docs/SPARK.md)");
+    }
+
+    @Test
+    void aDirectoryIsRefusedWithAPointerToTheDocs() throws Exception {
+        Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", tmp.toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err()).contains(tmp + ": a directory: tracesync-spark reads pcap/pcapng captures only");
+    }
+}
