@@ -150,11 +150,16 @@ public final class ApplyCommand implements Callable<Integer> {
         if (outDir != null) {
             Files.createDirectories(outDir);
             for (int i = 0; i < paths.size(); i++) {
-                TraceApplier.Applied written = appliers.get(i).apply(paths.get(i), nodes.get(i), outDir);
+                long[][] repairs = res.repairs().getOrDefault(nodes.get(i).name(), new long[0][]);
+                TraceApplier.Applied written = appliers.get(i).apply(paths.get(i), nodes.get(i), repairs, outDir);
                 out.println(nodes.get(i).name() + ": " + paths.get(i) + " -> " + written.output()
                         + (nodes.get(i).synchronizedToOther() ? " (reference " + nodes.get(i).reference() + ")"
                                 : " (unchanged: a reference or unsynchronized node)")
-                        + (written.note().isEmpty() ? "" : "; " + written.note()));
+                        + (written.note().isEmpty() ? "" : "; " + written.note())
+                        + (repairs.length == 0 ? "" : appliers.get(i).appliesRepairs()
+                                ? "; " + repairs.length + " timestamps repaired by the controlled logical clock"
+                                : "; NOT applied: the " + repairs.length + " timestamps the controlled logical clock moved "
+                                        + "(this format's copy only rewrites its clock)"));
             }
         }
         if (merge != null) {

@@ -29,6 +29,40 @@ final class CaptureApplier implements TraceApplier {
         return t -> node.transform().apply(t);
     }
 
+    /** The transform, except at the local times the controlled logical clock moved. */
+    private static LongUnaryOperator time(NodeResult node, long[][] repairs) {
+        if (repairs.length == 0) {
+            return time(node);
+        }
+        return t -> {
+            int lo = 0;
+            int hi = repairs.length - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (repairs[mid][0] < t) {
+                    lo = mid + 1;
+                } else if (repairs[mid][0] > t) {
+                    hi = mid - 1;
+                } else {
+                    return repairs[mid][1];
+                }
+            }
+            return node.transform().apply(t);
+        };
+    }
+
+    @Override
+    public boolean appliesRepairs() {
+        return true;
+    }
+
+    @Override
+    public Applied apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
+        Path out = output(trace, node, outDir);
+        AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, time(node, repairs)));
+        return new Applied(out, "");
+    }
+
     @Override
     public Path output(Path trace, NodeResult node, Path outDir) {
         return outDir.resolve(trace.getFileName());

@@ -15,6 +15,7 @@ import org.tracesync.core.matching.MessageIdKey;
 import org.tracesync.core.matching.TcpSegmentKey;
 import org.tracesync.core.model.NetEvent;
 import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.core.simulate.ClockWander;
 import org.tracesync.core.simulate.ClusterSimulator;
 import org.tracesync.core.simulate.LatencyModel;
 import org.tracesync.core.simulate.SimulationConfig;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Option;
 /** {@code tracesync simulate}: writes the traces of a simulated cluster and their truth. */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulates a cluster whose clocks disagree and writes its traces plus truth.json "
-                + "(the true clock of every node: local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)²).",
+                + "(the true clock of every node: local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)², "
+                + "plus the rate changes and steps of wandering clocks: --walk, --ntp, --slews, --steps).",
             "One format: files go straight into DIR; several: into DIR/<format>/ each, with its own truth.json.",
             "Exit codes: 0 written; 2 usage error, DIR holds other files, or the output would exceed 1 GB (both"
                 + " without --force)."})
@@ -93,6 +95,39 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Drift changes by up to ±PPM_PER_H ppm per hour (quadratic clocks; default: ${DEFAULT-VALUE}).")
     double maxDriftChange;
 
+    @Option(names = "--walk", paramLabel = "PPM", defaultValue = "0",
+            description = "Frequency random walk: every --walk-interval each clock's rate changes by a normal draw of this "
+                    + "standard deviation in ppm (0 = none; e.g. 0.01).")
+    double walkPpm;
+
+    @Option(names = "--walk-interval", paramLabel = "TIME", defaultValue = "10s", converter = DurationConverter.class,
+            description = "Interval of the random walk's rate changes (default: ${DEFAULT-VALUE}).")
+    long walkInterval;
+
+    @Option(names = "--ntp", paramLabel = "PPM", defaultValue = "0",
+            description = "NTP-like rate corrections: every --ntp-interval each clock's rate changes by up to ±PPM (0 = none; e.g. 1).")
+    double ntpPpm;
+
+    @Option(names = "--ntp-interval", paramLabel = "TIME", defaultValue = "1024s", converter = DurationConverter.class,
+            description = "Interval of the NTP-like corrections (default: ${DEFAULT-VALUE}).")
+    long ntpInterval;
+
+    @Option(names = "--slews", paramLabel = "N", defaultValue = "0",
+            description = "Slews per clock, 0.5-4 s long at --slew-rate, at random instants (default: ${DEFAULT-VALUE}).")
+    int slews;
+
+    @Option(names = "--slew-rate", paramLabel = "PPM", defaultValue = "500",
+            description = "Rate of a slew in ppm (ntpd: at most 500; default: ${DEFAULT-VALUE}).")
+    double slewRatePpm;
+
+    @Option(names = "--steps", paramLabel = "N", defaultValue = "0",
+            description = "Clock steps over the cluster (random nodes but the first, random sign, at least 1 ms; default: ${DEFAULT-VALUE}).")
+    int steps;
+
+    @Option(names = "--step-size", paramLabel = "TIME", defaultValue = "5ms", converter = DurationConverter.class,
+            description = "Largest step (default: ${DEFAULT-VALUE}).")
+    long stepSize;
+
     @Option(names = "--min-latency", paramLabel = "TIME", defaultValue = "60us", converter = DurationConverter.class,
             description = "Minimum one-way latency from a link's first to its second node (default: ${DEFAULT-VALUE}).")
     long minLatency;
@@ -128,6 +163,10 @@ public final class SimulateCommand implements Callable<Integer> {
         if (distinct.contains(Format.ctf) && broadcast > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--broadcast cannot be written as ctf yet; use text, jsonl or pcap");
+        }
+        if (distinct.contains(Format.ctf) && steps > 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--steps cannot be written as ctf: LTTng's clock (CLOCK_MONOTONIC) never steps; use text, jsonl or pcap");
         }
         new OutputGuard(List.of()).directory("simulate -o", output);
         double expected = expectedMessages(config);
@@ -241,6 +280,15 @@ public final class SimulateCommand implements Callable<Integer> {
                 SimulationConfig.DEFAULT_START, seed, maxOffset, maxDriftPpm * 1e-6, maxDelta);
         SimulationConfig c;
         try {
+            ClockWander wander = ClockWander.NONE;
+            if (walkPpm > 0) {
+                wander = wander.withWalk(walkInterval, walkPpm * 1e-6);
+            }
+            if (ntpPpm > 0) {
+                wander = wander.withNtp(ntpInterval, ntpPpm * 1e-6);
+            }
+            wander = wander.withSlews(slews, slewRatePpm * 1e-6).withSteps(steps, stepSize);
+            clocks = wander.apply(clocks, seed, SimulationConfig.DEFAULT_START, duration);
             c = new SimulationConfig(seed, clocks, top.links(nodes, latency), SimulationConfig.DEFAULT_START, duration,
                     rate, false, 0, broadcast, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
         } catch (IllegalArgumentException e) {
@@ -253,7 +301,7 @@ public final class SimulateCommand implements Callable<Integer> {
         List<ClockModel> clocks = new ArrayList<>();
         for (int i = 0; i < c.clocks().size(); i++) {
             ClockModel m = c.clocks().get(i);
-            clocks.add(new ClockModel(newNames.get(i), m.t0(), m.alpha(), m.beta(), m.delta()));
+            clocks.add(new ClockModel(newNames.get(i), m.t0(), m.alpha(), m.beta(), m.delta(), m.events()));
         }
         return c.withClocks(clocks);
     }

@@ -8,6 +8,7 @@ import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
+import org.tracesync.core.repair.ControlledLogicalClock;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
@@ -74,6 +75,14 @@ public final class SyncCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin
     CaptureOptionsMixin captureOptions;
+
+    enum RepairChoice { auto, always, never }
+
+    @Option(names = "--repair", paramLabel = "WHEN", defaultValue = "auto",
+            description = {"Controlled logical clock over what the fit leaves inverted: auto (when a pair is fallback, or "
+                    + "piecewise with a step bucket or a break, or piecewise among more than two nodes; a second pass over "
+                    + "the input), always, never. What moved is reported. Default: ${DEFAULT-VALUE}."})
+    RepairChoice repair;
 
     @picocli.CommandLine.Mixin
     SpanOptionsMixin spanOptions;
@@ -143,9 +152,12 @@ public final class SyncCommand implements Callable<Integer> {
                 ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
                         org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
                 : sync.result();
-        List<String> coverage = MessageCoverage.warnings(synced, eventSpans(input));
-        SyncResult result = coverage.isEmpty() ? synced : new SyncResult(synced.reference(), synced.nodes(),
-                synced.pairs(), synced.stats(), concat(synced.warnings(), coverage));
+        SyncResult repaired = repair == RepairChoice.always
+                || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(sync.pairs(), synced.nodes().size()))
+                ? ControlledLogicalClock.applyTo(synced, input, minLatency == null ? 0 : Math.round(minLatency)) : synced;
+        List<String> coverage = MessageCoverage.warnings(repaired, eventSpans(input));
+        SyncResult result = coverage.isEmpty() ? repaired : new SyncResult(repaired.reference(), repaired.nodes(),
+                repaired.pairs(), repaired.stats(), concat(repaired.warnings(), coverage), repaired.repairs());
         java.io.PrintWriter out = spec.commandLine().getOut();
         if (!quiet) {
             // the summary first: it is not lost when the result cannot be written

@@ -54,7 +54,9 @@ public final class SyncSummary {
         for (PairResult p : pairs) {
             sb.append(String.format(Locale.ROOT, "  %-12s %-12s %8d %8d %11s  %-10s  %-31s  %s%n",
                     p.a(), p.b(), p.messagesAToB(), p.messagesBToA(), p.hullAToB() + "/" + p.hullBToA(),
-                    p.quality().label(), "[" + drift(p.driftMin()) + ", " + drift(p.driftMax()) + "]",
+                    p.pieces() > 1 ? p.quality().label() + " " + p.pieces() : p.quality().label(),
+                    p.pieces() > 1 ? "(" + p.steps().size() + " step" + (p.steps().size() == 1 ? ")" : "s)")
+                            : "[" + drift(p.driftMin()) + ", " + drift(p.driftMax()) + "]",
                     duration(p.meanAccuracy())));
         }
         sb.append(String.format(Locale.ROOT, "%nNodes%n  %-12s %-12s %-10s %18s %16s  %-24s  %s%n",

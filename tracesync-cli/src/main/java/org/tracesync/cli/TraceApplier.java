@@ -37,6 +37,20 @@ public interface TraceApplier {
      */
     Applied apply(Path trace, NodeResult node, Path outDir) throws IOException;
 
+    /**
+     * Same, with the events the controlled logical clock moved ({local time, repaired reference
+     * time}, sorted; may be empty): appliers that rewrite every timestamp use them; the default
+     * ignores them (see {@link #appliesRepairs}).
+     */
+    default Applied apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
+        return apply(trace, node, outDir);
+    }
+
+    /** True when {@link #apply(Path, NodeResult, long[][], Path)} writes repaired timestamps. */
+    default boolean appliesRepairs() {
+        return false;
+    }
+
     /** True when {@link #merge} is supported. */
     default boolean canMerge() {
         return false;

@@ -210,11 +210,15 @@ public final class GlobalReduction {
             }
             int links = 0;
             PairEstimate fallback = null;
+            PairEstimate piecewise = null;
             for (PairEstimate p : pairs) {
                 if (in[p.a()] && in[p.b()] && p.quality() != Quality.INVALID && p.quality() != Quality.ABSENT) {
                     links++;
                     if (p.hullsCross() && fallback == null) {
                         fallback = p;
+                    }
+                    if (p.quality() == Quality.PIECEWISE && piecewise == null) {
+                        piecewise = p;
                     }
                 }
             }
@@ -234,6 +238,13 @@ public final class GlobalReduction {
                 warnings.add("global program infeasible for the " + groupName + ": pair "
                         + nodes.get(fallback.a()).name() + "/" + nodes.get(fallback.b()).name()
                         + " is fallback (hulls cross: clocks not linear over the trace); used path composition");
+                continue;
+            }
+            if (piecewise != null) {
+                warnings.add("global program not used for the " + groupName + ": pair "
+                        + nodes.get(piecewise.a()).name() + "/" + nodes.get(piecewise.b()).name()
+                        + " is piecewise (clocks not linear over the trace) and the program solves one line per node; "
+                        + "used path composition of the piecewise transforms: messages between nodes not on a path may be inverted");
                 continue;
             }
             int groupNumber = ++groupsStarted;

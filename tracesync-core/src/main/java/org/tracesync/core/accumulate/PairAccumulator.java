@@ -26,6 +26,7 @@ public final class PairAccumulator {
     private long countBToA;
     private long minX = Long.MAX_VALUE;
     private long maxX = Long.MIN_VALUE;
+    private TimeBuckets buckets;
 
     public PairAccumulator(int a, int b) {
         if (a >= b) {
@@ -46,7 +47,10 @@ public final class PairAccumulator {
     /** Adds a message a → b: sent at a-time {@code x}, received at b-time {@code y}. */
     public void addAToB(long x, long y) {
         origin(x, y);
-        aToB.add(Math.subtractExact(x, x0), Math.subtractExact(Math.subtractExact(y, x), v0));
+        long u = Math.subtractExact(x, x0);
+        long v = Math.subtractExact(Math.subtractExact(y, x), v0);
+        aToB.add(u, v);
+        buckets.addP(u, v);
         countAToB++;
         span(x);
     }
@@ -54,7 +58,10 @@ public final class PairAccumulator {
     /** Adds a message b → a: sent at b-time {@code y}, received at a-time {@code x}. */
     public void addBToA(long y, long x) {
         origin(x, y);
-        bToA.add(Math.subtractExact(x, x0), Math.subtractExact(Math.subtractExact(y, x), v0));
+        long u = Math.subtractExact(x, x0);
+        long v = Math.subtractExact(Math.subtractExact(y, x), v0);
+        bToA.add(u, v);
+        buckets.addQ(u, v);
         countBToA++;
         span(x);
     }
@@ -64,6 +71,7 @@ public final class PairAccumulator {
             hasOrigin = true;
             x0 = x;
             v0 = Math.subtractExact(y, x);
+            buckets = new TimeBuckets(x0);
         }
     }
 
@@ -89,11 +97,13 @@ public final class PairAccumulator {
             hasOrigin = true;
             x0 = other.x0;
             v0 = other.v0;
+            buckets = new TimeBuckets(x0);
         }
         long du = Math.subtractExact(other.x0, x0);
         long dv = Math.subtractExact(other.v0, v0);
         aToB.addAllShifted(other.aToB, du, dv);
         bToA.addAllShifted(other.bToA, du, dv);
+        buckets.addAllShifted(other.buckets, du, dv);
         countAToB += other.countAToB;
         countBToA += other.countBToA;
         minX = Math.min(minX, other.minX);
@@ -112,6 +122,14 @@ public final class PairAccumulator {
     /** Offset subtracted from y − x (ns); 0 when empty. */
     public long v0() {
         return v0;
+    }
+
+    /**
+     * The hulls per time bucket (for piecewise estimation of non-linear clocks), in this
+     * accumulator's coordinates; null when empty.
+     */
+    public TimeBuckets timeBuckets() {
+        return buckets;
     }
 
     /** Lower half hull of the a → b points. */

@@ -34,6 +34,11 @@ public final class ConvexHullEstimator {
     private ConvexHullEstimator() {
     }
 
+    /**
+     * The pair's estimate: one line when the hulls admit one (accurate, incomplete, …); when they
+     * cross, the piecewise fit of {@link PiecewiseEstimator} (quality piecewise), or the fallback
+     * line when no piecewise fit is possible.
+     */
     public static PairEstimate estimate(PairAccumulator acc) {
         return estimate(acc, 0, 0, "");
     }
@@ -50,7 +55,10 @@ public final class ConvexHullEstimator {
      */
     public static PairEstimate estimate(PairAccumulator acc, long tauAToB, long tauBToA, String source) {
         if (tauAToB == 0 && tauBToA == 0) {
-            return estimate(acc, acc.aToB().us(), acc.aToB().vs(), acc.bToA().us(), acc.bToA().vs(), "");
+            PairEstimate linear = estimateLinear(acc);
+            // hulls that cross: pieces of the trace may still each admit a line
+            return linear.quality() == Quality.FALLBACK && linear.hullsCross()
+                    ? PiecewiseEstimator.estimate(acc, linear) : linear;
         }
         long[] pv = acc.aToB().vs().clone();
         for (int k = 0; k < pv.length; k++) {
@@ -73,6 +81,11 @@ public final class ConvexHullEstimator {
                     : plain.note() + "; tau not used (" + with + "): the hulls cross even without it");
         }
         return e;
+    }
+
+    /** One line for the whole pair without τ (fallback when the hulls cross). */
+    static PairEstimate estimateLinear(PairAccumulator acc) {
+        return estimate(acc, acc.aToB().us(), acc.aToB().vs(), acc.bToA().us(), acc.bToA().vs(), "");
     }
 
     private static PairEstimate estimate(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv, String tauNote) {

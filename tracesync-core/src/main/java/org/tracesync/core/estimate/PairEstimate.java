@@ -9,13 +9,15 @@ import org.tracesync.core.transform.MonotoneBound;
  * Everything estimation found for one pair a &lt; b (DESIGN §1 stage 4), in parts: the
  * {@link PairGeometry} (counts, hulls), the feasible {@link DriftRange} (null when the hulls
  * cross or a direction is missing), the {@link EstimateLine} (null when there is none), the
- * {@link PairBounds} (null when there are none) and the {@link FallbackStatistics}.
+ * {@link PairBounds} (null when there are none), the {@link FallbackStatistics} and the
+ * {@link PiecewiseFit} (null unless the pair is piecewise).
  *
  * <h2>One quality rule</h2>
  * The quality class is not stored: {@link #quality()} derives it from the parts, for every
  * estimator alike, so a class can only be written together with what justifies it —
  * <ol>
  * <li>no messages: {@code absent}; messages one way only: {@code one-way};</li>
+ * <li>a {@link PiecewiseFit} present (the hulls cross, pieces fit): {@code piecewise};</li>
  * <li>hulls crossing (no drift range): {@code fallback};</li>
  * <li>only clock rates ≤ 0 fit (max drift ≤ −1): {@code invalid};</li>
  * <li>a line that inverts messages (violations &gt; 0): {@code fallback};</li>
@@ -23,18 +25,20 @@ import org.tracesync.core.transform.MonotoneBound;
  * <li>otherwise {@code incomplete}.</li>
  * </ol>
  * The constructor checks the parts each class needs (accurate: a line and two-sided bounds;
- * incomplete and fallback: a line; one-way, absent and invalid: none) and throws
+ * incomplete, fallback and piecewise: a line — for piecewise the first piece's, the transform
+ * and the joined bounds being the fit's; one-way, absent and invalid: none) and throws
  * IllegalStateException (a bug, never a user error) otherwise.
  */
 public record PairEstimate(PairGeometry geometry, String note, DriftRange drift, EstimateLine line,
-                           PairBounds bounds, FallbackStatistics fallback) {
+                           PairBounds bounds, FallbackStatistics fallback, PiecewiseFit piecewise) {
 
     public PairEstimate {
         if (fallback == null) {
             fallback = FallbackStatistics.NONE;
         }
-        Quality q = rule(geometry, drift, fallback);
-        boolean needsLine = q == Quality.ACCURATE || q == Quality.INCOMPLETE || q == Quality.FALLBACK;
+        Quality q = rule(geometry, drift, fallback, piecewise);
+        boolean needsLine = q == Quality.ACCURATE || q == Quality.INCOMPLETE || q == Quality.FALLBACK
+                || q == Quality.PIECEWISE;
         if (needsLine != (line != null)) {
             throw new IllegalStateException("pair " + geometry.a() + "/" + geometry.b() + " is " + q
                     + (needsLine ? " but has no line" : " but has a line"));
@@ -45,13 +49,27 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
         }
     }
 
+    /** A pair estimated by one line (or none): no piecewise part. */
+    public PairEstimate(PairGeometry geometry, String note, DriftRange drift, EstimateLine line,
+                        PairBounds bounds, FallbackStatistics fallback) {
+        this(geometry, note, drift, line, bounds, fallback, null);
+    }
+
     /** The quality rule (see the class comment). */
     static Quality rule(PairGeometry g, DriftRange drift, FallbackStatistics fallback) {
+        return rule(g, drift, fallback, null);
+    }
+
+    /** The quality rule with the piecewise part (see the class comment). */
+    static Quality rule(PairGeometry g, DriftRange drift, FallbackStatistics fallback, PiecewiseFit piecewise) {
         if (g.countAToB() == 0 && g.countBToA() == 0) {
             return Quality.ABSENT;
         }
         if (g.countAToB() == 0 || g.countBToA() == 0) {
             return Quality.ONE_WAY;
+        }
+        if (piecewise != null) {
+            return Quality.PIECEWISE;
         }
         if (drift == null) {
             return Quality.FALLBACK;
@@ -70,7 +88,7 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
     }
 
     public Quality quality() {
-        return rule(geometry, drift, fallback);
+        return rule(geometry, drift, fallback, piecewise);
     }
 
     public int a() {
@@ -170,12 +188,20 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
 
     /** a-time → b-time. */
     public ClockTransform transformAToB() {
+        if (piecewise != null) {
+            return piecewise.transform();
+        }
         return ClockTransform.linear(geometry.x0(), (double) geometry.v0() + c(), d());
     }
 
     /** Returns a copy with another note. */
     public PairEstimate withNote(String newNote) {
-        return new PairEstimate(geometry, newNote, drift, line, bounds, fallback);
+        return new PairEstimate(geometry, newNote, drift, line, bounds, fallback, piecewise);
+    }
+
+    /** Number of pieces of the transform (1 unless piecewise). */
+    public int pieceCount() {
+        return piecewise == null ? 1 : piecewise.pieces();
     }
 
     /**

@@ -105,9 +105,14 @@ public final class Evaluation {
      * @param minimumRtt per pair minimum round trips (null: no "too fast" check)
      * @param truth      true clocks by node name (null: no error figures)
      */
+    private final SyncResult result;
+    private final NodeResult[] nodeResults;
+
     public Evaluation(SyncResult result, List<String> nodeNames, RoundTripMinima minimumRtt,
                       Map<String, ClockModel> truth) {
         this.n = nodeNames.size();
+        this.result = result;
+        this.nodeResults = new NodeResult[n];
         this.names = nodeNames.toArray(String[]::new);
         this.refs = new String[n];
         this.transforms = new ClockTransform[n];
@@ -117,6 +122,7 @@ public final class Evaluation {
         this.trueRefClock = new ClockModel[n];
         for (int i = 0; i < n; i++) {
             NodeResult r = result.node(names[i]);
+            nodeResults[i] = r;
             refs[i] = r.reference();
             transforms[i] = r.transform();
             bounds[i] = r.bounds();
@@ -164,8 +170,9 @@ public final class Evaluation {
             skipped++;
             return;
         }
-        long cs = transforms[s].apply(ts);
-        long cr = transforms[r].apply(tr);
+        // repaired times where the controlled logical clock moved an event (what apply writes)
+        long cs = result.referenceTime(names[s], nodeResults[s], ts);
+        long cr = result.referenceTime(names[r], nodeResults[r], tr);
         long lat = cr - cs;
         int d = s * n + r;
         count[d]++;

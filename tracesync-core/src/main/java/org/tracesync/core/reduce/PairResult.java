@@ -1,5 +1,7 @@
 package org.tracesync.core.reduce;
 
+import java.util.List;
+import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.model.Quality;
 
 /**
@@ -20,9 +22,24 @@ import org.tracesync.core.model.Quality;
  * @param violations       fallback only: hull points the minimax line violates
  * @param maxViolation     fallback only: largest violation, ns (0 otherwise)
  * @param note             why, in a sentence
+ * @param pieces           number of pieces of the pair's transform (1 unless piecewise)
+ * @param steps            clock steps found between the two clocks (piecewise only)
  */
 public record PairResult(String a, String b, Quality quality, long messagesAToB, long messagesBToA,
                          int hullAToB, int hullBToA, double driftMin, double driftMax,
                          double offset, double drift, long origin, double meanAccuracy,
-                         int violations, double maxViolation, String note) {
+                         int violations, double maxViolation, String note, int pieces, List<ClockStep> steps) {
+
+    public PairResult {
+        steps = List.copyOf(steps);
+    }
+
+    /** A pair with one segment and no steps. */
+    public PairResult(String a, String b, Quality quality, long messagesAToB, long messagesBToA,
+                      int hullAToB, int hullBToA, double driftMin, double driftMax,
+                      double offset, double drift, long origin, double meanAccuracy,
+                      int violations, double maxViolation, String note) {
+        this(a, b, quality, messagesAToB, messagesBToA, hullAToB, hullBToA, driftMin, driftMax, offset, drift, origin,
+                meanAccuracy, violations, maxViolation, note, 1, List.of());
+    }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.model.Quality;
@@ -162,6 +163,14 @@ public final class PathReduction {
             pairResults.add(pairResult(nodes, p));
             if (p.quality() == Quality.FALLBACK) {
                 warnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + " is fallback: " + p.note());
+            } else if (p.quality() == Quality.PIECEWISE) {
+                String pair = nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name();
+                for (ClockStep st : p.piecewise().steps()) {
+                    warnings.add(stepWarning(pair, nodes.get(p.a()).name(), nodes.get(p.b()).name(), st));
+                }
+                if (p.piecewise().unresolved() > 0 || p.piecewise().breaks() > 0) {
+                    warnings.add("pair " + pair + " is piecewise (" + p.piecewise().pieces() + " pieces): " + p.note());
+                }
             } else if (p.quality() == Quality.INVALID) {
                 warnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + " is invalid: " + p.note());
             }
@@ -182,6 +191,15 @@ public final class PathReduction {
         stats.put("reduction", "path");
         return new SyncResult(n == 0 ? "" : nodes.get(Math.max(0, mainReference)).name(),
                 Arrays.asList(results), pairResults, stats, warnings);
+    }
+
+    /** "pair a/b: clock step of +5.000 ms [4.990, 5.010] at a-time T (between T1 and T2)". */
+    static String stepWarning(String pair, String a, String b, ClockStep st) {
+        String bounds = Double.isNaN(st.sizeMin()) ? "" : String.format(java.util.Locale.ROOT, " [%+.3f, %+.3f] ms",
+                st.sizeMin() / 1e6, st.sizeMax() / 1e6);
+        return String.format(java.util.Locale.ROOT,
+                "pair %s: clock step: %s's clock jumps by %+.3f ms%s relative to %s's at %s-time %d (between %d and %d); "
+                        + "the transform is cut there", pair, b, st.size() / 1e6, bounds, a, a, st.at(), st.earliest(), st.latest());
     }
 
     /**
@@ -282,7 +300,8 @@ public final class PathReduction {
         return new PairResult(nodes.get(p.a()).name(), nodes.get(p.b()).name(), p.quality(),
                 p.countAToB(), p.countBToA(), p.pu().length, p.qu().length, p.driftMin(), p.driftMax(),
                 p.hasEstimate() ? p.v0() + p.c() : Double.NaN, p.d(), p.x0(), p.meanAccuracy(),
-                p.violations(), p.maxViolation(), p.note());
+                p.violations(), p.maxViolation(), p.note(), p.pieceCount(),
+                p.piecewise() == null ? List.of() : p.piecewise().steps());
     }
 
     private static int[] components(int n, List<List<Edge>> adj) {

@@ -91,6 +91,10 @@ public final class Synchronizer {
      * whatever the line (rows are written around it; a negative Δ then shows how far outside it is).
      */
     static PairEstimate withRegressionLine(PairEstimate e, RegressionEstimator.Fit fit, long[][] m, double confidence) {
+        if (e.piecewise() != null) {
+            // one line cannot follow a clock that is not linear over the trace: the pieces stay
+            return e.withNote(e.note() + "; regression not used: one line over the whole trace would invert messages");
+        }
         int inverted = 0;
         double worst = 0;
         for (int i = 0; i < m[0].length; i++) { // a → b: b received at or after the line's b-time

@@ -4,7 +4,12 @@ import java.util.List;
 
 /**
  * Maps a node's local timestamps onto its reference clock: one or more {@link LinearSegment}s
- * (one open segment for a linear transform; consecutive [from, to) pieces for a piecewise one).
+ * (one open segment for a linear transform; consecutive [from, to) pieces for a piecewise one:
+ * the first open to the left, the last open to the right, each {@code to} the next {@code from}).
+ * A piecewise transform is continuous at a knot unless a clock step was found there (DESIGN §6).
+ *
+ * <p>Cost: {@link #correction} is O(log segments) (binary search on the knots);
+ * {@link #inverse} and {@link #then} are O(segments) for piecewise transforms.
  */
 public record ClockTransform(List<LinearSegment> segments) {
 
@@ -12,6 +17,14 @@ public record ClockTransform(List<LinearSegment> segments) {
         segments = List.copyOf(segments);
         if (segments.isEmpty()) {
             throw new IllegalArgumentException("a transform needs at least one segment");
+        }
+        for (int k = 1; k < segments.size(); k++) {
+            Long from = segments.get(k).from();
+            Long prevTo = segments.get(k - 1).to();
+            if (from == null || prevTo == null || !from.equals(prevTo)
+                    || (segments.get(k - 1).from() != null && segments.get(k - 1).from() >= from)) {
+                throw new IllegalArgumentException("segments must be consecutive [from, to) pieces: segment " + k);
+            }
         }
     }
 
@@ -36,19 +49,25 @@ public record ClockTransform(List<LinearSegment> segments) {
         return segments.get(0);
     }
 
+    /** The segment whose [from, to) holds t; outside them all, the nearest end segment. O(log n). */
     public LinearSegment segmentAt(long t) {
-        for (LinearSegment s : segments) {
-            if (s.contains(t)) {
-                return s;
-            }
-        }
-        // outside every [from, to): extend the nearest end segment
-        return t < firstFrom() ? segments.get(0) : segments.get(segments.size() - 1);
+        return segments.get(indexAt(t));
     }
 
-    private long firstFrom() {
-        Long f = segments.get(0).from();
-        return f == null ? Long.MIN_VALUE : f;
+    /** Index of {@link #segmentAt}. */
+    public int indexAt(long t) {
+        int lo = 0;
+        int hi = segments.size() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            Long from = segments.get(mid).from();
+            if (from == null || from <= t) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     /** {@code ref(t) − t} in ns. */
@@ -67,6 +86,9 @@ public record ClockTransform(List<LinearSegment> segments) {
      * drift {@code −d / (1 + d)}, offset {@code −round(K) + (round(K) − K) / (1 + d)}.
      */
     public ClockTransform inverse() {
+        if (!isLinear()) {
+            return piecewiseInverse();
+        }
         LinearSegment s = linearSegment();
         double k = s.offset();
         long rounded = Math.round(k);
@@ -75,15 +97,92 @@ public record ClockTransform(List<LinearSegment> segments) {
     }
 
     /**
+     * Each segment inverted on the image of its [from, to). Where a step makes images overlap
+     * (the clock jumped back: those reference times are read twice) the later segment takes over
+     * at the image of its start; where a step leaves a gap, the earlier segment extends over it.
+     */
+    private ClockTransform piecewiseInverse() {
+        int n = segments.size();
+        long[] starts = new long[n];
+        for (int k = 1; k < n; k++) {
+            LinearSegment s = segments.get(k);
+            starts[k] = s.from() + Math.round(s.correction(s.from()));
+            if (k > 1 && starts[k] <= starts[k - 1]) {
+                starts[k] = starts[k - 1] + 1;
+            }
+        }
+        List<LinearSegment> out = new java.util.ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            LinearSegment s = segments.get(k);
+            LinearSegment inv = linear(s.origin(), s.offset(), s.drift()).inverse().segments.get(0);
+            out.add(new LinearSegment(k == 0 ? null : starts[k], k == n - 1 ? null : starts[k + 1],
+                    inv.origin(), inv.offset(), inv.drift()));
+        }
+        return new ClockTransform(out);
+    }
+
+    /**
      * {@code outer ∘ this} for linear transforms: first this (local → intermediate clock), then
      * {@code outer} (intermediate → its reference). Origin stays this transform's origin.
      */
     public ClockTransform then(ClockTransform outer) {
-        LinearSegment in = linearSegment();
-        LinearSegment out = outer.linearSegment();
+        if (isLinear() && outer.isLinear()) {
+            LinearSegment c = compose(linearSegment(), outer.linearSegment());
+            return linear(c.origin(), c.offset(), c.drift());
+        }
+        // knots: this transform's, and the preimages of outer's
+        java.util.TreeSet<Long> knots = new java.util.TreeSet<>();
+        for (int k = 1; k < segments.size(); k++) {
+            knots.add(segments.get(k).from());
+        }
+        for (int k = 1; k < outer.segments.size(); k++) {
+            long m = outer.segments.get(k).from();
+            knots.add(preimage(m));
+        }
+        List<LinearSegment> out = new java.util.ArrayList<>(knots.size() + 1);
+        Long from = null;
+        java.util.Iterator<Long> it = knots.iterator();
+        while (true) {
+            Long to = it.hasNext() ? it.next() : null;
+            long probe = from != null && to != null ? from + (to - from) / 2
+                    : from != null ? from : (to != null ? to - 1 : segments.get(0).origin());
+            LinearSegment in = segmentAt(probe);
+            LinearSegment o = outer.segmentAt(apply(probe));
+            LinearSegment c = compose(in, o);
+            out.add(new LinearSegment(from, to, c.origin(), c.offset(), c.drift()));
+            if (to == null) {
+                break;
+            }
+            from = to;
+        }
+        return new ClockTransform(out);
+    }
+
+    /** {@code out ∘ in} for two linear pieces; origin stays in's. */
+    private static LinearSegment compose(LinearSegment in, LinearSegment out) {
         double d1 = out.drift();
         double d2 = in.drift();
         double offset = in.offset() + out.offset() + d1 * ((double) (in.origin() - out.origin()) + in.offset());
-        return linear(in.origin(), offset, d1 + d2 + d1 * d2);
+        return new LinearSegment(null, null, in.origin(), offset, d1 + d2 + d1 * d2);
+    }
+
+    /**
+     * The first local time whose image is at or after {@code m} (for a knot of an outer transform):
+     * found in the segment whose image holds m, to the nearest ns.
+     */
+    long preimage(long m) {
+        int k = segments.size() - 1;
+        while (k > 0) {
+            LinearSegment s = segments.get(k);
+            if (s.from() + Math.round(s.correction(s.from())) <= m) {
+                break;
+            }
+            k--;
+        }
+        LinearSegment s = segments.get(k);
+        long base = s.from() != null ? s.from() : s.origin();
+        double at = (double) (m - base) - s.correction(base);
+        long t = base + (long) Math.ceil(at / (1 + s.drift()));
+        return t;
     }
 }

@@ -81,8 +81,11 @@ public final class NodeBounds {
         for (long x : ts) {
             double corr = transform.correction(x);
             rt[k] = x;
-            rm[k] = lower == null ? Double.POSITIVE_INFINITY : corr - lower.deltaAt(x);
-            rp[k] = upper == null ? Double.POSITIVE_INFINITY : upper.deltaAt(x) - corr;
+            // A piecewise estimate (a bridge between two pieces) can leave the pieces' bounds by a
+            // little: widening a bound to reach the estimate keeps it a bound, and max(0, ·) of
+            // values interpolated between rows is conservative (convex).
+            rm[k] = lower == null ? Double.POSITIVE_INFINITY : Math.max(0.0, corr - lower.deltaAt(x));
+            rp[k] = upper == null ? Double.POSITIVE_INFINITY : Math.max(0.0, upper.deltaAt(x) - corr);
             k++;
         }
         return new NodeBounds(rt, rm, rp);

@@ -3,10 +3,13 @@ package org.tracesync.core.estimate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.geometry.Slope;
 import org.tracesync.core.model.Quality;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.LinearSegment;
 
 /** The one quality rule: a class is derived from the parts and cannot be written without them. */
 class PairEstimateRuleTest {
@@ -49,6 +52,27 @@ class PairEstimateRuleTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("one-way but has a line");
         assertThatThrownBy(() -> new PairEstimate(geometry(3, 3), "", null, null, null, null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("fallback but has no line");
+    }
+
+    @Test
+    void aPiecewiseFitMakesThePairPiecewiseAndGivesItsTransform() {
+        // two pieces: offset 100 ns up to X + 5, then 300 ns (a step of +200 ns)
+        ClockTransform pieces = new ClockTransform(List.of(new LinearSegment(null, X + 5, X, 100, 0),
+                new LinearSegment(X + 5, null, X + 5, 300, 0)));
+        PiecewiseFit fit = new PiecewiseFit(pieces, null, null, 2,
+                List.of(), 1, 0, 1_000_000_000L);
+        PairEstimate p = new PairEstimate(geometry(3, 3), "pieces", null, new EstimateLine(100, 0), null, null, fit);
+        assertThat(p.quality()).isEqualTo(Quality.PIECEWISE);
+        assertThat(p.pieceCount()).isEqualTo(2);
+        assertThat(p.hullsCross()).isFalse();
+        assertThat(p.transformAToB().apply(X + 1)).isEqualTo(X + 101);
+        assertThat(p.transformAToB().apply(X + 7)).isEqualTo(X + 307);
+        assertThat(p.withNote("other").quality()).isEqualTo(Quality.PIECEWISE);
+        assertThat(p.withNote("other").transformAToB().apply(X + 7)).isEqualTo(X + 307);
+        // one-way stays one-way whatever the parts; a piecewise pair needs a line
+        assertThat(new PairEstimate(geometry(3, 0), "", null, null, null, null, fit).quality()).isEqualTo(Quality.ONE_WAY);
+        assertThatThrownBy(() -> new PairEstimate(geometry(3, 3), "", null, null, null, null, fit))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("piecewise but has no line");
     }
 
     private static PairAccumulator pair() {

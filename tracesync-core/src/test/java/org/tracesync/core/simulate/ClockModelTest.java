@@ -60,4 +60,56 @@ class ClockModelTest {
         assertThat(c.local(T0 + 10_000_000_000L)).isEqualTo(T0 + 10_000_000_000L + 675_342_405L - 293_466L);
         assertThat(c.trueTime(T0 + 675_342_405L)).isEqualTo(T0);
     }
+
+    /** local(t) of a clock with events, exactly (BigDecimal), rounded half-up. */
+    private static long exactLocalWithEvents(ClockModel c, long t) {
+        BigDecimal d = BigDecimal.valueOf(t - c.t0());
+        BigDecimal smooth = new BigDecimal(c.beta()).multiply(d).add(new BigDecimal(c.delta()).multiply(d).multiply(d));
+        BigDecimal exact = BigDecimal.valueOf(t).add(BigDecimal.valueOf(c.alpha())).add(smooth);
+        for (ClockEvent e : c.events()) {
+            if (t >= e.at()) {
+                exact = exact.add(BigDecimal.valueOf(e.step()))
+                        .add(new BigDecimal(e.rate()).multiply(BigDecimal.valueOf(t - e.at())));
+            }
+        }
+        return exact.setScale(0, RoundingMode.HALF_UP).longValueExact();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 42, 2026})
+    void wanderingClockIsExactAndInvertible(long seed) {
+        long start = T0;
+        long duration = 12 * 3_600_000_000_000L;
+        ClockWander wander = ClockWander.NONE.withWalk(10_000_000_000L, 0.01e-6).withNtp(1_024_000_000_000L, 1e-6)
+                .withSlews(2, 500e-6);
+        ClockModel c = wander.apply(java.util.List.of(new ClockModel("w", T0, 123_456_789L, 3e-5, 1e-21)),
+                seed, start, duration).get(0);
+        assertThat(c.events()).hasSizeGreaterThan(4_000);
+        Random r = new Random(seed);
+        for (int i = 0; i < 300; i++) {
+            long t = start + (long) (r.nextDouble() * duration);
+            long local = c.local(t);
+            assertThat(local).isCloseTo(exactLocalWithEvents(c, t), org.assertj.core.data.Offset.offset(1L));
+            assertThat(Math.abs(c.trueTime(local) - t)).as("at %d", t).isLessThanOrEqualTo(1L);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void stepsAndRateChangesHaveKnownValues() {
+        ClockModel c = new ClockModel("s", T0, 0, 0.0, 0.0, java.util.List.of(
+                ClockEvent.rateChange(T0 + 1_000_000_000L, 500e-6),
+                ClockEvent.rateChange(T0 + 3_000_000_000L, -500e-6),
+                ClockEvent.step(T0 + 10_000_000_000L, 5_000_000L),
+                ClockEvent.step(T0 + 20_000_000_000L, -3_000_000L)));
+        assertThat(c.local(T0 + 1_000_000_000L)).isEqualTo(T0 + 1_000_000_000L);
+        // 2 s of a 500 ppm slew: 1 ms ahead, and it stays
+        assertThat(c.local(T0 + 3_000_000_000L)).isEqualTo(T0 + 3_000_000_000L + 1_000_000L);
+        assertThat(c.local(T0 + 9_999_999_999L)).isEqualTo(T0 + 9_999_999_999L + 1_000_000L);
+        assertThat(c.local(T0 + 10_000_000_000L)).isEqualTo(T0 + 10_000_000_000L + 6_000_000L);
+        assertThat(c.local(T0 + 20_000_000_000L)).isEqualTo(T0 + 20_000_000_000L + 3_000_000L);
+        assertThat(c.driftAt(T0 + 2_000_000_000L)).isEqualTo(500e-6);
+        assertThat(c.steps()).extracting(ClockEvent::step).containsExactly(5_000_000L, -3_000_000L);
+        // a local time in the gap of the forward step maps to the step's instant
+        assertThat(c.trueTime(T0 + 10_000_000_000L + 3_000_000L)).isEqualTo(T0 + 10_000_000_000L);
+    }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
@@ -85,6 +86,20 @@ public final class ResultFile {
                 g.writeString(w);
             }
             g.writeEndArray();
+            if (!result.repairs().isEmpty()) {
+                g.writeObjectFieldStart("repairs");
+                for (Map.Entry<String, long[][]> e : result.repairs().entrySet()) {
+                    g.writeArrayFieldStart(e.getKey());
+                    for (long[] m : e.getValue()) {
+                        g.writeStartArray();
+                        g.writeNumber(m[0]);
+                        g.writeNumber(m[1]);
+                        g.writeEndArray();
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndObject();
+            }
             g.writeEndObject();
         }
     }
@@ -176,6 +191,24 @@ public final class ResultFile {
         g.writeFieldName("max_violation");
         number(g, p.maxViolation());
         g.writeStringField("note", p.note());
+        if (p.pieces() > 1 || !p.steps().isEmpty()) {
+            g.writeNumberField("pieces", p.pieces());
+            g.writeArrayFieldStart("steps");
+            for (ClockStep st : p.steps()) {
+                g.writeStartObject();
+                g.writeNumberField("at", st.at());
+                g.writeNumberField("earliest", st.earliest());
+                g.writeNumberField("latest", st.latest());
+                g.writeFieldName("size");
+                number(g, st.size());
+                g.writeFieldName("size_min");
+                number(g, st.sizeMin());
+                g.writeFieldName("size_max");
+                number(g, st.sizeMax());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
         g.writeEndObject();
     }
 
@@ -233,7 +266,22 @@ public final class ResultFile {
                         : e.getValue().isNumber() ? (Object) e.getValue().asDouble() : e.getValue().asText()));
         List<String> warnings = new ArrayList<>();
         root.path("warnings").forEach(w -> warnings.add(w.asText()));
-        return new SyncResult(text(file, root, "reference", ""), nodes, pairs, stats, warnings);
+        Map<String, long[][]> repairs = new LinkedHashMap<>();
+        JsonNode rs = root.path("repairs");
+        for (java.util.Iterator<Map.Entry<String, JsonNode>> it = rs.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            long[][] moves = new long[e.getValue().size()][];
+            for (int k = 0; k < moves.length; k++) {
+                JsonNode m = e.getValue().get(k);
+                if (!m.isArray() || m.size() != 2 || !m.get(0).isIntegralNumber() || !m.get(1).isIntegralNumber()) {
+                    throw new TraceFormatException(file, "repairs." + e.getKey() + "[" + k + "]",
+                            "expected [local time, repaired reference time] (integer ns)");
+                }
+                moves[k] = new long[] {m.get(0).asLong(), m.get(1).asLong()};
+            }
+            repairs.put(e.getKey(), moves);
+        }
+        return new SyncResult(text(file, root, "reference", ""), nodes, pairs, stats, warnings, repairs);
     }
 
     private static NodeResult readNode(Path file, JsonNode n, String where) throws IOException {
@@ -274,8 +322,14 @@ public final class ResultFile {
         } catch (IllegalArgumentException e) {
             throw new TraceFormatException(file, where + ".quality", e.getMessage());
         }
+        ClockTransform transform;
+        try {
+            transform = new ClockTransform(segments);
+        } catch (IllegalArgumentException e) {
+            throw new TraceFormatException(file, where + ".transform.segments", e.getMessage());
+        }
         return new NodeResult(name, n.path("source").asText(""), text(file, n, "reference", where), q,
-                new ClockTransform(segments), NodeBounds.ofRows(rows), path, n.path("start").asLong(0), n.path("end").asLong(0),
+                transform, NodeBounds.ofRows(rows), path, n.path("start").asLong(0), n.path("end").asLong(0),
                 n.path("note").asText(""));
     }
 
@@ -292,7 +346,19 @@ public final class ResultFile {
                 dbl(p.path("drift"), "min"), dbl(p.path("drift"), "max"),
                 dbl(p.path("estimate"), "offset"), dbl(p.path("estimate"), "drift"),
                 p.path("estimate").path("origin").asLong(), dbl(p, "mean_accuracy"),
-                p.path("violations").asInt(), dbl(p, "max_violation"), p.path("note").asText(""));
+                p.path("violations").asInt(), dbl(p, "max_violation"), p.path("note").asText(""),
+                p.path("pieces").asInt(1), steps(file, p.path("steps"), where));
+    }
+
+    private static List<ClockStep> steps(Path file, JsonNode array, String where) throws IOException {
+        List<ClockStep> steps = new ArrayList<>();
+        for (int k = 0; k < array.size(); k++) {
+            JsonNode st = array.get(k);
+            String w = where + ".steps[" + k + "]";
+            steps.add(new ClockStep(integer(file, st, "at", w), integer(file, st, "earliest", w),
+                    integer(file, st, "latest", w), dbl(st, "size"), dbl(st, "size_min"), dbl(st, "size_max")));
+        }
+        return steps;
     }
 
     private static String text(Path file, JsonNode n, String field, String where) throws IOException {

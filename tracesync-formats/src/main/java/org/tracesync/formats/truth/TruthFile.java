@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.tracesync.core.simulate.ClockEvent;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.formats.TraceFormatException;
 
@@ -21,6 +22,12 @@ import org.tracesync.formats.TraceFormatException;
  * meaning {@code local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)²} for true time t (ns).
  * {@code T0} and {@code alpha} are integers (read exactly as longs), {@code beta} and {@code delta}
  * doubles (written in the shortest form that reads back to the same double, as Python does).
+ *
+ * <p>Wandering clocks (DESIGN §6) add, per node, an optional {@code "events"} array of rate changes
+ * {@code {"at": t, "rate": r}} (r added to the rate from true time t on) and steps
+ * {@code {"at": t, "step": s}} (s ns added from t on):
+ * {@code local(t) = t + alpha + beta·(t − T0) + delta·(t − T0)² + Σ rate·(t − at)⁺ + Σ step·[t ≥ at]}.
+ * Files without events are written exactly as before.
  *
  * @param t0       origin of the drift terms (ns, true time)
  * @param clocks   one clock per node, in node order (each with {@code t0} as its origin)
@@ -61,7 +68,17 @@ public record TruthFile(long t0, List<ClockModel> clocks, long messages) {
             out.write("  {\n   \"name\": " + MAPPER.writeValueAsString(c.name()) + ",\n");
             out.write("   \"alpha\": " + c.alpha() + ",\n");
             out.write("   \"beta\": " + pythonRepr(c.beta()) + ",\n");
-            out.write("   \"delta\": " + pythonRepr(c.delta()) + "\n  }");
+            out.write("   \"delta\": " + pythonRepr(c.delta()));
+            if (!c.events().isEmpty()) {
+                out.write(",\n   \"events\": [");
+                for (int k = 0; k < c.events().size(); k++) {
+                    ClockEvent e = c.events().get(k);
+                    out.write((k == 0 ? "\n    " : ",\n    ") + "{\"at\": " + e.at()
+                            + (e.isStep() ? ", \"step\": " + e.step() : ", \"rate\": " + pythonRepr(e.rate())) + "}");
+                }
+                out.write("\n   ]");
+            }
+            out.write("\n  }");
             out.write(i + 1 < clocks.size() ? ",\n" : "\n");
         }
         out.write(" ],\n \"messages\": " + messages + "\n}");
@@ -99,13 +116,35 @@ public record TruthFile(long t0, List<ClockModel> clocks, long messages) {
             }
             try {
                 clocks.add(new ClockModel(n.get("name").asText(), t0, integer(file, n, "alpha"),
-                        number(file, n, "beta"), n.has("delta") ? number(file, n, "delta") : 0.0));
+                        number(file, n, "beta"), n.has("delta") ? number(file, n, "delta") : 0.0,
+                        events(file, n.get("events"), where)));
             } catch (IllegalArgumentException e) {
                 throw new TraceFormatException(file, where, e.getMessage());
             }
         }
         long messages = root.has("messages") ? integer(file, root, "messages") : -1;
         return new TruthFile(t0, clocks, messages);
+    }
+
+    private static List<ClockEvent> events(Path file, JsonNode array, String where) throws TraceFormatException {
+        List<ClockEvent> events = new ArrayList<>();
+        if (array == null) {
+            return events;
+        }
+        if (!array.isArray()) {
+            throw new TraceFormatException(file, where + ".events", "expected an array of {at, rate} or {at, step}");
+        }
+        for (int k = 0; k < array.size(); k++) {
+            JsonNode e = array.get(k);
+            String at = where + ".events[" + k + "]";
+            if (!e.isObject() || e.has("rate") == e.has("step")) {
+                throw new TraceFormatException(file, at, "expected {\"at\": t, \"rate\": r} or {\"at\": t, \"step\": ns}");
+            }
+            long t = integer(file, e, "at");
+            events.add(e.has("step") ? ClockEvent.step(t, integer(file, e, "step"))
+                    : ClockEvent.rateChange(t, number(file, e, "rate")));
+        }
+        return events;
     }
 
     private static long integer(Path file, JsonNode parent, String field) throws TraceFormatException {

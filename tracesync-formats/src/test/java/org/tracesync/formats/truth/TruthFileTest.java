@@ -56,6 +56,26 @@ class TruthFileTest {
     }
 
     @Test
+    void roundTripsWanderingClocksAndLeavesPlainOnesAsBefore() throws IOException {
+        long t0 = 1_700_000_000_000_000_000L;
+        ClockModel wandering = new ClockModel("b", t0, -123_456_789L, 4.2e-5, 0.0, List.of(
+                org.tracesync.core.simulate.ClockEvent.rateChange(t0 + 1_024_000_000_000L, 1.5e-7),
+                org.tracesync.core.simulate.ClockEvent.step(t0 + 3_600_000_000_000L, -3_000_000L)));
+        TruthFile t = new TruthFile(t0, List.of(ClockModel.perfect("a", t0), wandering), 12);
+        Path f = dir.resolve("truth.json");
+        t.write(f);
+        assertThat(TruthFile.read(f)).isEqualTo(t);
+        String text = Files.readString(f);
+        assertThat(text).contains("\"events\": [\n    {\"at\": 1700001024000000000, \"rate\": 1.5e-07},\n"
+                + "    {\"at\": 1700003600000000000, \"step\": -3000000}\n   ]");
+        // the plain clock has no events array
+        assertThat(text.indexOf("\"events\"")).isEqualTo(text.lastIndexOf("\"events\""));
+        Files.writeString(f, text.replace("\"step\": -3000000", "\"stop\": -3000000"));
+        assertThatThrownBy(() -> TruthFile.read(f)).isInstanceOf(TraceFormatException.class)
+                .hasMessage(f + ":nodes[1].events[1]: expected {\"at\": t, \"rate\": r} or {\"at\": t, \"step\": ns}");
+    }
+
+    @Test
     void pythonReprForms() {
         assertThat(TruthFile.pythonRepr(0.0)).isEqualTo("0.0");
         assertThat(TruthFile.pythonRepr(1.0)).isEqualTo("1.0");

@@ -1,0 +1,697 @@
+package org.tracesync.core.estimate;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.tracesync.core.accumulate.HalfHull;
+import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.TimeBuckets;
+import org.tracesync.core.accumulate.TimeBuckets.Bucket;
+import org.tracesync.core.model.Quality;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.LinearSegment;
+import org.tracesync.core.transform.MonotoneBound;
+
+/**
+ * Piecewise-linear estimation of a pair whose hulls cross (DESIGN §6): clocks that are not linear
+ * over the whole trace (drift changing with temperature, NTP or chrony correcting the rate,
+ * slews), and clocks that step.
+ *
+ * <h2>Pieces</h2>
+ * The pair's {@link TimeBuckets} (hulls per time bucket) are scanned in time order, greedily: a
+ * piece grows bucket by bucket for as long as one line fits all its messages with
+ * {@link #MARGIN} ns to spare, then the next piece starts. Greedy longest-feasible-prefix gives
+ * the fewest pieces among fits whose knots lie on bucket boundaries (each piece ends as late as
+ * any fit's could). Each piece takes the bisector of its own feasible region (Duda, Haddad).
+ *
+ * <h2>Continuity</h2>
+ * Neighbouring pieces are then joined by a <b>bridge</b>: a short piece from the left line at the
+ * start of one of its last buckets to the right line at the end of one of the next piece's first
+ * buckets (1–{@value #MAX_BRIDGE} buckets each side, shortest first), kept when every message of
+ * the buckets it spans stays on its side. Knots stay on bucket boundaries, so each bucket follows
+ * one line and checking its hull vertices is exact: no message is inverted. A continuous
+ * transform keeps each trace's own event order. With bridges the count is at most 2k − 1 for the
+ * k greedy pieces.
+ *
+ * <h2>Steps</h2>
+ * Where no bridge fits, the two pieces' bound intervals at the cut are compared: disjoint by more
+ * than their two widths together (an offset jump far beyond the corridor) is a
+ * {@link ClockStep}, reported with its size and bounds; otherwise a small <em>break</em>
+ * (counted and stated in the note). A bucket that no line fits by itself holds a step: it is left
+ * out of both pieces and the cut is placed inside it where fewest of its hull points are violated
+ * (its other messages may stay inverted: counted in {@code unresolved}).
+ *
+ * <h2>Bounds</h2>
+ * Each fitted piece's strict bounds are Poirier's envelope of its own feasible region; they are
+ * strict <em>if each clock is linear within each piece</em>. Pieces are as long as the data
+ * allows, so a clock that curves inside a piece can leave them — stated in the note and in
+ * USER_GUIDE. The pieces' bounds are joined into one pair of monotone bound functions with
+ * samples on both sides of every cut, so linear interpolation between rows stays exact.
+ *
+ * <p>Cost: O(Σ bucket vertices · h) for the greedy scan (a hull copy and a {@link FeasibleRegion}
+ * per bucket), O(h) per bridge. Linear traces never get here: a pair whose hulls admit one line
+ * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
+ * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
+ * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
+ * matches, are to blame.
+ */
+public final class PiecewiseEstimator {
+
+    private PiecewiseEstimator() {
+    }
+
+    private enum Start { FIRST, CONTINUOUS, STEP, BREAK }
+
+    /** A piece while fitting: buckets [first, last], line v = vk + d·(u − uk) in pair coordinates. */
+    private static final class Piece {
+        int first;
+        int last;
+        Start start;
+        long uk;
+        double vk;
+        double d;
+        MonotoneBound lower;
+        MonotoneBound upper;
+        boolean bounded;
+        long cut; // absolute a-time where this piece's segment starts (pieces after the first)
+        ClockStep step;
+        boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
+        double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
+        double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
+
+        double at(long u) {
+            return vk + d * (double) (u - uk);
+        }
+    }
+
+    /**
+     * The piecewise estimate of {@code acc}, or {@code fallback} unchanged when no piecewise fit
+     * is possible (fewer than two buckets, a piece with messages in one direction only).
+     */
+    public static PairEstimate estimate(PairAccumulator acc, PairEstimate fallback) {
+        TimeBuckets tb = acc.timeBuckets();
+        if (tb == null) {
+            return fallback;
+        }
+        List<Bucket> b = tb.buckets();
+        int m = b.size();
+        if (m < 2) {
+            return fallback;
+        }
+        long x0 = acc.x0();
+        long v0 = acc.v0();
+        // 1. the longest feasible pieces, greedily, each with its own bisector and bounds
+        List<Piece> pieces = new ArrayList<>();
+        List<Integer> brokenBefore = new ArrayList<>(); // first broken bucket before each piece, or -1
+        Piece prev = null;
+        int i = 0;
+        int unresolved = 0;
+        int brokenSince = -1;
+        while (i < m) {
+            if (!feasible(b.get(i))) {
+                unresolved++;
+                if (brokenSince < 0) {
+                    brokenSince = i;
+                }
+                i++;
+                continue;
+            }
+            Piece p = free(b, i, tb, prev);
+            if (p != null && p.first == p.last && Double.isInfinite(p.spread) && i + 1 < m) {
+                p = null; // one bucket that joins neither neighbour and fixes no drift: a step inside it
+            }
+            if (p == null) {
+                if (i + 1 >= m && pieces.isEmpty()) {
+                    return fallback;
+                }
+                unresolved++;
+                if (brokenSince < 0) {
+                    brokenSince = i;
+                }
+                i++;
+                continue;
+            }
+            p.start = prev == null ? Start.FIRST : Start.BREAK;
+            pieces.add(p);
+            brokenBefore.add(brokenSince);
+            prev = p;
+            brokenSince = -1;
+            i = p.last + 1;
+        }
+        if (pieces.isEmpty()) {
+            return fallback;
+        }
+        for (Piece p : pieces) {
+            if (Double.isInfinite(p.spread)) {
+                // a piece whose messages do not even bound its drift: the data is too sparse to
+                // tell a changing clock from a wrong match; any messages can be cut into such pieces
+                return fallback;
+            }
+        }
+        List<Integer> subBroken = new ArrayList<>();
+        pieces = subdivide(pieces, b, tb, brokenBefore, subBroken);
+        brokenBefore = subBroken;
+        for (Piece p : pieces) {
+            p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
+            p.cut = x0 + p.uk;
+            bounds(p, b, x0, v0);
+        }
+        // 2. join neighbours continuously where the data allows (at the lines' crossing, or by a
+        //    bridge over the buckets around the boundary); else a step or a break
+        List<Piece> joined = new ArrayList<>();
+        joined.add(pieces.get(0));
+        for (int k = 1; k < pieces.size(); k++) {
+            Piece left = joined.get(joined.size() - 1);
+            Piece right = pieces.get(k);
+            int broken = brokenBefore.get(k);
+            if (broken >= 0) {
+                right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
+                classify(left, right, b, broken, x0, v0, tb);
+            } else if (!join(left, right, b, tb, x0, joined)) {
+                classify(left, right, b, right.first, x0, v0, tb);
+            }
+            joined.add(right);
+        }
+        return result(acc, fallback, joined, pieces, unresolved, tb.width());
+    }
+
+    /** Buckets on each side of a boundary a bridge may span, at most. */
+    private static final int MAX_BRIDGE = 3;
+
+    /**
+     * Joins {@code right} to {@code left} continuously by a bridge piece from {@code left}'s line at
+     * the start of one of its last buckets to {@code right}'s line at the end of one of its first
+     * buckets (1 … {@link #MAX_BRIDGE} each side, shortest first). Knots stay on bucket boundaries,
+     * so every bucket follows one line and checking its hull vertices is exact. Adds the bridge
+     * to {@code out}; false when no bridge fits. O(MAX_BRIDGE² · h).
+     */
+    private static boolean join(Piece left, Piece right, List<Bucket> b, TimeBuckets tb, long x0, List<Piece> out) {
+        long w = tb.width();
+        for (int s = 2; s <= 2 * MAX_BRIDGE; s++) {
+          for (int sl = Math.max(1, s - MAX_BRIDGE); sl <= Math.min(MAX_BRIDGE, s - 1); sl++) {
+            int lb = left.last - sl + 1;
+            int rb = right.first + (s - sl) - 1;
+            if (lb <= left.first || rb >= right.last) {
+                continue; // a bridge must leave both pieces a bucket of their own
+            }
+            long uL = tb.startU(b.get(lb).key());
+            long uR = tb.startU(b.get(rb).key()) + w;
+            if (uL <= left.cut - x0) {
+                continue; // left would keep no segment of its own (its start moved by an earlier bridge)
+            }
+            Piece bridge = new Piece();
+            bridge.uk = uL;
+            bridge.vk = left.at(uL);
+            bridge.d = (right.at(uR) - bridge.vk) / (double) (uR - uL);
+            if (fits(b, lb, rb, left, bridge, uR, right, uR)) {
+                bridge.start = Start.CONTINUOUS;
+                bridge.cut = x0 + uL;
+                bridge.first = lb;
+                bridge.last = rb;
+                bridge.bridge = true;
+                out.add(bridge);
+                right.vk = right.at(uR);
+                right.uk = uR;
+                right.cut = x0 + uR;
+                right.start = Start.CONTINUOUS;
+                return true;
+            }
+          }
+        }
+        return false;
+    }
+
+    /**
+     * True when every hull point of buckets [from, to] lies on its side of the function that
+     * follows {@code left} before {@code bridge.uk}, {@code bridge} up to {@code end}, and
+     * {@code right} from there on.
+     */
+    private static boolean fits(List<Bucket> b, int from, int to, Piece left, Piece bridge, long end, Piece right,
+                                long unused) {
+        for (int k = from; k <= to; k++) {
+            Bucket bucket = b.get(k);
+            for (int n = 0; n < bucket.pu().length; n++) {
+                long u = bucket.pu()[n];
+                Piece f = u < bridge.uk ? left : u < end ? bridge : right;
+                if (f.at(u) > bucket.pv()[n]) {
+                    return false;
+                }
+            }
+            for (int n = 0; n < bucket.qu().length; n++) {
+                long u = bucket.qu()[n];
+                Piece f = u < bridge.uk ? left : u < end ? bridge : right;
+                if (f.at(u) < bucket.qv()[n]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** True when one line fits the bucket on its own (or it has messages in one direction only). */
+    private static boolean feasible(Bucket bucket) {
+        return bucket.pu().length == 0 || bucket.qu().length == 0
+                || !new FeasibleRegion(bucket.pu(), bucket.pv(), bucket.qu(), bucket.qv()).isEmpty();
+    }
+
+    /** The longest piece from bucket i fitted on its own (bisector); null when it is one-way. */
+    private static Piece free(List<Bucket> b, int i, TimeBuckets tb, Piece prev) {
+        return free(b, i, b.size() - 1, tb, prev);
+    }
+
+    /** Same, growing no further than bucket {@code limit}. */
+    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        long margin = MARGIN;
+        add(p, q, b.get(i), margin);
+        if (!p.isEmpty() && !q.isEmpty() && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
+            margin = 0; // a bucket whose own corridor is narrower than the margin
+            p = new HalfHull(HalfHull.Side.LOWER);
+            q = new HalfHull(HalfHull.Side.UPPER);
+            add(p, q, b.get(i), margin);
+        }
+        int j = i + 1;
+        while (j <= limit) {
+            HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
+            HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
+            p2.addAll(p);
+            q2.addAll(q);
+            add(p2, q2, b.get(j), margin);
+            if (!p2.isEmpty() && !q2.isEmpty() && new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs()).isEmpty()) {
+                break;
+            }
+            p = p2;
+            q = q2;
+            j++;
+        }
+        if (p.isEmpty() || q.isEmpty()) {
+            return null;
+        }
+        FeasibleRegion f = new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs());
+        double d;
+        double c;
+        double spread = Double.POSITIVE_INFINITY;
+        if (f.isBounded()) {
+            double d1 = f.dMin().toDouble();
+            double d2 = f.dMax().toDouble();
+            double w1 = Math.sqrt(1 + (1 + d1) * (1 + d1));
+            double w2 = Math.sqrt(1 + (1 + d2) * (1 + d2));
+            d = (w2 * d1 + w1 * d2) / (w1 + w2);
+            c = (w2 * f.cAtDMin() + w1 * f.cAtDMax()) / (w1 + w2);
+            spread = d2 - d1;
+        } else {
+            // unbounded in drift (a short piece): the feasible line with the drift closest to the
+            // previous piece's (or to 0 for a first piece)
+            double lo = f.dMin().isFinite() ? f.dMin().toDouble() : Double.NEGATIVE_INFINITY;
+            double hi = f.dMax().isFinite() ? f.dMax().toDouble() : Double.POSITIVE_INFINITY;
+            d = Math.max(lo, Math.min(hi, prev == null ? 0.0 : prev.d));
+            c = 0.5 * (f.g(d) + f.h(d));
+        }
+        Piece piece = new Piece();
+        piece.first = i;
+        piece.last = j - 1;
+        piece.uk = tb.startU(b.get(i).key());
+        piece.d = d;
+        piece.vk = c + d * (double) piece.uk;
+        piece.spread = spread;
+        return piece;
+    }
+
+    /**
+     * Clearance kept between a fitted piece's line and every message (ns): pieces grow only while
+     * the hulls, each moved {@code MARGIN} toward the other, still admit a line, and the line is
+     * the bisector of that narrower region. Without it a maximal piece's region is a sliver and
+     * its line grazes a message (0 ns latency, which double rounding can invert).
+     */
+    static final long MARGIN = 100;
+
+    private static void add(HalfHull p, HalfHull q, Bucket bucket, long margin) {
+        for (int k = 0; k < bucket.pu().length; k++) {
+            p.add(bucket.pu()[k], bucket.pv()[k] - margin);
+        }
+        for (int k = 0; k < bucket.qu().length; k++) {
+            q.add(bucket.qu()[k], bucket.qv()[k] + margin);
+        }
+    }
+
+    /**
+     * Bounds of a piece: Poirier's envelope of its own feasible region, relaxed by the piece's
+     * curvature allowance ε. If the clock stays within ε of some line ℓ over the piece, ℓ keeps
+     * every message within ε of its side, so ℓ lies in the region of the hulls moved ε apart,
+     * and the clock within ε of that region's envelope: [L_ε − ε, U_ε + ε] (ε rounded up to ns).
+     * With ε = 0 these are the strict bounds of a linear clock.
+     */
+    private static void bounds(Piece p, List<Bucket> b, long x0, long v0) {
+        long e = (long) Math.ceil(p.epsilon);
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        for (int k = p.first; k <= p.last; k++) {
+            Bucket bucket = b.get(k);
+            for (int n = 0; n < bucket.pu().length; n++) {
+                long x = x0 + bucket.pu()[n];
+                acc.addAToB(x, x + v0 + bucket.pv()[n] + e);
+            }
+            for (int n = 0; n < bucket.qu().length; n++) {
+                long x = x0 + bucket.qu()[n];
+                acc.addBToA(x + v0 + bucket.qv()[n] - e, x);
+            }
+        }
+        PairEstimate est = ConvexHullEstimator.estimateLinear(acc);
+        if (est.quality() == Quality.ACCURATE && est.hasBounds()) {
+            p.lower = shifted(est.lowerAToB(), -e);
+            p.upper = shifted(est.upperAToB(), e);
+            p.bounded = true;
+        }
+    }
+
+    private static MonotoneBound shifted(MonotoneBound f, long by) {
+        long[] t = new long[f.size()];
+        long[] r = new long[f.size()];
+        for (int k = 0; k < t.length; k++) {
+            t[k] = f.t(k);
+            r[k] = f.r(k) + by;
+        }
+        return new MonotoneBound(f.kind(), t, r, f.slopeLeft(), f.slopeRight());
+    }
+
+    /** Model error aimed at by {@link #subdivide}: the clock's sag below a piece's chord (ns). */
+    static final double TARGET_SAG = 1_000;
+
+    /** ε = this × the estimated sag of a piece (plus {@link #MIN_EPSILON}). */
+    static final double SAG_SAFETY = 4.0;
+
+    /** Floor of ε (ns): rounding and the residual curvature no neighbour shows. */
+    static final double MIN_EPSILON = 50;
+
+    /**
+     * Curvature shown by two neighbouring pieces: their slope change beyond what their feasible
+     * drift ranges allow (short pieces have wide ranges and show none), over the distance between
+     * their middles. 0 across a jump of more than {@link #STEP_LIKE} ns (a step, not a bend).
+     */
+    private static double curvature(Piece left, Piece right, double distance) {
+        long boundary = right.uk;
+        if (Math.abs(left.at(boundary) - right.at(boundary)) > STEP_LIKE) {
+            return 0;
+        }
+        double change = Math.abs(right.d - left.d) - 0.5 * (left.spread + right.spread);
+        return change > 0 ? change / distance : 0;
+    }
+
+    /** Lines of neighbouring pieces further apart than this at their boundary meet at a step (ns). */
+    static final double STEP_LIKE = 200_000;
+
+    /** A subdivided piece keeps at least this many buckets (bridges need room). */
+    private static final int MIN_SUB_BUCKETS = 3;
+
+    /**
+     * Splits each greedy piece where the clock visibly curves (DESIGN §6: drift itself drifts):
+     * curvature κ from the slope change to the neighbouring pieces over the distance between
+     * their middles; a piece of span T sags κT²/8 below its chord, so it is cut into
+     * ⌈√(κT²/8 / TARGET_SAG)⌉ equal runs of buckets, each fitted again (a subset of a feasible
+     * piece is feasible). Each resulting piece gets ε = SAG_SAFETY · κT²/8 + MIN_EPSILON for its
+     * bounds. The greedy count stays the feasibility minimum; the extra pieces buy accuracy and
+     * honest bounds on curving clocks, and cost nothing on clocks that only kink (κ ≈ 0 away
+     * from a kink).
+     */
+    private static List<Piece> subdivide(List<Piece> pieces, List<Bucket> b, TimeBuckets tb, List<Integer> brokenBefore,
+                                         List<Integer> subBrokenBefore) {
+        int n = pieces.size();
+        double[] mid = new double[n];
+        double[] span = new double[n];
+        for (int k = 0; k < n; k++) {
+            Piece p = pieces.get(k);
+            long from = tb.startU(b.get(p.first).key());
+            long to = tb.startU(b.get(p.last).key()) + tb.width();
+            mid[k] = 0.5 * ((double) from + (double) to);
+            span[k] = (double) (to - from);
+        }
+        List<Piece> out = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            Piece p = pieces.get(k);
+            double kappa = 0;
+            if (k > 0 && brokenBefore.get(k) < 0) {
+                kappa = Math.max(kappa, curvature(pieces.get(k - 1), p, mid[k] - mid[k - 1]));
+            }
+            if (k + 1 < n && brokenBefore.get(k + 1) < 0) {
+                kappa = Math.max(kappa, curvature(p, pieces.get(k + 1), mid[k + 1] - mid[k]));
+            }
+            double sag = kappa * span[k] * span[k] / 8;
+            int buckets = p.last - p.first + 1;
+            int parts = (int) Math.min(Math.max(1, buckets / MIN_SUB_BUCKETS), Math.ceil(Math.sqrt(sag / TARGET_SAG)));
+            parts = Math.max(1, parts);
+            int start = p.first;
+            for (int s = 0; s < parts; s++) {
+                int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
+                Piece sub = parts == 1 ? p : free(b, start, end, tb, p);
+                if (sub == null || sub.last != end) {
+                    sub = p; // cannot happen for a subset of a feasible piece; keep the whole piece then
+                    out.add(sub);
+                    subBrokenBefore.add(brokenBefore.get(k));
+                    start = p.last + 1;
+                    break;
+                }
+                long from = tb.startU(b.get(sub.first).key());
+                long to = tb.startU(b.get(sub.last).key()) + tb.width();
+                double t = (double) (to - from);
+                sub.epsilon = SAG_SAFETY * kappa * t * t / 8 + MIN_EPSILON;
+                sub.start = p.start;
+                out.add(sub);
+                subBrokenBefore.add(s == 0 ? brokenBefore.get(k) : -1);
+                start = end + 1;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A piece that could not continue the previous one: a step when the two pieces' bound
+     * intervals at the cut are disjoint by more than their widths together, else a break.
+     */
+    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb) {
+        long cut = p.cut;
+        long u = cut - x0;
+        double before = prev.at(u);
+        double after = p.at(u);
+        double lp = before;
+        double up = before;
+        double ln = after;
+        double un = after;
+        if (prev.bounded) {
+            lp = prev.lower.deltaAt(cut) - v0;
+            up = prev.upper.deltaAt(cut) - v0;
+        }
+        if (p.bounded) {
+            ln = p.lower.deltaAt(cut) - v0;
+            un = p.upper.deltaAt(cut) - v0;
+        }
+        double gap = Math.max(ln - up, lp - un);
+        // a step is only claimed when both pieces have strict bounds that prove the jump
+        if (prev.bounded && p.bounded && gap > 0 && gap > (up - lp) + (un - ln)) {
+            p.start = Start.STEP;
+            long earliest = x0 + lastU(b.get(prev.last));
+            long latest = x0 + firstU(b.get(p.first));
+            p.step = new ClockStep(cut, Math.min(earliest, cut), Math.max(latest, cut), after - before, ln - up, un - lp);
+        }
+    }
+
+    private static long lastU(Bucket bucket) {
+        long u = Long.MIN_VALUE;
+        if (bucket.pu().length > 0) {
+            u = bucket.pu()[bucket.pu().length - 1];
+        }
+        if (bucket.qu().length > 0) {
+            u = Math.max(u, bucket.qu()[bucket.qu().length - 1]);
+        }
+        return u;
+    }
+
+    private static long firstU(Bucket bucket) {
+        long u = Long.MAX_VALUE;
+        if (bucket.pu().length > 0) {
+            u = bucket.pu()[0];
+        }
+        if (bucket.qu().length > 0) {
+            u = Math.min(u, bucket.qu()[0]);
+        }
+        return u;
+    }
+
+    /**
+     * The cut (u) inside the broken buckets [from, to] between {@code prev} and {@code next}: the
+     * candidate (bucket starts, every hull point, just after it) that violates fewest hull points
+     * when points before it follow {@code prev}'s line and the others {@code next}'s.
+     */
+    private static long cutInside(List<Bucket> b, int from, int to, Piece prev, Piece next, TimeBuckets tb, long x0) {
+        long[] candidates = new long[2 + 2 * countPoints(b, from, to)];
+        int n = 0;
+        candidates[n++] = tb.startU(b.get(from).key());
+        candidates[n++] = next.uk;
+        for (int k = from; k <= to; k++) {
+            for (long u : b.get(k).pu()) {
+                candidates[n++] = u;
+                candidates[n++] = u + 1;
+            }
+            for (long u : b.get(k).qu()) {
+                candidates[n++] = u;
+                candidates[n++] = u + 1;
+            }
+        }
+        Arrays.sort(candidates, 0, n);
+        long best = next.uk;
+        int bestViolations = Integer.MAX_VALUE;
+        for (int c = 0; c < n; c++) {
+            long cut = candidates[c];
+            if (cut > next.uk) {
+                break;
+            }
+            if (cut <= prev.cut - x0) {
+                continue; // prev keeps a segment of its own
+            }
+            int violations = 0;
+            for (int k = from; k <= to; k++) {
+                Bucket bucket = b.get(k);
+                for (int i = 0; i < bucket.pu().length; i++) {
+                    long u = bucket.pu()[i];
+                    if ((u < cut ? prev.at(u) : next.at(u)) > bucket.pv()[i]) {
+                        violations++;
+                    }
+                }
+                for (int i = 0; i < bucket.qu().length; i++) {
+                    long u = bucket.qu()[i];
+                    if ((u < cut ? prev.at(u) : next.at(u)) < bucket.qv()[i]) {
+                        violations++;
+                    }
+                }
+            }
+            if (violations < bestViolations) {
+                bestViolations = violations;
+                best = cut;
+            }
+        }
+        return best;
+    }
+
+    private static int countPoints(List<Bucket> b, int from, int to) {
+        int n = 0;
+        for (int k = from; k <= to; k++) {
+            n += b.get(k).pu().length + b.get(k).qu().length;
+        }
+        return n;
+    }
+
+    private static PairEstimate result(PairAccumulator acc, PairEstimate fallback, List<Piece> pieces,
+                                       List<Piece> fitted, int unresolved, long width) {
+        long x0 = acc.x0();
+        long v0 = acc.v0();
+        int n = pieces.size();
+        List<LinearSegment> segments = new ArrayList<>(n);
+        List<ClockStep> steps = new ArrayList<>();
+        int breaks = 0;
+        boolean bounded = true;
+        for (int k = 0; k < n; k++) {
+            Piece p = pieces.get(k);
+            Long from = k == 0 ? null : p.cut;
+            Long to = k == n - 1 ? null : pieces.get(k + 1).cut;
+            segments.add(new LinearSegment(from, to, x0 + p.uk, (double) v0 + p.vk, p.d));
+            if (p.start == Start.STEP) {
+                steps.add(p.step);
+            } else if (p.start == Start.BREAK) {
+                breaks++;
+            }
+        }
+        for (Piece p : fitted) {
+            bounded &= p.bounded;
+        }
+        ClockTransform transform = new ClockTransform(segments);
+        MonotoneBound lower = null;
+        MonotoneBound upper = null;
+        double mean = Double.NaN;
+        if (bounded) {
+            lower = join(fitted, MonotoneBound.Kind.LOWER);
+            upper = join(fitted, MonotoneBound.Kind.UPPER);
+            mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
+        }
+        PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width);
+        Piece first = pieces.get(0);
+        String note = String.format(java.util.Locale.ROOT,
+                "hulls cross (clocks not linear over the trace): %d pieces, continuous at the knots except at %d step%s"
+                        + " and %d break%s; knots on %.0f ms buckets; bounds assume each clock linear within each piece%s",
+                n, steps.size(), steps.size() == 1 ? "" : "s", breaks, breaks == 1 ? "" : "s", width / 1e6,
+                unresolved > 0 ? "; " + unresolved + " bucket" + (unresolved == 1 ? "" : "s")
+                        + " fit no line on its own (a step inside) and may leave messages inverted" : "")
+                + (bounded ? "" : "; a piece has too few messages for two-sided bounds: no bounds");
+        PairGeometry geometry = new PairGeometry(acc.a(), acc.b(), acc.countAToB(), acc.countBToA(), x0, v0,
+                acc.minX(), acc.maxX(), fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv());
+        return new PairEstimate(geometry, note, null, new EstimateLine(first.vk - first.d * (double) first.uk, first.d),
+                bounded ? new PairBounds(lower, upper, mean) : null, FallbackStatistics.NONE, fit);
+    }
+
+    /**
+     * One bound function over all pieces: each piece's samples inside its segment, plus its values
+     * at both ends of the segment (rounded outward), then made strictly increasing by raising an
+     * upper bound or lowering a lower one (both stay strict bounds).
+     */
+    private static MonotoneBound join(List<Piece> pieces, MonotoneBound.Kind kind) {
+        boolean upperKind = kind == MonotoneBound.Kind.UPPER;
+        long[] ts = new long[16];
+        long[] rs = new long[16];
+        int n = 0;
+        for (int k = 0; k < pieces.size(); k++) {
+            Piece p = pieces.get(k);
+            MonotoneBound f = upperKind ? p.upper : p.lower;
+            long from = k == 0 ? Long.MIN_VALUE : p.cut;
+            long to = k == pieces.size() - 1 ? Long.MAX_VALUE : pieces.get(k + 1).cut - 1;
+            if (to < from) {
+                continue;
+            }
+            if (k > 0) {
+                if (n + 1 > ts.length) {
+                    ts = Arrays.copyOf(ts, ts.length * 2);
+                    rs = Arrays.copyOf(rs, rs.length * 2);
+                }
+                ts[n] = from;
+                rs[n++] = value(f, from, upperKind);
+            }
+            for (int s = 0; s < f.size(); s++) {
+                long t = f.t(s);
+                if (t > from && t < to) {
+                    if (n + 1 > ts.length) {
+                        ts = Arrays.copyOf(ts, ts.length * 2);
+                        rs = Arrays.copyOf(rs, rs.length * 2);
+                    }
+                    ts[n] = t;
+                    rs[n++] = f.r(s);
+                }
+            }
+            if (k < pieces.size() - 1 && (n == 0 || ts[n - 1] < to)) {
+                if (n + 1 > ts.length) {
+                    ts = Arrays.copyOf(ts, ts.length * 2);
+                    rs = Arrays.copyOf(rs, rs.length * 2);
+                }
+                ts[n] = to;
+                rs[n++] = value(f, to, upperKind);
+            }
+        }
+        if (upperKind) {
+            for (int k = 1; k < n; k++) {
+                if (rs[k] <= rs[k - 1]) {
+                    rs[k] = rs[k - 1] + 1;
+                }
+            }
+        } else {
+            for (int k = n - 2; k >= 0; k--) {
+                if (rs[k] >= rs[k + 1]) {
+                    rs[k] = rs[k + 1] - 1;
+                }
+            }
+        }
+        MonotoneBound firstF = upperKind ? pieces.get(0).upper : pieces.get(0).lower;
+        MonotoneBound lastF = upperKind ? pieces.get(pieces.size() - 1).upper : pieces.get(pieces.size() - 1).lower;
+        return new MonotoneBound(kind, Arrays.copyOf(ts, n), Arrays.copyOf(rs, n), firstF.slopeLeft(), lastF.slopeRight());
+    }
+
+    private static long value(MonotoneBound f, long t, boolean up) {
+        double delta = f.deltaAt(t);
+        return t + (long) (up ? Math.ceil(delta) : Math.floor(delta));
+    }
+}
