@@ -179,6 +179,24 @@ abstract class JsonSpanReader {
     }
 
     /** A string field's value (null allowed as missing). */
+    private final long[] traceIdWords = new long[2];
+
+    /** The current value, field {@code field}, as the span's trace id (hex; base64 when allowed). */
+    final void traceIdInto(SpanRecord r, String field, boolean base64) throws IOException {
+        SpanIds.traceId(string(field), false, base64, traceIdWords);
+        r.traceHi = traceIdWords[0];
+        r.traceLo = traceIdWords[1];
+    }
+
+    /** The current value, field {@code field}, as the span's parent id; empty means no parent. */
+    final void parentIdInto(SpanRecord r, String field, boolean base64) throws IOException {
+        String s = string(field);
+        if (s != null && !s.isEmpty()) {
+            r.parentId = SpanIds.spanId(s, false, base64);
+            r.hasParent = true;
+        }
+    }
+
     String string(String field) throws IOException {
         JsonToken t = p.currentToken();
         if (t == JsonToken.VALUE_NULL) {

@@ -22,7 +22,6 @@ import java.util.Map;
 final class OtlpJsonReader extends JsonSpanReader {
 
     private final Map<String, String> attributes = new HashMap<>();
-    private final long[] id = new long[2];
 
     OtlpJsonReader(Path file, SpanOptions options, SpanHosts hosts) {
         super(file, options, hosts);
@@ -149,22 +148,14 @@ final class OtlpJsonReader extends JsonSpanReader {
             t = nextToken(f);
             switch (f) {
                 case "traceId" -> {
-                    SpanIds.traceId(string("traceId"), false, true, id);
-                    r.traceHi = id[0];
-                    r.traceLo = id[1];
+                    traceIdInto(r, "traceId", true);
                     hasTrace = true;
                 }
                 case "spanId" -> {
                     r.spanId = SpanIds.spanId(string("spanId"), false, true);
                     hasId = true;
                 }
-                case "parentSpanId" -> {
-                    String s = string("parentSpanId");
-                    if (s != null && !s.isEmpty()) {
-                        r.parentId = SpanIds.spanId(s, false, true);
-                        r.hasParent = true;
-                    }
-                }
+                case "parentSpanId" -> parentIdInto(r, "parentSpanId", true);
                 case "kind" -> r.kind = t == JsonToken.VALUE_STRING ? kindName(p.getText()) : SpanKind.ofOtlp((int) exactLong("kind"));
                 case "startTimeUnixNano" -> r.start = exactLong("startTimeUnixNano");
                 case "endTimeUnixNano" -> r.end = exactLong("endTimeUnixNano");

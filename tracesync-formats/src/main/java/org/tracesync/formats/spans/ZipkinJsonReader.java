@@ -16,7 +16,6 @@ import java.nio.file.Path;
  */
 final class ZipkinJsonReader extends JsonSpanReader {
 
-    private final long[] id = new long[2];
 
     ZipkinJsonReader(Path file, SpanOptions options, SpanHosts hosts) {
         super(file, options, hosts);
@@ -52,22 +51,14 @@ final class ZipkinJsonReader extends JsonSpanReader {
             t = nextToken(f);
             switch (f) {
                 case "traceId" -> {
-                    SpanIds.traceId(string("traceId"), false, false, id);
-                    r.traceHi = id[0];
-                    r.traceLo = id[1];
+                    traceIdInto(r, "traceId", false);
                     hasTrace = true;
                 }
                 case "id" -> {
                     r.spanId = SpanIds.spanId(string("id"), false, false);
                     hasId = true;
                 }
-                case "parentId" -> {
-                    String s = string("parentId");
-                    if (s != null && !s.isEmpty()) {
-                        r.parentId = SpanIds.spanId(s, false, false);
-                        r.hasParent = true;
-                    }
-                }
+                case "parentId" -> parentIdInto(r, "parentId", false);
                 case "kind" -> r.kind = SpanKind.ofName(string("kind"));
                 case "timestamp" -> {
                     if (t != JsonToken.VALUE_NULL) {
