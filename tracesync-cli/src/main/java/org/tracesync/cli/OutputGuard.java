@@ -19,14 +19,14 @@ import java.util.List;
  * {@link Path#toRealPath}, the rest normalized; existing files also by identity
  * ({@link Files#isSameFile}, which catches hard links). Cost: a few {@code stat} calls per path.
  */
-final class OutputGuard {
+public final class OutputGuard {
 
     private final List<Path> inputs;
     /** What the protected paths are, in messages ("the input", "the output"). */
     private final String noun;
 
     /** A guard for a command whose inputs are {@code inputs} (files or directories; missing ones are ignored). */
-    OutputGuard(Collection<Path> inputs) {
+    public OutputGuard(Collection<Path> inputs) {
         this(inputs, "the input");
     }
 
@@ -37,7 +37,7 @@ final class OutputGuard {
     }
 
     /** Refuses a file output {@code out} given with {@code option} (e.g. "-o") that is unsafe. */
-    void file(String option, Path out) {
+    public void file(String option, Path out) {
         String shown = option + " " + out;
         if (out.toString().isEmpty()) {
             throw refused(option + ": an empty path; give a file name");
@@ -60,6 +60,26 @@ final class OutputGuard {
         }
         notBelowAFile(shown, dir);
         againstInputs(shown, dir);
+    }
+
+    /**
+     * Refuses an existing directory {@code dir} that holds entries other than {@code own} (the
+     * names the command itself writes there): a rerun into a command's own output is fine, a
+     * user's folder of other files is not replaced silently. {@code remedy} ends the message.
+     */
+    void onlyOwnEntries(String option, Path dir, Collection<String> own, String remedy) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<String> other;
+        try (var s = Files.list(dir)) {
+            other = s.map(p -> p.getFileName().toString()).filter(n -> !own.contains(n)).sorted().toList();
+        }
+        if (!other.isEmpty()) {
+            throw refused(option + " " + dir + " holds other files ("
+                    + String.join(", ", other.subList(0, Math.min(3, other.size())))
+                    + (other.size() > 3 ? ", …" : "") + "); " + remedy);
+        }
     }
 
     /** {@code path} as the file system will resolve it when written (symlinks and {@code ..} followed). */

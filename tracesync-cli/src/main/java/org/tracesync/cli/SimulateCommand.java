@@ -168,7 +168,8 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--steps cannot be written as ctf: LTTng's clock (CLOCK_MONOTONIC) never steps; use text, jsonl or pcap");
         }
-        new OutputGuard(List.of()).directory("simulate -o", output);
+        OutputGuard guard = new OutputGuard(List.of());
+        guard.directory("simulate -o", output);
         double expected = expectedMessages(config);
         double bytes = 0;
         for (Format f : distinct) {
@@ -179,17 +180,9 @@ public final class SimulateCommand implements Callable<Integer> {
                     "simulate would write about %.2e messages, %.1f GB (more than 1 GB); lower --duration or --rate,"
                             + " or add --force", expected, bytes / 1e9));
         }
-        if (!force && Files.isDirectory(output)) {
-            List<String> own = ownEntries(distinct);
-            List<String> other;
-            try (var s = Files.list(output)) {
-                other = s.map(p -> p.getFileName().toString()).filter(n -> !own.contains(n)).sorted().toList();
-            }
-            if (!other.isEmpty()) {
-                throw new CommandFailure(ExitCode.USAGE, "simulate -o " + output + " holds other files ("
-                        + String.join(", ", other.subList(0, Math.min(3, other.size())))
-                        + (other.size() > 3 ? ", …" : "") + "); choose a new or empty directory, or add --force");
-            }
+        if (!force) {
+            guard.onlyOwnEntries("simulate -o", output, ownEntries(distinct),
+                    "choose a new or empty directory, or add --force");
         }
         StringBuilder summary = new StringBuilder();
         for (Format f : distinct) {

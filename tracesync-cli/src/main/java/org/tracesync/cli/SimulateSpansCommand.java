@@ -55,17 +55,20 @@ public final class SimulateSpansCommand implements Callable<Integer> {
         if (traces < 1 || gap < 1000) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--traces must be >= 1 and --gap >= 1us");
         }
+        OutputGuard guard = new OutputGuard(List.of());
+        guard.directory("simulate-spans -o", output);
+        List<String> own = new ArrayList<>(List.of("truth.json"));
+        for (Format f : distinct) {
+            own.add(fileName(f));
+        }
+        guard.onlyOwnEntries("simulate-spans -o", output, own, "choose a new or empty directory");
         Files.createDirectories(output);
         ShopSimulation.Config config = ShopSimulation.Config.defaults(seed).withResolution(nanos ? 1 : 1000).withGap(gap);
         List<SimulatedSpanWriter> writers = new ArrayList<>();
         List<Path> files = new ArrayList<>();
         try {
             for (Format f : distinct) {
-                Path file = output.resolve(switch (f) {
-                    case otlp -> "spans.otlp.jsonl";
-                    case jaeger -> "spans.jaeger.json";
-                    case zipkin -> "spans.zipkin.json";
-                });
+                Path file = output.resolve(fileName(f));
                 files.add(file);
                 writers.add(new SimulatedSpanWriter(switch (f) {
                     case otlp -> SpanFormat.OTLP_JSON;
@@ -92,5 +95,13 @@ public final class SimulateSpansCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("wrote " + output.resolve("truth.json"));
         spec.commandLine().getOut().flush();
         return ExitCode.OK;
+    }
+
+    private static String fileName(Format f) {
+        return switch (f) {
+            case otlp -> "spans.otlp.jsonl";
+            case jaeger -> "spans.jaeger.json";
+            case zipkin -> "spans.zipkin.json";
+        };
     }
 }

@@ -32,6 +32,27 @@ class SimulateSafetyTest {
     }
 
     @Test
+    void simulateSpansRefusesADirectoryHoldingOtherFilesAndRerunsIntoItsOwn() throws IOException {
+        Path out = Files.createDirectory(dir.resolve("spans"));
+        Path mine = Files.writeString(out.resolve("spans.csv"), "mine");
+        CommandRun run = CommandRun.of("simulate-spans", "--traces", "5", "--format", "zipkin", "-o", out.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err().strip()).isEqualTo("tracesync: simulate-spans -o " + out + " holds other files (spans.csv);"
+                + " choose a new or empty directory");
+        assertThat(Files.readString(mine)).isEqualTo("mine");
+        try (var s = Files.list(out)) {
+            assertThat(s.count()).isEqualTo(1);
+        }
+        Path own = dir.resolve("own");
+        for (int k = 0; k < 2; k++) {
+            CommandRun again = CommandRun.of("simulate-spans", "--traces", "5", "--format", "zipkin", "-o", own.toString());
+            assertThat(again.exitCode()).as(again.err()).isZero();
+        }
+        assertThat(own.resolve("spans.zipkin.json")).isNotEmptyFile();
+        assertThat(own.resolve("truth.json")).isNotEmptyFile();
+    }
+
+    @Test
     void rerunningIntoItsOwnOutputIsAllowed() {
         Path out = dir.resolve("out");
         assertThat(CommandRun.of("simulate", "--duration", "1s", "--format", "jsonl,pcap", "-o", out.toString())

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.tracesync.cli.DurationConverter;
+import org.tracesync.cli.OutputGuard;
 import org.tracesync.cli.SyncSummary;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
@@ -111,6 +112,9 @@ public final class SparkSyncCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), splitSize < 4096
                     ? "--split-size must be at least 4096 bytes" : "--partitions must be >= 0");
         }
+        if (output != null) {
+            new OutputGuard(localPaths(inputs)).file("-o", output);
+        }
         Map<String, List<String>> addr = new LinkedHashMap<>();
         nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));
         InputOptions capture = InputOptions.defaults().withNames(names).withNodeAddresses(addr)
@@ -189,5 +193,22 @@ public final class SparkSyncCommand implements Callable<Integer> {
     /** A node that is the reference of a group of at least two nodes. */
     private static boolean isGroupReference(SyncResult r, NodeResult n) {
         return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
+    }
+
+    /** The inputs that are local files (a plain path or a file: URI), for the output guard. */
+    private static List<Path> localPaths(List<String> inputs) {
+        List<Path> local = new ArrayList<>();
+        for (String in : inputs) {
+            if (in.startsWith("file:")) {
+                try {
+                    local.add(Path.of(java.net.URI.create(in)));
+                } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                    // not a hierarchical file URI: the job reports it when it opens the input
+                }
+            } else if (!in.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) {
+                local.add(Path.of(in));
+            }
+        }
+        return local;
     }
 }

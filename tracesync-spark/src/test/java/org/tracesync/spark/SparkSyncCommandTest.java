@@ -68,6 +68,20 @@ class SparkSyncCommandTest {
     }
 
     @Test
+    void anOutputOverAnInputCaptureIsRefusedBeforeAnythingIsRead() throws Exception {
+        List<Path> files = new ArrayList<>();
+        for (Path f : SharedCaptures.threeHosts()) {
+            files.add(Files.copy(f, tmp.resolve(f.getFileName())));
+        }
+        byte[] before = Files.readAllBytes(files.get(0));
+        Run r = run(TracesyncSpark.newCommandLine(), args("sync", files, "-o", files.get(0).toString()).toArray(String[]::new));
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("tracesync: -o " + files.get(0) + " is the input " + files.get(0)
+                + "; choose another output");
+        assertThat(Files.readAllBytes(files.get(0))).isEqualTo(before);
+    }
+
+    @Test
     void jsonLinesAreRefusedWithAPointerToTheDocs() throws Exception {
         Path jsonl = tmp.resolve("a.jsonl");
         Files.writeString(jsonl, "{\"node\":\"a\",\"t\":1700000000123456789,\"dir\":\"send\",\"msg\":\"m1\"}\n");
