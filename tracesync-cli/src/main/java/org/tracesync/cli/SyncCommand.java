@@ -171,7 +171,9 @@ public final class SyncCommand implements Callable<Integer> {
                 out.flush();
             }
         }
-        SyncVerdict verdict = SyncVerdict.of(result);
+        long unresolved = sync.pairs().stream().filter(p -> p.piecewise() != null)
+                .mapToLong(p -> p.piecewise().unresolved()).sum();
+        SyncVerdict verdict = SyncVerdict.of(result, unresolved);
         for (String reason : verdict.reasons()) {
             spec.commandLine().getErr().println("tracesync: " + reason);
         }

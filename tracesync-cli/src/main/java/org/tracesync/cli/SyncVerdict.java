@@ -13,11 +13,17 @@ import org.tracesync.core.reduce.SyncResult;
  * (docs/USER_GUIDE.md, "Exit codes"). 0 only when every node has an estimate that no message
  * contradicts, on one reference clock: otherwise {@link ExitCode#SYNC_INCOMPLETE}, with one line
  * per reason — a single node, nodes that could not be synchronized (one-way, absent, invalid),
- * nodes synchronized only by a fallback line (messages contradict it), separate groups.
+ * nodes synchronized only by a fallback line (messages contradict it), messages left inverted by a
+ * piecewise fit (buckets holding a clock step, when the repair pass did not run, or messages the
+ * repair could not move), separate groups.
  */
 record SyncVerdict(int exitCode, List<String> reasons) {
 
-    static SyncVerdict of(SyncResult r) {
+    /**
+     * @param unresolvedBuckets buckets of piecewise fits that hold a clock step and fit no line: they
+     *                          may leave messages inverted unless the repair pass ran
+     */
+    static SyncVerdict of(SyncResult r, long unresolvedBuckets) {
         List<NodeResult> nodes = r.nodes();
         List<String> reasons = new ArrayList<>();
         if (nodes.size() == 1) {
@@ -45,6 +51,14 @@ record SyncVerdict(int exitCode, List<String> reasons) {
         if (!contradicted.isEmpty()) {
             reasons.add(contradicted.size() + " of " + nodes.size() + " nodes synchronized only by a line that"
                     + " messages contradict (fallback): " + String.join(", ", contradicted));
+        }
+        if (r.stats().get("repair_inversions_after") instanceof Number left) {
+            if (left.longValue() > 0) {
+                reasons.add(left + " messages still inverted after the repair pass (see the warnings)");
+            }
+        } else if (unresolvedBuckets > 0) {
+            reasons.add(unresolvedBuckets + " buckets holding a clock step fit no line and may leave messages"
+                    + " inverted; --repair auto or always moves them (eval counts them)");
         }
         if (groups.size() > 1) {
             List<String> shown = groups.entrySet().stream()

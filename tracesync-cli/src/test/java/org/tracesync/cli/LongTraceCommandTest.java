@@ -56,6 +56,24 @@ class LongTraceCommandTest {
         assertThat(eval.out()).contains("no inversion");
     }
 
+    /**
+     * Exit 0 only when no message contradicts the result: a bucket holding a step may leave a
+     * message inverted, so without the repair pass the verdict cannot be 0; with it, it is 0
+     * when the repair leaves no inversion.
+     */
+    @Test
+    void stepsLeftUnrepairedAreNotExitZero() throws IOException {
+        CommandRun sim = CommandRun.of("simulate", "-o", dir.toString(), "--nodes", "2", "--rate", "5", "--format", "text",
+                "--duration", "2h", "--steps", "2", "--seed", "1");
+        assertThat(sim.exitCode()).as(sim.err()).isZero();
+        String messages = dir.resolve("messages.txt").toString();
+        CommandRun never = CommandRun.of("sync", messages, "--repair", "never");
+        assertThat(never.exitCode()).isEqualTo(ExitCode.SYNC_INCOMPLETE);
+        assertThat(never.err()).contains("2 buckets holding a clock step fit no line and may leave messages inverted");
+        CommandRun auto = CommandRun.of("sync", messages);
+        assertThat(auto.exitCode()).as(auto.err()).isZero();
+    }
+
     @Test
     void ctfRefusesSteps() {
         CommandRun sim = CommandRun.of("simulate", "-o", dir.toString(), "--nodes", "2", "--format", "ctf", "--steps", "1");
