@@ -19,10 +19,21 @@ import org.tracesync.core.transform.MonotoneBound;
  *
  * <h2>Pieces</h2>
  * The pair's {@link TimeBuckets} (hulls per time bucket) are scanned in time order, greedily: a
- * piece grows bucket by bucket for as long as one line fits all its messages with
- * {@link #MARGIN} ns to spare, then the next piece starts. Greedy longest-feasible-prefix gives
- * the fewest pieces among fits whose knots lie on bucket boundaries (each piece ends as late as
- * any fit's could). Each piece takes the bisector of its own feasible region (Duda, Haddad).
+ * piece grows bucket by bucket for as long as one line fits all its messages with a margin to
+ * spare, then the next piece starts. Greedy longest-feasible-prefix gives the fewest pieces among
+ * fits whose knots lie on bucket boundaries (each piece ends as late as any fit's could). Each
+ * piece takes the bisector of its own feasible region (Duda, Haddad). Two scans with two margins:
+ * <ul>
+ *   <li><b>Transform pieces</b> keep {@link #fitMargin} from the messages: (1 − {@link #BEND_SHARE})
+ *       of the widest corridor a line finds through half-minute windows of this pair (about half
+ *       the sum of the two minimum latencies where the clocks are linear). A piece that runs past
+ *       a kink of the clock loses that margin within a few seconds and ends there, so each rate
+ *       change costs one knot (plus a bridge), a linear stretch none, and a curving clock gets
+ *       pieces short enough that its sag stays within 2·BEND_SHARE of that corridor.</li>
+ *   <li><b>Bound pieces</b> keep {@link #MARGIN} only, and are then subdivided where neighbouring
+ *       pieces show curvature ({@link #subdivide}); they carry the bounds only, so a short
+ *       bound piece costs no segment.</li>
+ * </ul>
  *
  * <h2>Continuity</h2>
  * Neighbouring pieces are then joined by a <b>bridge</b>: a short piece from the left line at the
@@ -42,13 +53,14 @@ import org.tracesync.core.transform.MonotoneBound;
  * (its other messages may stay inverted: counted in {@code unresolved}).
  *
  * <h2>Bounds</h2>
- * Each fitted piece's strict bounds are Poirier's envelope of its own feasible region; they are
- * strict <em>if each clock is linear within each piece</em>. Pieces are as long as the data
- * allows, so a clock that curves inside a piece can leave them — stated in the note and in
- * USER_GUIDE. The pieces' bounds are joined into one pair of monotone bound functions with
+ * Each bound piece's bounds are Poirier's envelope of its own feasible region, widened by its
+ * curvature allowance ε; they are strict <em>if each clock stays within ε of a line within each
+ * bound piece</em> (ε is estimated from the neighbours' curvature, so this is an assumption, not a
+ * guarantee) — stated in the note and in USER_GUIDE. A transform piece is a feasible line over
+ * its buckets, and so is the line of any shorter piece inside it. The pieces' bounds are joined into one pair of monotone bound functions with
  * samples on both sides of every cut, so linear interpolation between rows stays exact.
  *
- * <p>Cost: O(Σ bucket vertices · h) for the greedy scan (a hull copy and a {@link FeasibleRegion}
+ * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
  * per bucket), O(h) per bridge. Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
@@ -100,9 +112,79 @@ public final class PiecewiseEstimator {
         }
         long x0 = acc.x0();
         long v0 = acc.v0();
-        // 1. the longest feasible pieces, greedily, each with its own bisector and bounds
+        // 1. bound pieces: the longest feasible pieces, greedily, subdivided where the clock curves,
+        //    each with its own strict bounds
+        Scan scan = scan(b, tb, MARGIN);
+        if (scan == null) {
+            return fallback;
+        }
+        for (Piece p : scan.pieces) {
+            if (Double.isInfinite(p.spread)) {
+                // a piece whose messages do not even bound its drift: the data is too sparse to
+                // tell a changing clock from a wrong match; any messages can be cut into such pieces
+                return fallback;
+            }
+        }
+        List<Integer> subBroken = new ArrayList<>();
+        List<Piece> boundPieces = subdivide(scan.pieces, b, tb, scan.brokenBefore, subBroken);
+        Piece before = null;
+        for (int k = 0; k < boundPieces.size(); k++) {
+            Piece p = boundPieces.get(k);
+            bounds(p, b, x0, v0);
+            p.cut = x0 + p.uk;
+            int broken = subBroken.get(k);
+            if (before != null && broken >= 0) {
+                p.cut = x0 + cutInside(b, broken, p.first - 1, before, p, tb, x0);
+            }
+            before = p;
+        }
+        // 2. transform pieces: the longest pieces whose line keeps a margin from the messages close
+        //    to what a linear stretch of this pair keeps (so a piece ends soon after a kink)
+        long fitMargin = fitMargin(b);
+        Scan fit = fitMargin > MARGIN ? scan(b, tb, fitMargin) : scan;
+        if (fit == null) {
+            fit = scan;
+        }
+        List<Piece> pieces = fit == scan ? copies(scan.pieces) : fit.pieces;
+        List<Integer> brokenBefore = fit.brokenBefore;
+        int unresolved = fit.unresolved;
+        for (Piece p : pieces) {
+            p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
+            p.cut = x0 + p.uk;
+            bounds(p, b, x0, v0);
+        }
+        // 3. join neighbours continuously where the data allows (by a bridge over the buckets
+        //    around the boundary); else a step or a break
+        List<Piece> joined = new ArrayList<>();
+        joined.add(pieces.get(0));
+        for (int k = 1; k < pieces.size(); k++) {
+            Piece left = joined.get(joined.size() - 1);
+            Piece right = pieces.get(k);
+            int broken = brokenBefore.get(k);
+            if (broken >= 0) {
+                right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
+                classify(left, right, b, broken, x0, v0, tb);
+            } else if (!join(left, right, b, tb, x0, joined)) {
+                classify(left, right, b, right.first, x0, v0, tb);
+            }
+            joined.add(right);
+        }
+        return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
+    }
+
+    /** Pieces of a greedy scan, the first broken bucket before each (or −1), and the broken buckets. */
+    private record Scan(List<Piece> pieces, List<Integer> brokenBefore, int unresolved) {
+    }
+
+    /**
+     * The greedy scan: from the first bucket on, the longest piece whose line keeps {@code margin}
+     * ns from every message, then the next. A bucket that fits no line on its own is broken (a
+     * step inside). Null when no piece is found.
+     */
+    private static Scan scan(List<Bucket> b, TimeBuckets tb, long margin) {
+        int m = b.size();
         List<Piece> pieces = new ArrayList<>();
-        List<Integer> brokenBefore = new ArrayList<>(); // first broken bucket before each piece, or -1
+        List<Integer> brokenBefore = new ArrayList<>();
         Piece prev = null;
         int i = 0;
         int unresolved = 0;
@@ -116,13 +198,13 @@ public final class PiecewiseEstimator {
                 i++;
                 continue;
             }
-            Piece p = free(b, i, tb, prev);
+            Piece p = free(b, i, m - 1, tb, prev, margin);
             if (p != null && p.first == p.last && Double.isInfinite(p.spread) && i + 1 < m) {
                 p = null; // one bucket that joins neither neighbour and fixes no drift: a step inside it
             }
             if (p == null) {
                 if (i + 1 >= m && pieces.isEmpty()) {
-                    return fallback;
+                    return null;
                 }
                 unresolved++;
                 if (brokenSince < 0) {
@@ -138,41 +220,94 @@ public final class PiecewiseEstimator {
             brokenSince = -1;
             i = p.last + 1;
         }
-        if (pieces.isEmpty()) {
-            return fallback;
-        }
+        return pieces.isEmpty() ? null : new Scan(pieces, brokenBefore, unresolved);
+    }
+
+    private static List<Piece> copies(List<Piece> pieces) {
+        List<Piece> out = new ArrayList<>(pieces.size());
         for (Piece p : pieces) {
-            if (Double.isInfinite(p.spread)) {
-                // a piece whose messages do not even bound its drift: the data is too sparse to
-                // tell a changing clock from a wrong match; any messages can be cut into such pieces
-                return fallback;
+            Piece c = new Piece();
+            c.first = p.first;
+            c.last = p.last;
+            c.start = p.start;
+            c.uk = p.uk;
+            c.vk = p.vk;
+            c.d = p.d;
+            c.spread = p.spread;
+            c.epsilon = p.epsilon;
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** Buckets per window of {@link #fitMargin} (at least). */
+    private static final int MARGIN_WINDOW_BUCKETS = 30;
+
+    /** Share of the linear margin a transform piece may give up to a bend of the clock. */
+    static final double BEND_SHARE = 0.05;
+
+    /**
+     * The margin transform pieces keep from the messages: (1 − BEND_SHARE) × the median, over
+     * windows of {@link #MARGIN_WINDOW_BUCKETS} buckets, of the largest margin a line keeps from
+     * the window's messages (half the height of the widest corridor through them). A window over
+     * which the clocks are linear keeps about half the sum of the two minimum latencies; a piece
+     * that runs past a kink loses margin quickly, so it ends within about BEND_SHARE × that of
+     * the kink. O(buckets · h).
+     */
+    private static long fitMargin(List<Bucket> b) {
+        int windows = b.size() / MARGIN_WINDOW_BUCKETS;
+        if (windows < 1) {
+            return 0;
+        }
+        double[] margins = new double[windows];
+        int n = 0;
+        for (int w = 0; w < windows; w++) {
+            HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+            HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+            for (int k = w * MARGIN_WINDOW_BUCKETS; k < (w + 1) * MARGIN_WINDOW_BUCKETS; k++) {
+                add(p, q, b.get(k), 0);
+            }
+            if (p.isEmpty() || q.isEmpty()) {
+                continue;
+            }
+            FeasibleRegion f = new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs());
+            if (f.isEmpty() || !f.isBounded()) {
+                continue;
+            }
+            margins[n++] = 0.5 * maxPhi(f);
+        }
+        if (n == 0) {
+            return 0;
+        }
+        Arrays.sort(margins, 0, n);
+        return (long) Math.floor((1 - BEND_SHARE) * margins[n / 2]);
+    }
+
+    /** The largest φ(d) over [d_min, d_max] (φ is concave): golden-section search. */
+    private static double maxPhi(FeasibleRegion f) {
+        double lo = f.dMin().toDouble();
+        double hi = f.dMax().toDouble();
+        final double g = 0.6180339887498949;
+        double x1 = hi - g * (hi - lo);
+        double x2 = lo + g * (hi - lo);
+        double f1 = f.phi(x1);
+        double f2 = f.phi(x2);
+        for (int it = 0; it < 80; it++) {
+            if (f1 < f2) {
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = lo + g * (hi - lo);
+                f2 = f.phi(x2);
+            } else {
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = hi - g * (hi - lo);
+                f1 = f.phi(x1);
             }
         }
-        List<Integer> subBroken = new ArrayList<>();
-        pieces = subdivide(pieces, b, tb, brokenBefore, subBroken);
-        brokenBefore = subBroken;
-        for (Piece p : pieces) {
-            p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
-            p.cut = x0 + p.uk;
-            bounds(p, b, x0, v0);
-        }
-        // 2. join neighbours continuously where the data allows (at the lines' crossing, or by a
-        //    bridge over the buckets around the boundary); else a step or a break
-        List<Piece> joined = new ArrayList<>();
-        joined.add(pieces.get(0));
-        for (int k = 1; k < pieces.size(); k++) {
-            Piece left = joined.get(joined.size() - 1);
-            Piece right = pieces.get(k);
-            int broken = brokenBefore.get(k);
-            if (broken >= 0) {
-                right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                classify(left, right, b, broken, x0, v0, tb);
-            } else if (!join(left, right, b, tb, x0, joined)) {
-                classify(left, right, b, right.first, x0, v0, tb);
-            }
-            joined.add(right);
-        }
-        return result(acc, fallback, joined, pieces, unresolved, tb.width());
+        return Math.max(Math.max(f1, f2), Math.max(f.phi(f.dMin().toDouble()), f.phi(f.dMax().toDouble())));
     }
 
     /** Buckets on each side of a boundary a bridge may span, at most. */
@@ -254,19 +389,23 @@ public final class PiecewiseEstimator {
                 || !new FeasibleRegion(bucket.pu(), bucket.pv(), bucket.qu(), bucket.qv()).isEmpty();
     }
 
-    /** The longest piece from bucket i fitted on its own (bisector); null when it is one-way. */
-    private static Piece free(List<Bucket> b, int i, TimeBuckets tb, Piece prev) {
-        return free(b, i, b.size() - 1, tb, prev);
+    /** The longest piece from bucket i fitted on its own (bisector), growing no further than bucket {@code limit}. */
+    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+        return free(b, i, limit, tb, prev, MARGIN);
     }
 
-    /** Same, growing no further than bucket {@code limit}. */
-    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+    /**
+     * Same, keeping {@code margin} ns from the messages (halved until bucket i alone admits it,
+     * then 0); null when it is one-way.
+     */
+    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev, long wanted) {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        long margin = MARGIN;
+        long margin = wanted;
         add(p, q, b.get(i), margin);
-        if (!p.isEmpty() && !q.isEmpty() && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
-            margin = 0; // a bucket whose own corridor is narrower than the margin
+        while (margin > 0 && !p.isEmpty() && !q.isEmpty()
+                && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
+            margin = margin > MARGIN ? margin / 2 : 0; // a bucket whose own corridor is narrower than the margin
             p = new HalfHull(HalfHull.Side.LOWER);
             q = new HalfHull(HalfHull.Side.UPPER);
             add(p, q, b.get(i), margin);
