@@ -28,7 +28,7 @@ import org.tracesync.core.transform.MonotoneBound;
  *       of the widest corridor a line finds through half-minute windows of this pair (about half
  *       the sum of the two minimum latencies where the clocks are linear). A piece that runs past
  *       a kink of the clock loses that margin within a few seconds and ends there, so each rate
- *       change costs one knot (plus a bridge), a linear stretch none, and a curving clock gets
+ *       change costs about one knot, a linear stretch none, and a curving clock gets
  *       pieces short enough that its sag stays within 2·BEND_SHARE of that corridor.</li>
  *   <li><b>Bound pieces</b> keep {@link #MARGIN} only, and are then subdivided where neighbouring
  *       pieces show curvature ({@link #subdivide}); they carry the bounds only, so a short
@@ -36,32 +36,44 @@ import org.tracesync.core.transform.MonotoneBound;
  * </ul>
  *
  * <h2>Continuity</h2>
- * Neighbouring pieces are then joined by a <b>bridge</b>: a short piece from the left line at the
- * start of one of its last buckets to the right line at the end of one of the next piece's first
- * buckets (1–{@value #MAX_BRIDGE} buckets each side, shortest first), kept when every message of
- * the buckets it spans stays on its side. Knots stay on bucket boundaries, so each bucket follows
- * one line and checking its hull vertices is exact: no message is inverted. A continuous
- * transform keeps each trace's own event order. With bridges the count is at most 2k − 1 for the
- * k greedy pieces.
+ * Neighbouring transform pieces are joined, in this order of preference:
+ * <ol>
+ *   <li>at their lines' <b>crossing</b>, when it lies in the second half of the left piece or the
+ *       first half of the right one and the kinked function fits every message between it and
+ *       the boundary: one knot, inside a bucket;</li>
+ *   <li>by a <b>slew</b> ({@link #slew}): where one or a few short pieces or broken buckets lie
+ *       between two pieces, a line of at most {@link #MAX_SLEW_RATE} from the left line to the
+ *       right one that, with both knots, fits every message around — a kink pair, not a step;</li>
+ *   <li>by a <b>bridge</b>: a short piece from the left line at the start of one of its last
+ *       buckets to the right line at the end of one of the next piece's first buckets
+ *       (1–{@value #MAX_BRIDGE} buckets each side, shortest first).</li>
+ * </ol>
+ * Each is kept only when the function fits: checked against the buckets' hulls as polylines
+ * (hull vertices, and both lines at each knot inside a hull's span), which is exact for the
+ * polylines and so sufficient for the messages: no message is inverted. A continuous transform
+ * keeps each trace's own event order.
  *
  * <h2>Steps</h2>
- * Where no bridge fits, the two pieces' bound intervals at the cut are compared: disjoint by more
- * than their two widths together (an offset jump far beyond the corridor) is a
+ * Where none of these joins two pieces, the two pieces' bound intervals at the cut are compared:
+ * disjoint by more than their two widths together (an offset jump far beyond the corridor) is a
  * {@link ClockStep}, reported with its size and bounds; otherwise a small <em>break</em>
- * (counted and stated in the note). A bucket that no line fits by itself holds a step: it is left
- * out of both pieces and the cut is placed inside it where fewest of its hull points are violated
- * (its other messages may stay inverted: counted in {@code unresolved}).
+ * (counted and stated in the note). A bucket that no line fits by itself and no slew explains
+ * holds a step: it is left out of both pieces and the cut is placed inside it where fewest of
+ * its hull points are violated (its other messages may stay inverted: counted in
+ * {@code unresolved}).
  *
  * <h2>Bounds</h2>
  * Each bound piece's bounds are Poirier's envelope of its own feasible region, widened by its
  * curvature allowance ε; they are strict <em>if each clock stays within ε of a line within each
  * bound piece</em> (ε is estimated from the neighbours' curvature, so this is an assumption, not a
  * guarantee) — stated in the note and in USER_GUIDE. A transform piece is a feasible line over
- * its buckets, and so is the line of any shorter piece inside it. The pieces' bounds are joined into one pair of monotone bound functions with
- * samples on both sides of every cut, so linear interpolation between rows stays exact.
+ * its buckets, and so is the line of any shorter piece inside it. The bound pieces' bounds are
+ * joined into one pair of monotone bound functions with samples on both sides of every cut, so
+ * linear interpolation between rows stays exact.
  *
  * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
- * per bucket), O(h) per bridge. Linear traces never get here: a pair whose hulls admit one line
+ * per bucket), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
+ * candidate knots). Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
  * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
@@ -162,9 +174,41 @@ public final class PiecewiseEstimator {
             Piece right = pieces.get(k);
             int broken = brokenBefore.get(k);
             if (broken >= 0) {
-                right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                classify(left, right, b, broken, x0, v0, tb);
-            } else if (!join(left, right, b, tb, x0, joined)) {
+                // buckets no line fits: a slew (a kink pair) when one line of a slew's rate joins
+                // the two pieces through them, else a step
+                Piece slew = slew(left, right, broken, right.first - 1, b, tb, x0);
+                if (slew != null) {
+                    unresolved -= right.first - broken;
+                    joined.add(slew);
+                } else {
+                    right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
+                    classify(left, right, b, broken, x0, v0, tb);
+                }
+                joined.add(right);
+                continue;
+            }
+            // short pieces between two: a slew's buckets when one line replaces them
+            int skip = 0;
+            Piece slew = null;
+            for (int j = k; j + 1 < pieces.size() && pieces.get(j + 1).first - right.first <= SLEW_BUCKETS; j++) {
+                slew = slew(left, pieces.get(j + 1), right.first, pieces.get(j + 1).first - 1, b, tb, x0);
+                if (slew != null) {
+                    skip = j + 1 - k;
+                    break;
+                }
+            }
+            if (slew != null) {
+                for (int j = k + 1; j <= k + skip; j++) {
+                    if (brokenBefore.get(j) >= 0) {
+                        unresolved -= pieces.get(j).first - brokenBefore.get(j);
+                    }
+                }
+                joined.add(slew);
+                joined.add(pieces.get(k + skip));
+                k += skip;
+                continue;
+            }
+            if (!cross(left, right, b, tb, x0) && !join(left, right, b, tb, x0, joined)) {
                 classify(left, right, b, right.first, x0, v0, tb);
             }
             joined.add(right);
@@ -283,8 +327,16 @@ public final class PiecewiseEstimator {
         return (long) Math.floor((1 - BEND_SHARE) * margins[n / 2]);
     }
 
-    /** The largest φ(d) over [d_min, d_max] (φ is concave): golden-section search. */
+    /** The largest φ(d) over [d_min, d_max] (φ is concave). */
     private static double maxPhi(FeasibleRegion f) {
+        return f.phi(argMaxPhi(f));
+    }
+
+    /**
+     * The slope of the widest corridor, argmax φ(d) over [d_min, d_max] (φ is concave): golden-section
+     * search, 80 steps.
+     */
+    private static double argMaxPhi(FeasibleRegion f) {
         double lo = f.dMin().toDouble();
         double hi = f.dMax().toDouble();
         final double g = 0.6180339887498949;
@@ -307,7 +359,251 @@ public final class PiecewiseEstimator {
                 f1 = f.phi(x1);
             }
         }
-        return Math.max(Math.max(f1, f2), Math.max(f.phi(f.dMin().toDouble()), f.phi(f.dMax().toDouble())));
+        double best = f1 >= f2 ? x1 : x2;
+        double dMin = f.dMin().toDouble();
+        double dMax = f.dMax().toDouble();
+        if (f.phi(dMin) > f.phi(best)) {
+            best = dMin;
+        }
+        if (f.phi(dMax) > f.phi(best)) {
+            best = dMax;
+        }
+        return best;
+    }
+
+    /** A piece of at most this many buckets between two others may be a slew's (see {@link #slew}). */
+    private static final int SLEW_BUCKETS = 5;
+
+    /**
+     * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
+     * most). A faster "slew" (chrony may slew at up to 83,333 ppm) is reported as a step.
+     */
+    static final double MAX_SLEW_RATE = 1e-3;
+
+    /**
+     * Joins {@code right} to {@code left} at their lines' crossing, when it lies within
+     * {@link #MAX_BRIDGE} buckets of their boundary and the kinked function fits every message of
+     * the buckets around it (checked against the hulls as polylines: exact). One knot, inside a
+     * bucket, instead of a bridge's two.
+     */
+    private static boolean cross(Piece left, Piece right, List<Bucket> b, TimeBuckets tb, long x0) {
+        if (left.d == right.d) {
+            return false;
+        }
+        int lb = (left.first + left.last + 1) / 2;
+        int rb = (right.first + right.last) / 2;
+        if (lb > left.last || rb < right.first) {
+            return false;
+        }
+        double at = right.uk + (left.at(right.uk) - right.vk) / (right.d - left.d);
+        long from = Math.max(tb.startU(b.get(lb).key()), left.cut - x0 + 1);
+        long to = tb.startU(b.get(rb).key()) + tb.width();
+        if (!(at > from && at < to)) {
+            return false;
+        }
+        long knot = Math.round(at);
+        long boundary = tb.startU(b.get(right.first).key());
+        int kb = right.first + (int) Math.floorDiv(knot - boundary, tb.width());
+        if (!sides(b, Math.min(kb, left.last), Math.max(kb, right.first), new long[] {knot}, new Piece[] {left, right})) {
+            return false;
+        }
+        right.vk = right.at(knot);
+        right.uk = knot;
+        right.cut = x0 + knot;
+        right.start = Start.CONTINUOUS;
+        return true;
+    }
+
+    /**
+     * A slew between {@code left} and {@code right} through buckets [from, to] (broken buckets, or
+     * short pieces): a line S from {@code left} at knot k1 to {@code right} at knot k2, of at most
+     * {@link #MAX_SLEW_RATE}, such that the continuous function left → S → right fits every
+     * message of the buckets around (a kink pair). The knots are tried on a grid of
+     * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
+     * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
+     * the true one among them when the clocks follow left and right outside the slew; the one
+     * nearest the mean (k1, k2) of them all is taken. Null when none fits: a step (an offset
+     * jump only a faster change explains), or no slew. Moves {@code right}'s start to k2. O(c² ·
+     * h) for c candidate knots ({@link #MAX_KNOT_CANDIDATES} at most).
+     */
+    private static Piece slew(Piece left, Piece right, int from, int to, List<Bucket> b, TimeBuckets tb, long x0) {
+        if (from > to || right.first <= to) {
+            return null;
+        }
+        long w = tb.width();
+        int zf = Math.max(left.first, from - 1);
+        int zt = Math.min(right.last, to + 1);
+        long lower = Math.max(tb.startU(b.get(zf).key()), left.cut - x0 + 1);
+        long upper = tb.startU(b.get(zt).key()) + w;
+        long[] candidates = knotCandidates(b, zf, zt, tb, lower, upper);
+        // every chain that fits: the true slew is one of them (its messages keep at least the
+        // minimum latencies from it); take the one nearest the middle of them all
+        int c = candidates.length;
+        boolean[] fits = new boolean[c * c];
+        double sum1 = 0;
+        double sum2 = 0;
+        int count = 0;
+        Piece s = new Piece();
+        for (int i = 0; i < c; i++) {
+            long k1 = candidates[i];
+            double v1 = left.at(k1);
+            for (int j = i + 1; j < c; j++) {
+                long k2 = candidates[j];
+                s.uk = k1;
+                s.vk = v1;
+                s.d = (right.at(k2) - v1) / (double) (k2 - k1);
+                if (Math.abs(s.d) <= MAX_SLEW_RATE
+                        && sides(b, zf - 1, zt + 1, new long[] {k1, k2}, new Piece[] {left, s, right})) {
+                    fits[i * c + j] = true;
+                    sum1 += (double) (k1 - lower);
+                    sum2 += (double) (k2 - lower);
+                    count++;
+                }
+            }
+        }
+        if (count == 0) {
+            return null;
+        }
+        double m1 = lower + sum1 / count;
+        double m2 = lower + sum2 / count;
+        double nearest = Double.POSITIVE_INFINITY;
+        long bestK1 = 0;
+        long bestK2 = 0;
+        for (int i = 0; i < c; i++) {
+            for (int j = i + 1; j < c; j++) {
+                if (fits[i * c + j]) {
+                    double e1 = candidates[i] - m1;
+                    double e2 = candidates[j] - m2;
+                    if (e1 * e1 + e2 * e2 < nearest) {
+                        nearest = e1 * e1 + e2 * e2;
+                        bestK1 = candidates[i];
+                        bestK2 = candidates[j];
+                    }
+                }
+            }
+        }
+        Piece slew = new Piece();
+        slew.uk = bestK1;
+        slew.vk = left.at(bestK1);
+        slew.d = (right.at(bestK2) - slew.vk) / (double) (bestK2 - bestK1);
+        slew.cut = x0 + bestK1;
+        slew.start = Start.CONTINUOUS;
+        slew.first = from;
+        slew.last = to;
+        slew.bridge = true;
+        right.vk = right.at(bestK2);
+        right.uk = bestK2;
+        right.cut = x0 + bestK2;
+        right.start = Start.CONTINUOUS;
+        return slew;
+    }
+
+    /** Candidate knots of a slew, at most this many (evenly thinned beyond). */
+    private static final int MAX_KNOT_CANDIDATES = 256;
+
+    /** Candidate knots per bucket besides its hull vertices: a regular grid of this many. */
+    private static final int KNOT_GRID = 40;
+
+    /** A grid of {@link #KNOT_GRID} per bucket and the hull vertex abscissae of buckets [from, to] inside (lower, upper), sorted, distinct. */
+    private static long[] knotCandidates(List<Bucket> b, int from, int to, TimeBuckets tb, long lower, long upper) {
+        long[] c = new long[KNOT_GRID * (to - from + 2) + 2 * countPoints(b, from, to)];
+        int n = 0;
+        for (int k = from; k <= to + 1; k++) {
+            long start = k <= to ? tb.startU(b.get(k).key()) : tb.startU(b.get(to).key()) + tb.width();
+            for (int g = 0; g < (k <= to ? KNOT_GRID : 1); g++) {
+                c[n++] = start + g * (tb.width() / KNOT_GRID);
+            }
+        }
+        for (int k = from; k <= to; k++) {
+            for (long u : b.get(k).pu()) {
+                c[n++] = u;
+            }
+            for (long u : b.get(k).qu()) {
+                c[n++] = u;
+            }
+        }
+        Arrays.sort(c, 0, n);
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            if (c[k] > lower && c[k] < upper && (m == 0 || c[m - 1] != c[k])) {
+                c[m++] = c[k];
+            }
+        }
+        if (m <= MAX_KNOT_CANDIDATES) {
+            return Arrays.copyOf(c, m);
+        }
+        long[] thin = new long[MAX_KNOT_CANDIDATES];
+        for (int k = 0; k < thin.length; k++) {
+            thin[k] = c[(int) ((long) k * (m - 1) / (thin.length - 1))];
+        }
+        return thin;
+    }
+
+    /**
+     * True when the function that follows {@code lines[0]} before {@code knots[0]},
+     * {@code lines[i]} on [knots[i − 1], knots[i]) and the last line after lies on or below every
+     * a → b point and on or above every b → a point of buckets [from, to] (clamped). Each bucket's
+     * hull is a polyline below (above) all its points, and the function is linear between the
+     * knots, so checking the hull vertices and both lines at each knot inside the hull's span is
+     * exact for the polyline, hence sufficient for the points. O(h · knots) per bucket.
+     */
+    private static boolean sides(List<Bucket> b, int from, int to, long[] knots, Piece[] lines) {
+        return slack(b, from, to, knots, lines) >= 0;
+    }
+
+    /**
+     * The smallest distance (ns) between that function and the buckets' hull polylines, on the
+     * side each message must keep: negative when some hull vertex or knot is on the wrong side
+     * (then not the smallest, the first found). Same checks as {@link #sides}.
+     */
+    private static double slack(List<Bucket> b, int from, int to, long[] knots, Piece[] lines) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int k = Math.max(0, from); k <= Math.min(b.size() - 1, to); k++) {
+            Bucket bucket = b.get(k);
+            min = Math.min(min, side(bucket.pu(), bucket.pv(), knots, lines, true));
+            if (min < 0) {
+                return min;
+            }
+            min = Math.min(min, side(bucket.qu(), bucket.qv(), knots, lines, false));
+            if (min < 0) {
+                return min;
+            }
+        }
+        return min;
+    }
+
+    private static double side(long[] us, long[] vs, long[] knots, Piece[] lines, boolean below) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int n = 0; n < us.length; n++) {
+            int i = 0;
+            while (i < knots.length && us[n] >= knots[i]) {
+                i++;
+            }
+            double gap = below ? vs[n] - lines[i].at(us[n]) : lines[i].at(us[n]) - vs[n];
+            if (gap < 0) {
+                return gap;
+            }
+            min = Math.min(min, gap);
+        }
+        for (int i = 0; i < knots.length; i++) {
+            long kn = knots[i];
+            if (us.length < 2 || kn <= us[0] || kn >= us[us.length - 1]) {
+                continue;
+            }
+            int j = 0;
+            while (us[j + 1] < kn) {
+                j++;
+            }
+            double h = vs[j] + (double) (vs[j + 1] - vs[j]) * (double) (kn - us[j]) / (double) (us[j + 1] - us[j]);
+            for (Piece line : new Piece[] {lines[i], lines[i + 1]}) {
+                double gap = below ? h - line.at(kn) : line.at(kn) - h;
+                if (gap < 0) {
+                    return gap;
+                }
+                min = Math.min(min, gap);
+            }
+        }
+        return min;
     }
 
     /** Buckets on each side of a boundary a bridge may span, at most. */
