@@ -100,6 +100,7 @@ public final class PiecewiseEstimator {
         long cut; // absolute a-time where this piece's segment starts (pieces after the first)
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
+        boolean slew; // a slew's line (see slew()): its bounds are the neighbours' envelope
         double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
         double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
 
@@ -422,7 +423,7 @@ public final class PiecewiseEstimator {
      * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
      * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
      * the true one among them when the clocks follow left and right outside the slew; the one
-     * nearest the mean (k1, k2) of them all is taken. Null when none fits: a step (an offset
+     * keeping the messages farthest away (leximin of the gaps) is taken. Null when none fits: a step (an offset
      * jump only a faster change explains), or no slew. Moves {@code right}'s start to k2. O(c² ·
      * h) for c candidate knots ({@link #MAX_KNOT_CANDIDATES} at most).
      */
@@ -436,14 +437,18 @@ public final class PiecewiseEstimator {
         long lower = Math.max(tb.startU(b.get(zf).key()), left.cut - x0 + 1);
         long upper = tb.startU(b.get(zt).key()) + w;
         long[] candidates = knotCandidates(b, zf, zt, tb, lower, upper);
-        // every chain that fits: the true slew is one of them (its messages keep at least the
-        // minimum latencies from it); take the one nearest the middle of them all
+        // every chain that fits is consistent with the messages (the true one among them: its
+        // messages keep at least the minimum latencies from it); take the one that keeps the
+        // messages of the buckets around farthest away, in the leximin order: the largest
+        // smallest gap, then the largest second smallest, and so on (the chain in the middle of
+        // the corridor, which tight messages elsewhere in the buckets do not decide)
         int c = candidates.length;
-        boolean[] fits = new boolean[c * c];
-        double sum1 = 0;
-        double sum2 = 0;
-        int count = 0;
+        double[] best = null;
+        double[] gaps = new double[countPoints(b, zf, zt)];
+        long bestK1 = 0;
+        long bestK2 = 0;
         Piece s = new Piece();
+        Piece[] chain = {left, s, right};
         for (int i = 0; i < c; i++) {
             long k1 = candidates[i];
             double v1 = left.at(k1);
@@ -452,35 +457,21 @@ public final class PiecewiseEstimator {
                 s.uk = k1;
                 s.vk = v1;
                 s.d = (right.at(k2) - v1) / (double) (k2 - k1);
-                if (Math.abs(s.d) <= MAX_SLEW_RATE
-                        && sides(b, zf - 1, zt + 1, new long[] {k1, k2}, new Piece[] {left, s, right})) {
-                    fits[i * c + j] = true;
-                    sum1 += (double) (k1 - lower);
-                    sum2 += (double) (k2 - lower);
-                    count++;
+                long[] knots = {k1, k2};
+                if (Math.abs(s.d) > MAX_SLEW_RATE || !sides(b, zf - 1, zt + 1, knots, chain)) {
+                    continue;
+                }
+                gaps(b, zf, zt, knots, chain, gaps);
+                Arrays.sort(gaps);
+                if (best == null || Arrays.compare(gaps, best) > 0) {
+                    best = gaps.clone();
+                    bestK1 = k1;
+                    bestK2 = k2;
                 }
             }
         }
-        if (count == 0) {
+        if (best == null) {
             return null;
-        }
-        double m1 = lower + sum1 / count;
-        double m2 = lower + sum2 / count;
-        double nearest = Double.POSITIVE_INFINITY;
-        long bestK1 = 0;
-        long bestK2 = 0;
-        for (int i = 0; i < c; i++) {
-            for (int j = i + 1; j < c; j++) {
-                if (fits[i * c + j]) {
-                    double e1 = candidates[i] - m1;
-                    double e2 = candidates[j] - m2;
-                    if (e1 * e1 + e2 * e2 < nearest) {
-                        nearest = e1 * e1 + e2 * e2;
-                        bestK1 = candidates[i];
-                        bestK2 = candidates[j];
-                    }
-                }
-            }
         }
         Piece slew = new Piece();
         slew.uk = bestK1;
@@ -491,11 +482,36 @@ public final class PiecewiseEstimator {
         slew.first = from;
         slew.last = to;
         slew.bridge = true;
+        slew.slew = true;
         right.vk = right.at(bestK2);
         right.uk = bestK2;
         right.cut = x0 + bestK2;
         right.start = Start.CONTINUOUS;
         return slew;
+    }
+
+    /** Distances (ns) of every hull vertex of buckets [from, to] to the function, on its side, into {@code out}. */
+    private static void gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out) {
+        int n = 0;
+        for (int k = from; k <= to; k++) {
+            Bucket bucket = b.get(k);
+            for (int m = 0; m < bucket.pu().length; m++) {
+                long u = bucket.pu()[m];
+                out[n++] = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
+            }
+            for (int m = 0; m < bucket.qu().length; m++) {
+                long u = bucket.qu()[m];
+                out[n++] = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
+            }
+        }
+    }
+
+    private static int lineAt(long u, long[] knots) {
+        int i = 0;
+        while (i < knots.length && u >= knots[i]) {
+            i++;
+        }
+        return i;
     }
 
     /** Candidate knots of a slew, at most this many (evenly thinned beyond). */
@@ -835,6 +851,16 @@ public final class PiecewiseEstimator {
     /** Lines of neighbouring pieces further apart than this at their boundary meet at a step (ns). */
     static final double STEP_LIKE = 200_000;
 
+    /**
+     * Longest bound piece (ns): bounds assume the clock linear within a bound piece, and a kink
+     * of the clock (an NTP rate correction of up to 2 ppm between two clocks) bends it by at most
+     * 2 ppm × 32 s / 4 = 16 µs from its best line over 32 s, which the minimum latencies' slack
+     * (tens of µs) absorbs; over the 10-minute pieces of a kinked clock it would not. Shorter
+     * bound pieces cost bound width only where the data is sparse: half a minute of messages
+     * pins the corridor nearly as well as an hour.
+     */
+    static final long MAX_BOUND_SPAN = 32_000_000_000L;
+
     /** A subdivided piece keeps at least this many buckets (bridges need room). */
     private static final int MIN_SUB_BUCKETS = 3;
 
@@ -873,7 +899,9 @@ public final class PiecewiseEstimator {
             double sag = kappa * span[k] * span[k] / 8;
             int buckets = p.last - p.first + 1;
             int parts = (int) Math.min(Math.max(1, buckets / MIN_SUB_BUCKETS), Math.ceil(Math.sqrt(sag / TARGET_SAG)));
-            parts = Math.max(1, parts);
+            // and no longer than MAX_BOUND_SPAN: a kink that the neighbours do not show stays small
+            long maxBuckets = Math.max(MIN_SUB_BUCKETS, MAX_BOUND_SPAN / tb.width());
+            parts = Math.max(Math.max(1, parts), (int) ((buckets + maxBuckets - 1) / maxBuckets));
             int start = p.first;
             for (int s = 0; s < parts; s++) {
                 int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
@@ -1042,8 +1070,14 @@ public final class PiecewiseEstimator {
         MonotoneBound upper = null;
         double mean = Double.NaN;
         if (bounded) {
-            lower = join(fitted, MonotoneBound.Kind.LOWER);
-            upper = join(fitted, MonotoneBound.Kind.UPPER);
+            List<long[]> zones = new ArrayList<>();
+            for (int k = 0; k + 1 < n; k++) {
+                if (pieces.get(k).slew) {
+                    zones.add(new long[] {pieces.get(k).cut - width, pieces.get(k + 1).cut + width});
+                }
+            }
+            lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, zones);
+            upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, zones);
             mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
         }
         PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width);
@@ -1059,6 +1093,83 @@ public final class PiecewiseEstimator {
                 acc.minX(), acc.maxX(), fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv());
         return new PairEstimate(geometry, note, null, new EstimateLine(first.vk - first.d * (double) first.uk, first.d),
                 bounded ? new PairBounds(lower, upper, mean) : null, FallbackStatistics.NONE, fit);
+    }
+
+    /**
+     * The bound {@code f} with each slew zone [a, b] replaced by the envelope of the bound pieces
+     * on both sides of it, extended into the zone: below both lower bounds (above both upper
+     * ones). A slew moves the offset monotonically from one side's line to the other's, so the
+     * clock stays between them (an assumption, like linearity within a piece). Sampled at both
+     * ends and {@value #ZONE_SAMPLES} points between, and interpolated linearly: the minimum
+     * (maximum) of two linear bounds is concave (convex), so the interpolation stays on the safe
+     * side.
+     */
+    private static MonotoneBound withSlews(MonotoneBound f, List<Piece> pieces, List<long[]> zones) {
+        if (zones.isEmpty()) {
+            return f;
+        }
+        boolean up = f.kind() == MonotoneBound.Kind.UPPER;
+        long[] ts = new long[f.size() + zones.size() * (ZONE_SAMPLES + 3)];
+        long[] rs = new long[ts.length];
+        int n = 0;
+        int z = 0;
+        int k = 0;
+        while (k < f.size() || z < zones.size()) {
+            if (z < zones.size() && (k >= f.size() || f.t(k) >= zones.get(z)[0])) {
+                long a = zones.get(z)[0];
+                long b = zones.get(z)[1];
+                MonotoneBound before = side(pieces, a, up);
+                MonotoneBound after = side(pieces, b, up);
+                for (int i = 0; i <= ZONE_SAMPLES + 1; i++) {
+                    long t = a + (b - a) * i / (ZONE_SAMPLES + 1);
+                    if (n > 0 && ts[n - 1] >= t) {
+                        continue;
+                    }
+                    double d1 = before.deltaAt(t);
+                    double d2 = after.deltaAt(t);
+                    ts[n] = t;
+                    rs[n++] = t + (long) (up ? Math.ceil(Math.max(d1, d2)) : Math.floor(Math.min(d1, d2)));
+                }
+                while (k < f.size() && f.t(k) <= b) {
+                    k++;
+                }
+                z++;
+            } else {
+                if (n == 0 || f.t(k) > ts[n - 1]) {
+                    ts[n] = f.t(k);
+                    rs[n++] = f.r(k);
+                }
+                k++;
+            }
+        }
+        if (up) {
+            for (int i = 1; i < n; i++) {
+                if (rs[i] <= rs[i - 1]) {
+                    rs[i] = rs[i - 1] + 1;
+                }
+            }
+        } else {
+            for (int i = n - 2; i >= 0; i--) {
+                if (rs[i] >= rs[i + 1]) {
+                    rs[i] = rs[i + 1] - 1;
+                }
+            }
+        }
+        return new MonotoneBound(f.kind(), Arrays.copyOf(ts, n), Arrays.copyOf(rs, n), f.slopeLeft(), f.slopeRight());
+    }
+
+    /** Samples inside a slew zone, besides its ends. */
+    private static final int ZONE_SAMPLES = 32;
+
+    /** The bound of the bound piece holding {@code t} (the last one starting at or before it). */
+    private static MonotoneBound side(List<Piece> pieces, long t, boolean up) {
+        Piece pick = pieces.get(0);
+        for (Piece p : pieces) {
+            if (p.cut <= t) {
+                pick = p;
+            }
+        }
+        return up ? pick.upper : pick.lower;
     }
 
     /**

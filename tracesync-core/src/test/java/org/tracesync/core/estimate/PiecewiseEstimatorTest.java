@@ -111,7 +111,7 @@ class PiecewiseEstimatorTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {4, 5, 6})
+    @ValueSource(longs = {4, 5, 6, 7})
     void ntpCorrectionsAndSlewsBecomePiecewiseWithoutInversions(long seed) throws Exception {
         SimulationConfig base = twoNodes(seed, 3 * HOUR, 0.0);
         ClockWander wander = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(1, 500e-6);
@@ -126,6 +126,11 @@ class PiecewiseEstimatorTest {
         assertContinuousExceptAt(result.nodes().get(1), List.of(), 0);
         TruthScore.Score s = score(config, result);
         assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
+        // away from the slews the error stays under 10 µs; at a slew's corners it is as large as
+        // the corridor there allows (5 messages/s each way: one every 200 ms, when a 500 ppm slew
+        // moves the offset 100 µs): 9–64 µs on these seeds (main before: 183–364 µs). The issue's
+        // 40 µs is not met at every slew.
+        assertThat(s.maxError()).isLessThan(80_000);
         assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
     }
 
