@@ -423,7 +423,8 @@ public final class PiecewiseEstimator {
      * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
      * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
      * the true one among them when the clocks follow left and right outside the slew; the one
-     * keeping the messages farthest away (leximin of the gaps) is taken. Null when none fits: a step (an offset
+     * keeping the messages farthest away (leximin of the gaps) is taken. When none fits, a grid
+     * {@value #FINE_STEPS} times finer is searched around the pair that came nearest. Null when none fits: a step (an offset
      * jump only a faster change explains), or no slew. Moves {@code right}'s start to k2. O(c² ·
      * h) for c candidate knots ({@link #MAX_KNOT_CANDIDATES} at most).
      */
@@ -442,37 +443,18 @@ public final class PiecewiseEstimator {
         // messages of the buckets around farthest away, in the leximin order: the largest
         // smallest gap, then the largest second smallest, and so on (the chain in the middle of
         // the corridor, which tight messages elsewhere in the buckets do not decide)
-        int c = candidates.length;
-        double[] best = null;
-        double[] gaps = new double[countPoints(b, zf, zt)];
-        long bestK1 = 0;
-        long bestK2 = 0;
-        Piece s = new Piece();
-        Piece[] chain = {left, s, right};
-        for (int i = 0; i < c; i++) {
-            long k1 = candidates[i];
-            double v1 = left.at(k1);
-            for (int j = i + 1; j < c; j++) {
-                long k2 = candidates[j];
-                s.uk = k1;
-                s.vk = v1;
-                s.d = (right.at(k2) - v1) / (double) (k2 - k1);
-                long[] knots = {k1, k2};
-                if (Math.abs(s.d) > MAX_SLEW_RATE || !sides(b, zf - 1, zt + 1, knots, chain)) {
-                    continue;
-                }
-                gaps(b, zf, zt, knots, chain, gaps);
-                Arrays.sort(gaps);
-                if (best == null || Arrays.compare(gaps, best) > 0) {
-                    best = gaps.clone();
-                    bestK1 = k1;
-                    bestK2 = k2;
-                }
-            }
+        Search search = new Search(left, right, b, zf, zt);
+        search.run(candidates, candidates);
+        if (search.best == null && search.nearK2 > search.nearK1) {
+            // none fits on the coarse grid: a finer one around the pair that came nearest
+            long spacing = Math.max(1, (upper - lower) / Math.max(1, candidates.length));
+            search.run(around(search.nearK1, spacing, lower, upper), around(search.nearK2, spacing, lower, upper));
         }
-        if (best == null) {
+        if (search.best == null) {
             return null;
         }
+        long bestK1 = search.bestK1;
+        long bestK2 = search.bestK2;
         Piece slew = new Piece();
         slew.uk = bestK1;
         slew.vk = left.at(bestK1);
@@ -489,6 +471,91 @@ public final class PiecewiseEstimator {
         right.start = Start.CONTINUOUS;
         return slew;
     }
+
+    /**
+     * The search for a slew's knots: over pairs of candidate knots (k1 &lt; k2), the chain
+     * left → S → right that fits and keeps the messages of buckets [zf, zt] farthest away in the
+     * leximin order (the largest smallest gap, then the second smallest, …), and the pair that
+     * came nearest to fitting (largest smallest gap at the hull vertices) when none fits.
+     */
+    private static final class Search {
+        final Piece left;
+        final Piece right;
+        final List<Bucket> b;
+        final int zf;
+        final int zt;
+        final double[] gaps;
+        double[] best;
+        long bestK1;
+        long bestK2;
+        double near = Double.NEGATIVE_INFINITY;
+        long nearK1;
+        long nearK2;
+
+        Search(Piece left, Piece right, List<Bucket> b, int zf, int zt) {
+            this.left = left;
+            this.right = right;
+            this.b = b;
+            this.zf = zf;
+            this.zt = zt;
+            this.gaps = new double[countPoints(b, zf, zt)];
+        }
+
+        void run(long[] k1s, long[] k2s) {
+            Piece s = new Piece();
+            Piece[] chain = {left, s, right};
+            for (long k1 : k1s) {
+                double v1 = left.at(k1);
+                for (long k2 : k2s) {
+                    if (k2 <= k1) {
+                        continue;
+                    }
+                    s.uk = k1;
+                    s.vk = v1;
+                    s.d = (right.at(k2) - v1) / (double) (k2 - k1);
+                    if (Math.abs(s.d) > MAX_SLEW_RATE) {
+                        continue;
+                    }
+                    long[] knots = {k1, k2};
+                    gaps(b, zf, zt, knots, chain, gaps);
+                    double min = Double.POSITIVE_INFINITY;
+                    for (double g : gaps) {
+                        min = Math.min(min, g);
+                    }
+                    if (min < 0 || !sides(b, zf - 1, zt + 1, knots, chain)) {
+                        if (min > near) {
+                            near = min;
+                            nearK1 = k1;
+                            nearK2 = k2;
+                        }
+                        continue;
+                    }
+                    Arrays.sort(gaps);
+                    if (best == null || Arrays.compare(gaps, best) > 0) {
+                        best = gaps.clone();
+                        bestK1 = k1;
+                        bestK2 = k2;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Knots in steps of spacing / {@value #FINE_STEPS} · 2 within ± spacing of {@code k}, inside (lower, upper). */
+    private static long[] around(long k, long spacing, long lower, long upper) {
+        long[] out = new long[2 * FINE_STEPS + 1];
+        int n = 0;
+        for (int i = -FINE_STEPS; i <= FINE_STEPS; i++) {
+            long u = k + spacing * i / FINE_STEPS;
+            if (u > lower && u < upper && (n == 0 || out[n - 1] != u)) {
+                out[n++] = u;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** Steps each side of a knot in the fine search. */
+    private static final int FINE_STEPS = 20;
 
     /** Distances (ns) of every hull vertex of buckets [from, to] to the function, on its side, into {@code out}. */
     private static void gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out) {
