@@ -24,6 +24,7 @@ final class MessageSimulation {
     private final SplittableRandom random;
     private final double[] offset;
     private final double[] drift;
+    private final double[] curve; // ns per ns²: the clock's drift changes by 2·curve per ns
     private final List<NodeInfo> nodes = new ArrayList<>();
     private final PairAccumulators acc;
     private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv
@@ -33,6 +34,7 @@ final class MessageSimulation {
         this.random = new SplittableRandom(seed);
         this.offset = new double[n];
         this.drift = new double[n];
+        this.curve = new double[n];
         this.acc = new PairAccumulators(n);
         this.duration = durationNs;
         for (int i = 0; i < n; i++) {
@@ -44,6 +46,16 @@ final class MessageSimulation {
     MessageSimulation clock(int n, double offsetNs, double driftValue) {
         offset[n] = offsetNs;
         drift[n] = driftValue;
+        return this;
+    }
+
+    /**
+     * Makes node n's clock wander: its drift changes steadily by {@code ppmPerHour} ppm per hour
+     * (local time gains a quadratic term), so that over a long trace the pair hulls cross and the
+     * pairs become piecewise.
+     */
+    MessageSimulation wander(int n, double ppmPerHour) {
+        curve[n] = 0.5 * ppmPerHour * 1e-6 / 3.6e12;
         return this;
     }
 
@@ -68,6 +80,26 @@ final class MessageSimulation {
         return this;
     }
 
+    /**
+     * Like {@link #send}, at sorted true times (a long trace's accumulators expect messages nearly
+     * in time order): {@code count} messages from s to r, latency = minNs + Exp(meanTailNs).
+     */
+    MessageSimulation sendInOrder(int s, int r, int count, double minNs, double meanTailNs) {
+        double[] times = new double[count];
+        for (int k = 0; k < count; k++) {
+            times[k] = random.nextDouble() * duration;
+        }
+        java.util.Arrays.sort(times);
+        for (double t : times) {
+            double latency = minNs - meanTailNs * Math.log(1 - random.nextDouble());
+            long send = local(s, t);
+            long recv = local(r, t + latency);
+            acc.message(s, r, send, recv);
+            messages.add(new long[] {s, r, send, recv});
+        }
+        return this;
+    }
+
     /** Both directions of a link, {@code count} messages each way. */
     MessageSimulation link(int a, int b, int count, double minAToB, double minBToA, double meanTailNs) {
         return send(a, b, count, minAToB, meanTailNs).send(b, a, count, minBToA, meanTailNs);
@@ -78,13 +110,17 @@ final class MessageSimulation {
     }
 
     long local(int n, double t) {
-        return EPOCH + Math.round(t + offset[n] + drift[n] * t);
+        return EPOCH + Math.round(t + offset[n] + drift[n] * t + curve[n] * t * t);
     }
 
     /** True {@code ref time − local time} at node n's local time, ref = node ref's clock. */
     double trueCorrection(int n, int ref, long localTime) {
-        double t = ((double) (localTime - EPOCH) - offset[n]) / (1 + drift[n]);
-        return (offset[ref] + drift[ref] * t) - (offset[n] + drift[n] * t);
+        double l = (double) (localTime - EPOCH);
+        double t = (l - offset[n]) / (1 + drift[n]);
+        for (int i = 0; i < 4 && curve[n] != 0; i++) { // Newton on t + offset + drift·t + curve·t² = l
+            t -= (t + offset[n] + drift[n] * t + curve[n] * t * t - l) / (1 + drift[n] + 2 * curve[n] * t);
+        }
+        return (offset[ref] + drift[ref] * t + curve[ref] * t * t) - (offset[n] + drift[n] * t + curve[n] * t * t);
     }
 
     List<NodeInfo> nodes() {
