@@ -280,7 +280,7 @@ public final class GlobalReduction {
                         + program.pairsUsed() + " pairs (" + program.oneWayPairs() + " one-way), windows of "
                         + program.windowWidth(ref) / 1_000_000_000L + " s, " + program.constraintCount() + " of "
                         + program.candidateRows() + " bucket hull constraints (" + program.rounds() + " rounds)"
-                        + (program.excludedRows() > 0 ? ", " + program.excludedRows() + " left out at clock steps" : "");
+                        + (program.excludedRows() > 0 ? ", " + program.excludedRows() + " left out at steps and breaks (left to the repair pass)" : "");
                 for (int m : members) {
                     NodeResult old = results.get(m);
                     if (m == ref) {

@@ -43,9 +43,11 @@ import org.tracesync.core.transform.LinearSegment;
  * transform (the windows sit on the sender's bucket grid only for pairs it is the abscissa of)
  * can leave one of its inner messages a few ns short, which is why the transforms keep
  * {@link #KNOT_MARGIN_NS} of clearance (dropped only if infeasible); the repair pass of
- * {@code sync} checks every message anyway. Messages of the buckets around a pair's clock step
- * are left out: no continuous correction fits them (the pairwise fit already cut there), they
- * are left to the repair pass, as for two nodes.
+ * {@code sync} checks every message anyway. Messages of the buckets around a pair's clock step,
+ * and within two buckets of a discontinuity of the sender's or the receiver's path transform
+ * (a step or a break it inherited from a pair, jump above {@link #JUMP_NS}), are left out: a
+ * slew or a step that each pair cut at its own bucket leaves messages no continuous correction
+ * fits; they are left to the repair pass (counted in the node note), as for two nodes.
  *
  * <p>Those rows are many (a million for 5 nodes over 8 h) and few of them bind, so the program
  * starts from the tightest rows — per pair, direction and quarter window, the one with the smallest
@@ -109,6 +111,7 @@ final class PiecewiseProgram {
     private double[] rowRhs = new double[1024];
     private boolean[] startRow = new boolean[1024];
     private int excluded;
+    private final long[][] jumps;   // times of P_n's discontinuities (steps, breaks), by local index
 
     // objective terms: δ = k + g_b(tb) − g_a(ta), weighted
     private final List<long[]> termTimes = new ArrayList<>();   // {a, ta, b, tb}
@@ -164,6 +167,10 @@ final class PiecewiseProgram {
             }
         }
         this.columns = col;
+        this.jumps = new long[m][];
+        for (int k = 0; k < m; k++) {
+            jumps[k] = discontinuities(path[k]);
+        }
         double maxWeight = 0;
         List<double[]> rawWeights = new ArrayList<>();
         for (PairEstimate p : pairs) {
@@ -190,6 +197,33 @@ final class PiecewiseProgram {
             v[1] = Math.max(v[1] / maxWeight, 1e-6);
         }
         startRow = Arrays.copyOf(startRow, rowCount);
+    }
+
+    /** A jump of a path transform larger than this (ns) at a knot is a discontinuity (a step or a break). */
+    static final double JUMP_NS = 100.0;
+
+    /** Knots of {@code t} where it jumps by more than {@link #JUMP_NS}, sorted. */
+    static long[] discontinuities(ClockTransform t) {
+        List<LinearSegment> segs = t.segments();
+        long[] out = new long[segs.size()];
+        int n = 0;
+        for (int k = 1; k < segs.size(); k++) {
+            long at = segs.get(k).from();
+            if (Math.abs(segs.get(k).correction(at) - segs.get(k - 1).correction(at)) > JUMP_NS) {
+                out[n++] = at;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** True when some time of {@code sorted} lies within {@code zone} of t. */
+    private static boolean near(long[] sorted, long t, long zone) {
+        int i = Arrays.binarySearch(sorted, t);
+        if (i >= 0) {
+            return true;
+        }
+        int hi = -i - 1;
+        return (hi < sorted.length && sorted[hi] - t <= zone) || (hi > 0 && t - sorted[hi - 1] <= zone);
     }
 
     /** The candidate rows of one pair, both directions, from its time buckets' hull vertices. */
@@ -219,6 +253,7 @@ final class PiecewiseProgram {
                 qu.add(bucket.qv());
             }
         }
+        long zone = 2 * (tb == null ? TimeBuckets.INITIAL_WIDTH : tb.width());
         // a → b, in time order: sent at x on a, received at y on b
         Selection sel = new Selection();
         for (int i = 0; i < pu.size(); i += 2) {
@@ -227,11 +262,11 @@ final class PiecewiseProgram {
             for (int k = 0; k < us.length; k++) {
                 long x = x0 + us[k];
                 long lat = v0 + vs[k];
-                if (skipped(skip, x)) {
+                long y = x + lat;
+                if (skipped(skip, x) || near(jumps[a], x, zone) || near(jumps[b], y, zone)) {
                     excluded++;
                     continue;
                 }
-                long y = x + lat;
                 sel.offer(a, x, addRow(a, x, b, y, ((double) lat + path[b].correction(y) - path[a].correction(x)) / UNIT));
             }
         }
@@ -243,11 +278,11 @@ final class PiecewiseProgram {
             for (int k = 0; k < us.length; k++) {
                 long x = x0 + us[k];
                 long lat = -(v0 + vs[k]); // x − y
-                if (skipped(skip, x)) {
+                long y = x - lat;
+                if (skipped(skip, x) || near(jumps[a], x, zone) || near(jumps[b], y, zone)) {
                     excluded++;
                     continue;
                 }
-                long y = x - lat;
                 sel.offer(b, y, addRow(b, y, a, x, ((double) lat + path[a].correction(x) - path[b].correction(y)) / UNIT));
             }
         }
