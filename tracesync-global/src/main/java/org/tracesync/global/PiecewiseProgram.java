@@ -256,6 +256,8 @@ final class PiecewiseProgram {
         long zone = 2 * (tb == null ? TimeBuckets.INITIAL_WIDTH : tb.width());
         // a → b, in time order: sent at x on a, received at y on b
         Selection sel = new Selection();
+        Cursor pa = new Cursor(path[a]);
+        Cursor pb = new Cursor(path[b]);
         for (int i = 0; i < pu.size(); i += 2) {
             long[] us = pu.get(i);
             long[] vs = pu.get(i + 1);
@@ -267,11 +269,13 @@ final class PiecewiseProgram {
                     excluded++;
                     continue;
                 }
-                sel.offer(a, x, addRow(a, x, b, y, ((double) lat + path[b].correction(y) - path[a].correction(x)) / UNIT));
+                sel.offer(a, x, addRow(a, x, b, y, ((double) lat + pb.correction(y) - pa.correction(x)) / UNIT));
             }
         }
         sel.flush();
         sel = new Selection();
+        pa = new Cursor(path[a]);
+        pb = new Cursor(path[b]);
         for (int i = 0; i < qu.size(); i += 2) {
             long[] us = qu.get(i);
             long[] vs = qu.get(i + 1);
@@ -283,10 +287,37 @@ final class PiecewiseProgram {
                     excluded++;
                     continue;
                 }
-                sel.offer(b, y, addRow(b, y, a, x, ((double) lat + path[a].correction(x) - path[b].correction(y)) / UNIT));
+                sel.offer(b, y, addRow(b, y, a, x, ((double) lat + pa.correction(x) - pb.correction(y)) / UNIT));
             }
         }
         sel.flush();
+    }
+
+    /**
+     * {@link ClockTransform#correction} at nearly nondecreasing times (a pair's hull vertices in
+     * bucket order): O(1) amortized instead of a binary search over the segments each time.
+     */
+    private static final class Cursor {
+        private final ClockTransform t;
+        private final List<LinearSegment> segs;
+        private int i;
+
+        Cursor(ClockTransform t) {
+            this.t = t;
+            this.segs = t.segments();
+        }
+
+        double correction(long x) {
+            LinearSegment s = segs.get(i);
+            if (s.from() != null && x < s.from()) {
+                i = t.indexAt(x);
+            } else {
+                while (i + 1 < segs.size() && segs.get(i + 1).from() <= x) {
+                    i++;
+                }
+            }
+            return segs.get(i).correction(x);
+        }
     }
 
     private static boolean skipped(List<long[]> skip, long x) {
@@ -430,14 +461,11 @@ final class PiecewiseProgram {
         if (k == refLocal) {
             return 0;
         }
-        int[] idx = new int[2];
-        double[] val = new double[2];
-        int n = g(k, t, 1.0, idx, val, 0);
-        double v = 0;
-        for (int i = 0; i < n; i++) {
-            v += val[i] * x[idx[i]];
-        }
-        return v;
+        long w = width[k];
+        long j = Math.max(0, Math.min(windows[k] - 1, Math.floorDiv(t - base[k], w)));
+        double lambda = (double) (t - (base[k] + j * w)) / (double) w;
+        int c = firstCol[k] + (int) j;
+        return (1 - lambda) * x[c] + lambda * x[c + 1];
     }
 
     private void addHullRow(LinearProgram lp, int i, double marginUs) {

@@ -25,6 +25,8 @@ final class MessageSimulation {
     private final double[] offset;
     private final double[] drift;
     private final double[] curve; // ns per ns²: the clock's drift changes by 2·curve per ns
+    private final double[] stepAt;   // true time (ns since EPOCH) of a clock step, NaN for none
+    private final double[] stepSize; // its size (ns, > 0: the clock jumps ahead)
     private final List<NodeInfo> nodes = new ArrayList<>();
     private final PairAccumulators acc;
     private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv
@@ -35,6 +37,9 @@ final class MessageSimulation {
         this.offset = new double[n];
         this.drift = new double[n];
         this.curve = new double[n];
+        this.stepAt = new double[n];
+        this.stepSize = new double[n];
+        java.util.Arrays.fill(stepAt, Double.NaN);
         this.acc = new PairAccumulators(n);
         this.duration = durationNs;
         for (int i = 0; i < n; i++) {
@@ -56,6 +61,16 @@ final class MessageSimulation {
      */
     MessageSimulation wander(int n, double ppmPerHour) {
         curve[n] = 0.5 * ppmPerHour * 1e-6 / 3.6e12;
+        return this;
+    }
+
+    /** Makes node n's clock jump ahead by {@code sizeNs} (> 0) at true time {@code atNs}. */
+    MessageSimulation step(int n, double atNs, double sizeNs) {
+        if (!(sizeNs > 0)) {
+            throw new IllegalArgumentException("forward steps only");
+        }
+        stepAt[n] = atNs;
+        stepSize[n] = sizeNs;
         return this;
     }
 
@@ -110,17 +125,36 @@ final class MessageSimulation {
     }
 
     long local(int n, double t) {
-        return EPOCH + Math.round(t + offset[n] + drift[n] * t + curve[n] * t * t);
+        return EPOCH + Math.round(smooth(n, t) + (t >= stepAt[n] ? stepSize[n] : 0));
+    }
+
+    /** Node n's local time (ns since EPOCH) at true time t, without its step. */
+    private double smooth(int n, double t) {
+        return t + offset[n] + drift[n] * t + curve[n] * t * t;
+    }
+
+    /** The true time at which node n's clock reads {@code l} (ns since EPOCH). */
+    private double trueTime(int n, double l) {
+        double t = inverse(n, l);
+        if (!Double.isNaN(stepAt[n]) && t >= stepAt[n]) {
+            t = Math.max(stepAt[n], inverse(n, l - stepSize[n])); // after the step, or inside the gap it skipped
+        }
+        return t;
+    }
+
+    private double inverse(int n, double l) {
+        double t = (l - offset[n]) / (1 + drift[n]);
+        for (int i = 0; i < 4 && curve[n] != 0; i++) { // Newton on smooth(t) = l
+            t -= (smooth(n, t) - l) / (1 + drift[n] + 2 * curve[n] * t);
+        }
+        return t;
     }
 
     /** True {@code ref time − local time} at node n's local time, ref = node ref's clock. */
     double trueCorrection(int n, int ref, long localTime) {
         double l = (double) (localTime - EPOCH);
-        double t = (l - offset[n]) / (1 + drift[n]);
-        for (int i = 0; i < 4 && curve[n] != 0; i++) { // Newton on t + offset + drift·t + curve·t² = l
-            t -= (t + offset[n] + drift[n] * t + curve[n] * t * t - l) / (1 + drift[n] + 2 * curve[n] * t);
-        }
-        return (offset[ref] + drift[ref] * t + curve[ref] * t * t) - (offset[n] + drift[n] * t + curve[n] * t * t);
+        double t = trueTime(n, l);
+        return smooth(ref, t) + (t >= stepAt[ref] ? stepSize[ref] : 0) - l;
     }
 
     List<NodeInfo> nodes() {

@@ -23,11 +23,19 @@ class PiecewiseGlobalReductionTest {
      * cross, every pair is piecewise (over a hundred pieces each).
      */
     static MessageSimulation wanderingTriangle(long seed) {
+        return wanderingTriangle(seed, Double.NaN, 0);
+    }
+
+    /** The same, node 1's clock stepping {@code stepNs} ahead at true time {@code stepAt} (NaN: no step). */
+    static MessageSimulation wanderingTriangle(long seed, double stepAt, double stepNs) {
         MessageSimulation sim = new MessageSimulation(seed, 3, 3 * HOUR)
                 .clock(1, 30e6, 20e-6)
                 .clock(2, -45e6, -15e-6)
                 .wander(1, 2.0)
                 .wander(2, -2.0);
+        if (!Double.isNaN(stepAt)) {
+            sim.step(1, stepAt, stepNs);
+        }
         return sim.sendInOrder(0, 1, 27_000, 300_000, 5_000).sendInOrder(1, 0, 27_000, 100_000, 5_000)
                 .sendInOrder(0, 2, 27_000, 100_000, 5_000).sendInOrder(2, 0, 27_000, 300_000, 5_000)
                 .sendInOrder(1, 2, 10_800, 5_000, 2_000).sendInOrder(2, 1, 10_800, 5_000, 2_000);
@@ -59,6 +67,35 @@ class PiecewiseGlobalReductionTest {
         // path puts 1 and 2 ~400 µs apart relative to each other; global within the fast link's corridor
         assertThat(maxRelativeError(sim, path, 1, 2)).isGreaterThan(150e3);
         assertThat(maxRelativeError(sim, global, 1, 2)).isLessThan(15e3);
+    }
+
+    /**
+     * The wandering triangle with node 1's clock stepping 5 ms ahead half-way: pairs 0–1 and 1–2
+     * report the step, path composition carries it into node 1's transform, and the window program
+     * leaves the messages next to it to the repair pass instead of becoming infeasible.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {4, 5})
+    void aClockStepLeavesOnlyTheMessagesAtTheStepToTheRepairPass(long seed) {
+        MessageSimulation sim = wanderingTriangle(seed, 1.5 * HOUR, 5e6);
+        List<PairEstimate> pairs = sim.estimates();
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), pairs, "n0");
+        SyncResult global = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), pairs, "n0");
+        assertThat(pairs).extracting(PairEstimate::quality).containsOnly(Quality.PIECEWISE);
+        assertThat(pairs.stream().mapToInt(p -> p.piecewise().steps().size()).sum()).isEqualTo(2); // 0–1 and 1–2
+
+        assertThat(sim.inversions(path, 1, 2)).isEqualTo(10_800);
+        assertThat(sim.inversions(global)).isZero();
+        assertThat(global.stats()).containsEntry("reduction", "global").containsEntry("global_piecewise_groups", 1);
+        NodeResult n1 = global.node("n1");
+        assertThat(n1.note()).containsPattern("\\d+ left out at steps and breaks \\(left to the repair pass\\)");
+        // the step stays in node 1's transform: its correction drops by 5 ms across it
+        long before = sim.local(1, 1.5 * HOUR - 1e9);
+        long after = sim.local(1, 1.5 * HOUR + 1e9);
+        assertThat(n1.transform().correction(before) - n1.transform().correction(after)).isBetween(4.9e6, 5.1e6);
+        for (int n = 1; n <= 2; n++) {
+            assertThat(missesWithinData(sim, global, n, 500)).isZero();
+        }
     }
 
     /** Instants of node n's data span (not beyond: the clocks curve) where its bounds miss the truth. */
