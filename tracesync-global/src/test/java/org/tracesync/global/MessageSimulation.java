@@ -29,7 +29,7 @@ final class MessageSimulation {
     private final double[] stepSize; // its size (ns, > 0: the clock jumps ahead)
     private final List<NodeInfo> nodes = new ArrayList<>();
     private final PairAccumulators acc;
-    private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv
+    private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv, true send time
     private final long duration;
 
     MessageSimulation(long seed, int n, long durationNs) {
@@ -90,7 +90,7 @@ final class MessageSimulation {
             long send = local(s, t);
             long recv = local(r, t + latency);
             acc.message(s, r, send, recv);
-            messages.add(new long[] {s, r, send, recv});
+            messages.add(new long[] {s, r, send, recv, Math.round(t)});
         }
         return this;
     }
@@ -110,7 +110,7 @@ final class MessageSimulation {
             long send = local(s, t);
             long recv = local(r, t + latency);
             acc.message(s, r, send, recv);
-            messages.add(new long[] {s, r, send, recv});
+            messages.add(new long[] {s, r, send, recv, Math.round(t)});
         }
         return this;
     }
@@ -201,6 +201,22 @@ final class MessageSimulation {
                 continue;
             }
             if (nd.transform().apply(m[3]) < ns.transform().apply(m[2])) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Inversions of messages sent further than {@code marginNs} (true time) from {@code trueTime}. */
+    int inversionsAwayFrom(SyncResult r, double trueTime, double marginNs) {
+        int count = 0;
+        for (long[] m : messages) {
+            if (Math.abs(m[4] - trueTime) <= marginNs) {
+                continue;
+            }
+            NodeResult ns = r.nodes().get((int) m[0]);
+            NodeResult nd = r.nodes().get((int) m[1]);
+            if (ns.reference().equals(nd.reference()) && nd.transform().apply(m[3]) < ns.transform().apply(m[2])) {
                 count++;
             }
         }
