@@ -260,6 +260,13 @@ public final class GlobalReduction {
                 boolean ok = program.solve(minLatencyNs);
                 lps += program.lpCount();
                 retries += program.solverRetries();
+                if (program.tooLarge()) {
+                    warnings.add("global program not used for the " + groupName + ": more than "
+                            + PiecewiseProgram.MAX_CANDIDATE_ROWS + " bucket hull vertices for the program with piecewise "
+                            + "transforms; used path composition of the piecewise transforms: messages between nodes not on a "
+                            + "path may be inverted");
+                    continue;
+                }
                 if (!ok) {
                     infeasible++;
                     warnings.add("global program infeasible for the " + groupName + ": no continuous corrections on "

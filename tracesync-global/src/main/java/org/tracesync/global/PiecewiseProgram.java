@@ -86,6 +86,12 @@ final class PiecewiseProgram {
     /** Rounds of row generation at most. */
     static final int MAX_ROUNDS = 12;
 
+    /**
+     * Candidate rows at most (33 bytes each: 264 MB). Beyond, the group keeps path composition:
+     * e.g. 500 pairs over 8 h hold about 90 million bucket hull vertices.
+     */
+    static final int MAX_CANDIDATE_ROWS = 8_000_000;
+
     /** Starting rows per window, pair and direction (the tightest of each sub-window). */
     static final int START_ROWS_PER_WINDOW = 4;
 
@@ -111,6 +117,8 @@ final class PiecewiseProgram {
     private double[] rowRhs = new double[1024];
     private boolean[] startRow = new boolean[1024];
     private int excluded;
+    private boolean tooLarge;
+    private final int maxRows;
     private final long[][] jumps;   // times of P_n's discontinuities (steps, breaks), by local index
 
     // objective terms: δ = k + g_b(tb) − g_a(ta), weighted
@@ -127,12 +135,14 @@ final class PiecewiseProgram {
     private double[] solution;
 
     PiecewiseProgram(int[] members, int ref, ClockTransform[] pathByNode, List<PairEstimate> pairs, PairAccumulators acc) {
-        this(members, ref, pathByNode, pairs, acc, LinearPrograms.factory());
+        this(members, ref, pathByNode, pairs, acc, LinearPrograms.factory(), MAX_CANDIDATE_ROWS);
     }
 
+    /** Same, with the given solver and cap on the candidate rows. */
     PiecewiseProgram(int[] members, int ref, ClockTransform[] pathByNode, List<PairEstimate> pairs, PairAccumulators acc,
-                     IntFunction<LinearProgram> solvers) {
+                     IntFunction<LinearProgram> solvers, int maxCandidateRows) {
         this.solvers = solvers;
+        this.maxRows = maxCandidateRows;
         this.members = members.clone();
         this.local = new int[acc.nodes()];
         Arrays.fill(local, -1);
@@ -183,7 +193,9 @@ final class PiecewiseProgram {
             if (p.quality() == Quality.ONE_WAY) {
                 oneWayPairs++;
             }
-            addRows(p, a, b, acc);
+            if (!tooLarge) {
+                addRows(p, a, b, acc);
+            }
             if (p.hasEstimate()) {
                 boolean bounded = (p.quality() == Quality.ACCURATE || p.quality() == Quality.PIECEWISE)
                         && Double.isFinite(p.meanAccuracy());
@@ -335,6 +347,10 @@ final class PiecewiseProgram {
         private int best = -1;
 
         void offer(int sender, long ts, int row) {
+            if (row < 0) {
+                best = -1;
+                return;
+            }
             long k = Math.floorDiv(ts - base[sender], Math.max(1, width[sender] / START_ROWS_PER_WINDOW));
             if (k != key) {
                 flush();
@@ -346,14 +362,29 @@ final class PiecewiseProgram {
         }
 
         void flush() {
-            if (best >= 0) {
+            if (best >= 0 && !tooLarge) {
                 startRow[best] = true;
             }
             best = -1;
         }
     }
 
+    /** Adds a candidate row and returns its index; −1 once there are too many (nothing is kept then). */
     private int addRow(int s, long ts, int r, long tr, double rhs) {
+        if (tooLarge) {
+            return -1;
+        }
+        if (rowCount == maxRows) {
+            tooLarge = true;
+            rowCount = 0; // nothing to solve: free what was built
+            rowS = new int[1];
+            rowR = new int[1];
+            rowTs = new long[1];
+            rowTr = new long[1];
+            rowRhs = new double[1];
+            startRow = new boolean[1];
+            return -1;
+        }
         if (rowCount == rowS.length) {
             int cap = rowCount * 2;
             rowS = Arrays.copyOf(rowS, cap);
@@ -394,6 +425,11 @@ final class PiecewiseProgram {
 
     int candidateRows() {
         return rowCount;
+    }
+
+    /** True when the group has more bucket hull vertices than the cap ({@link #MAX_CANDIDATE_ROWS}): not solved. */
+    boolean tooLarge() {
+        return tooLarge;
     }
 
     /** Rows in the last program solved (after row generation). */
@@ -544,6 +580,9 @@ final class PiecewiseProgram {
      * does not settle in {@link #MAX_ROUNDS} rounds).
      */
     boolean solve(double minLatencyNs) {
+        if (tooLarge) {
+            return false;
+        }
         double[] margins = {Math.max(minLatencyNs, 1.0) + KNOT_MARGIN_NS, Math.max(minLatencyNs, 1.0), minLatencyNs};
         for (double marginNs : margins) {
             double[] x = solveWith(marginNs / UNIT);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tracesync.core.estimate.PairEstimate;
@@ -12,6 +13,7 @@ import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.ClockTransform;
 
 /** The global program with piecewise transforms ({@link PiecewiseProgram}) on clocks that wander. */
 class PiecewiseGlobalReductionTest {
@@ -101,6 +103,29 @@ class PiecewiseGlobalReductionTest {
         for (int n = 1; n <= 2; n++) {
             assertThat(missesWithinData(sim, global, n, 500)).isZero();
         }
+    }
+
+    @Test
+    void aGroupWithTooManyBucketHullVerticesIsNotSolved() {
+        MessageSimulation sim = wanderingTriangle(1);
+        List<PairEstimate> pairs = sim.estimates();
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), pairs, "n0");
+        ClockTransform[] transforms = path.nodes().stream().map(NodeResult::transform).toArray(ClockTransform[]::new);
+        PiecewiseProgram all = new PiecewiseProgram(new int[] {0, 1, 2}, 0, transforms, pairs, sim.accumulators());
+        assertThat(all.tooLarge()).isFalse();
+        int rows = all.candidateRows();
+        assertThat(rows).isGreaterThan(10_000);
+
+        PiecewiseProgram capped = new PiecewiseProgram(new int[] {0, 1, 2}, 0, transforms, pairs, sim.accumulators(),
+                LinearPrograms.factory(), rows - 1);
+        assertThat(capped.tooLarge()).isTrue();
+        assertThat(capped.candidateRows()).isZero();
+        assertThat(capped.solve(0)).isFalse();
+        PiecewiseProgram exact = new PiecewiseProgram(new int[] {0, 1, 2}, 0, transforms, pairs, sim.accumulators(),
+                LinearPrograms.factory(), rows);
+        assertThat(exact.tooLarge()).isFalse();
+        assertThat(exact.solve(0)).isTrue();
+        assertThat(sim.inversions(path, 1, 2)).isGreaterThan(0);
     }
 
     /** Instants of node n's data span (not beyond: the clocks curve) where its bounds miss the truth. */
