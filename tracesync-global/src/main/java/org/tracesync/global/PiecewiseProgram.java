@@ -49,7 +49,7 @@ import org.tracesync.core.transform.LinearSegment;
  * slew or a step that each pair cut at its own bucket leaves messages no continuous correction
  * fits; they are left to the repair pass (counted in the node note), as for two nodes.
  *
- * <p>Those rows are many (a million for 5 nodes over 8 h) and few of them bind, so the program
+ * <p>Those rows are many (1.75 million for 5 nodes over 8 h) and few of them bind, so the program
  * starts from the tightest rows — per pair, direction and quarter window, the one with the smallest
  * right-hand side — solves, checks every candidate row against the answer, adds the violated ones,
  * and solves again, until none is violated (a few rounds; at most {@link #MAX_ROUNDS}). The answer
@@ -68,9 +68,11 @@ import org.tracesync.core.transform.LinearSegment;
  * window grid, which no pair's data justifies.
  *
  * <p>Size: Σ(W_n + 1) unknowns (+1 minimax, + one per objective term for the L1 stage), one row
- * per active hull vertex. Checking all candidate rows costs O(candidates) per round; building
- * them O(candidates · log segments). Every LP goes through a checked {@link LinearProgram}. Not
- * thread-safe; one instance per group.
+ * per active hull vertex. Building the candidate rows and checking them costs O(candidates) per
+ * round (the path transforms are read with a cursor); memory 33 bytes per candidate, capped at
+ * {@link #MAX_CANDIDATE_ROWS}. Measured on the 5-node 8 h mesh (docs/PERFORMANCE.md): about 3 s
+ * of CPU for the whole program, half of it in GLOP. Every LP goes through a checked
+ * {@link LinearProgram}. Not thread-safe; one instance per group.
  */
 final class PiecewiseProgram {
 
