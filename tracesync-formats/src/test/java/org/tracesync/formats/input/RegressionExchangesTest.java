@@ -159,6 +159,72 @@ class RegressionExchangesTest {
         return new double[][] {u, theta, margin};
     }
 
+    /** Every exchange the input reads, as "a b t1 t2 t3 t4" (node names), sorted; and whether the input can find them. */
+    static List<String> exchangesOf(MessageInput input, boolean[] known) throws IOException {
+        List<String> out = new ArrayList<>();
+        known[0] = input.readMessages((s, r, ts, tr) -> { }, (a, b, t1, t2, t3, t4) -> out.add(input.nodes().get(a).name()
+                + " " + input.nodes().get(b).name() + " " + t1 + " " + t2 + " " + t3 + " " + t4));
+        out.sort(null);
+        return out;
+    }
+
+    /** The matcher's exchanges are exactly the generator's, at local times, from either side. */
+    @Test
+    void theInputGivesExactlyTheRealExchanges() throws Exception {
+        List<Path> captures = write(400, 12);
+        List<String> expected = new ArrayList<>();
+        for (Exchange e : exchanges) {
+            expected.add((e.dataFromA() ? "a b " : "b a ") + e.t1() + " " + e.t2() + " " + e.t3() + " " + e.t4());
+        }
+        expected.sort(null);
+        boolean[] known = new boolean[1];
+        assertThat(exchangesOf(open(captures), known)).isEqualTo(expected);
+        assertThat(known[0]).isTrue();
+    }
+
+    /**
+     * The CTF path goes through the same matcher: the captures converted to LTTng-style kernel
+     * traces (TCP headers with addresses) give the same exchanges and the same regression line.
+     */
+    @Test
+    void kernelTracesGiveTheSameExchanges() throws Exception {
+        List<Path> captures = write(200, 13);
+        MessageInput fromCaptures = open(captures);
+        List<Path> traces = new ArrayList<>();
+        for (org.tracesync.formats.ctf.CaptureToCtf.Outcome o
+                : org.tracesync.formats.ctf.CaptureToCtf.convertAll(captures, fromCaptures.nodes(), tmp.resolve("ctf"))) {
+            traces.add(o.trace());
+        }
+        MessageInput fromCtf = TraceInputs.open(traces);
+        boolean[] known = new boolean[1];
+        List<String> ctf = exchangesOf(fromCtf, known);
+        assertThat(known[0]).isTrue();
+        assertThat(ctf).hasSize(200 * 3 - 20).isEqualTo(exchangesOf(fromCaptures, new boolean[1]));
+        Synchronizer.Options regression = Synchronizer.Options.defaults().withEstimator(Synchronizer.Estimator.REGRESSION);
+        PairEstimate p = Synchronizer.synchronize(fromCtf, regression).pairs().get(0);
+        PairEstimate q = Synchronizer.synchronize(fromCaptures, regression).pairs().get(0);
+        assertThat(p.line()).isEqualTo(q.line());
+        assertThat(p.line().regression().samplesFrom()).isEqualTo("exchanges");
+    }
+
+    /**
+     * Kernel traces whose TCP events have no addresses (the shared scp traces: add-on
+     * {@code inet_sock_*} events) cannot give exchanges: the input says so, and the regression
+     * pairs replies with requests, saying so in the note and the statistics.
+     */
+    @Test
+    void tracesWithoutAddressesHaveNoExchanges() throws Exception {
+        Path ctf = org.tracesync.formats.SharedData.file("ctf");
+        MessageInput scp = TraceInputs.open(List.of(ctf.resolve("scp_src"), ctf.resolve("scp_dest")));
+        boolean[] known = {true};
+        assertThat(exchangesOf(scp, known)).isEmpty();
+        assertThat(known[0]).isFalse();
+        PairEstimate p = Synchronizer.synchronize(scp, Synchronizer.Options.defaults()
+                .withEstimator(Synchronizer.Estimator.REGRESSION)).pairs().get(0);
+        assertThat(p.line().regression().samplesFrom()).isEqualTo("paired messages");
+        assertThat(p.note()).contains("replies paired with requests (the input has no acknowledgements)");
+    }
+
     @Test
     void regressionIsFittedOnTheMatchersExchanges() throws Exception {
         List<Path> captures = write(400, 11);
