@@ -41,6 +41,7 @@ public final class RegressionEstimator {
      * @param seC, seD       standard errors of c and d
      * @param ciC, ciD       half-widths of their confidence intervals at the fit's level (NaN with
      *                       fewer than 3 samples)
+     * @param confidence     that level (also the rejection pass's)
      */
     public record Fit(double c, double d, double residualStandardError, int samples, int rejected,
                       double seC, double seD, double ciC, double ciD, double confidence) {

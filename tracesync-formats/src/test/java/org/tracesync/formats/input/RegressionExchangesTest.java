@@ -58,6 +58,8 @@ class RegressionExchangesTest {
     private final List<Frame> onA = new ArrayList<>();
     private final List<Frame> onBFrames = new ArrayList<>();
     final List<Exchange> exchanges = new ArrayList<>();
+    /** Nanosecond captures (else microsecond ones). */
+    boolean nanos = true;
 
     /** A segment sent at true time {@code send} and received {@code latency} later (true times). */
     private void segment(boolean fromA, long send, long latency, int port, long seq, long ack, int flags, int len) {
@@ -123,7 +125,7 @@ class RegressionExchangesTest {
     private Path capture(String name, List<Frame> frames) throws IOException {
         frames.sort(Comparator.comparingLong(Frame::time));
         Path p = tmp.resolve(name);
-        try (PcapWriter w = new PcapWriter(p, LinkTypes.RAW, true, false, 128)) {
+        try (PcapWriter w = new PcapWriter(p, LinkTypes.RAW, nanos, false, 128)) {
             for (Frame f : frames) {
                 w.write(f.time(), f.bytes(), 0, f.bytes().length, f.bytes().length);
             }
@@ -180,6 +182,28 @@ class RegressionExchangesTest {
         boolean[] known = new boolean[1];
         assertThat(exchangesOf(open(captures), known)).isEqualTo(expected);
         assertThat(known[0]).isTrue();
+    }
+
+    /**
+     * Microsecond captures: a timestamp stands for any instant of its microsecond, so each
+     * exchange is widened like its two messages — sends 1 µs earlier, receipts 1 µs later — and its
+     * margin grows by 2 µs while its offset sample stays the same.
+     */
+    @Test
+    void microsecondCapturesWidenEachExchangeLikeItsMessages() throws Exception {
+        nanos = false;
+        List<Path> captures = write(100, 14);
+        List<String> expected = new ArrayList<>();
+        for (Exchange e : exchanges) {
+            expected.add((e.dataFromA() ? "a b " : "b a ") + (micro(e.t1()) - 1000) + " " + (micro(e.t2()) + 1000) + " "
+                    + (micro(e.t3()) - 1000) + " " + (micro(e.t4()) + 1000));
+        }
+        expected.sort(null);
+        assertThat(exchangesOf(open(captures), new boolean[1])).isEqualTo(expected);
+    }
+
+    private static long micro(long ns) {
+        return ns / 1000 * 1000;
     }
 
     /**
