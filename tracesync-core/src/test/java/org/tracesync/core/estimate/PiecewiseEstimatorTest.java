@@ -161,6 +161,30 @@ class PiecewiseEstimatorTest {
         assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
     }
 
+    /**
+     * Issue #13 item 3, at a unit test's size: a mesh whose every clock wanders (random walk and
+     * NTP-like corrections), by path composition of the piecewise pairs. The truth stays inside
+     * the bounds at >= 99.9 % of the message instants (bound pieces of at most 32 s; on the 8 h
+     * 5-node mesh the longer ones of before gave 99.65 %, on these 2 h they already held), and
+     * the error under the 40 µs minimum latency (before: above it on seed 3).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {3, 8})
+    void meshOfWanderingClocksKeepsTheTruthInsideTheBounds(long seed) throws Exception {
+        LatencyModel latency = new LatencyModel(40_000, 50_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(4, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        SimulationConfig base = new SimulationConfig(seed, clocks, Topology.MESH.links(4, latency), START, 2 * HOUR, 5.0,
+                false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        ClockWander wander = ClockWander.NONE.withWalk(10_000_000_000L, 0.01e-6).withNtp(1_024_000_000_000L, 1e-6);
+        SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        assertThat(result.pairs()).allMatch(p -> p.quality() == Quality.PIECEWISE);
+        TruthScore.Score s = score(config, result);
+        assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
+        assertThat(s.maxError()).isLessThan(40_000);
+    }
+
     @Test
     void stepsAreFoundAtTheirTimeWithTheirSize() throws Exception {
         SimulationConfig base = twoNodes(7, 2 * HOUR, 0.0);
