@@ -3,6 +3,7 @@ package org.tracesync.spark;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import org.tracesync.core.matching.BroadcastMatcher;
 
 /**
  * The one-machine {@code TcpMatcher}'s rules, applied to the events of one shuffle partition,
@@ -89,6 +90,10 @@ final class ConnectionMatcher {
         void message(int from, int to, long sendTime, long recvTime, long orderTime, int orderNode, long orderOffset);
 
         void roundTrip(int a, int b, long rtt);
+
+        /** A broadcast group, as {@code BroadcastSink} receives it (default: not kept). */
+        default void broadcast(int sender, long sendTime, int[] receivers, long[] recvTimes) {
+        }
     }
 
     private final long window;
@@ -99,6 +104,7 @@ final class ConnectionMatcher {
     private final Map<Expected, Waiting> waiting = new HashMap<>();
     private long connection;
     private boolean any;
+    private BroadcastMatcher broadcasts;
 
     private long events;
     private long messages;
@@ -121,6 +127,14 @@ final class ConnectionMatcher {
      * has evicted by then are those that began more than W before that time.
      */
     void event(SegmentEvent e) {
+        if (e.datagram) {
+            // every datagram of the job, in merge order: the one-machine matcher's own sequence
+            if (broadcasts == null) {
+                broadcasts = new BroadcastMatcher(window, out::broadcast);
+            }
+            broadcasts.datagram(e.node, e.send, e.time, e.a, e.b, e.c);
+            return;
+        }
         long conn = e.connection();
         if (!any || conn != connection) {
             finishConnection();
@@ -132,7 +146,7 @@ final class ConnectionMatcher {
         while (!order.isEmpty() && order.peekFirst().t0 < e.order - window) {
             decide(order.pollFirst());
         }
-        boolean retrans = e.send && retransmission(e);
+        boolean retrans = e.send && e.c >= 0 && retransmission(e); // other keys have no flow
         Key k = new Key(e.a, e.b, e.c);
         Instance in = live.get(k);
         if (in == null) {
@@ -200,7 +214,9 @@ final class ConnectionMatcher {
             messages++;
             out.message(in.sendNode, in.recvNode, in.sendTime, in.recvTime, in.firstOrder, in.firstNode,
                     in.firstOffset);
-            exchange(in);
+            if (in.c >= 0) {
+                exchange(in);
+            }
         }
     }
 
@@ -247,8 +263,17 @@ final class ConnectionMatcher {
         waiting.clear();
     }
 
+    /** Decides what is left: the current connection and the broadcast groups. */
+    void finish() {
+        finishConnection();
+        if (broadcasts != null) {
+            broadcasts.finish();
+        }
+    }
+
     MatchStats stats() {
         return new MatchStats(events, messages, ambiguous, retransmissions, duplicateEvents, sameNode, unmatched,
-                exchanges, connections);
+                exchanges, connections, broadcasts == null ? 0 : broadcasts.groups(),
+                broadcasts == null ? 0 : broadcasts.ambiguous());
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
+import org.tracesync.formats.pcap.BroadcastDatagram;
 import org.tracesync.formats.pcap.CapturePart;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.DecodedPacket;
@@ -16,8 +17,8 @@ import scala.Tuple2;
 /**
  * The decoding task: reads one {@link PartSpec} with the existing readers ({@link CapturePart},
  * {@link PacketDecoder}) and yields, lazily, one {@link SegmentEvent} per TCP segment between two
- * traced hosts that the capture's node sent or received — the events the one-machine reader gives
- * its matcher. Other packets are counted. When the part is done, its {@link PartReport} goes to
+ * traced hosts that the capture's node sent or received, and one per broadcast or multicast UDP
+ * datagram — the events the one-machine reader gives its matchers. Other packets are counted. When the part is done, its {@link PartReport} goes to
  * {@code reports}.
  *
  * <p>Cost: one pass over the part's bytes, O(1) per packet, one small object per TCP event.
@@ -120,8 +121,12 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
                     }
                 }
                 otherTraffic++;
-            } else if (kind == DecodedPacket.UDP && isGroup(p)) {
+            } else if (kind == DecodedPacket.UDP && BroadcastDatagram.isBroadcast(p, traced.directedBroadcasts())) {
                 broadcastDatagrams++;
+                int src = traced.find(p.srcHi, p.srcLo);
+                boolean fromMe = src >= 0 && traced.ownerOf(src) == node;
+                long[] k = BroadcastDatagram.key(p, r.data());
+                return SegmentEvent.datagram(node, fromMe, ts, order, r.recordOffset(), k[0], k[1], k[2]);
             } else {
                 otherTraffic++;
             }
@@ -133,14 +138,6 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         reports.accept(new PartReport(spec.file(), spec.part(), part.firstRecord(), stop, late, packets,
                 tcpBetweenTraced, otherTraffic, broadcastDatagrams, backwardTimestamps, firstTime, lastTime, order));
         return null;
-    }
-
-    /** Multicast, limited broadcast, or an IPv4 address ending in .255 (no netmask known here). */
-    private static boolean isGroup(DecodedPacket p) {
-        if (DecodedPacket.isGroupAddress(p.dstHi, p.dstLo)) {
-            return true;
-        }
-        return p.dstHi == 0 && (p.dstLo >>> 32) == 0xffff && (p.dstLo & 0xff) == 0xff;
     }
 
     private void closeQuietly() {

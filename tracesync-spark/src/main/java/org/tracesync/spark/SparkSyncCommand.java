@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.tracesync.cli.DurationConverter;
+import org.tracesync.cli.MessageCoverage;
+import org.tracesync.cli.SyncVerdict;
 import org.tracesync.cli.OutputGuard;
 import org.tracesync.cli.SyncSummary;
 import org.tracesync.core.reduce.NodeResult;
@@ -142,11 +144,16 @@ public final class SparkSyncCommand implements Callable<Integer> {
             outcome = SparkCaptureSync.run(sc, inputs,
                     new SparkCaptureSync.Options(capture, sync, splitSize, partitions));
         }
-        SyncResult result = outcome.synchronization().result();
-        if (reference != null && result.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
+        SyncResult synced = outcome.synchronization().result();
+        if (reference != null && synced.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--reference " + reference
-                    + ": no such node (nodes: " + result.nodes().stream().map(NodeResult::name).toList() + ")");
+                    + ": no such node (nodes: " + synced.nodes().stream().map(NodeResult::name).toList() + ")");
         }
+        List<String> coverage = MessageCoverage.warnings(synced, outcome.eventSpans());
+        List<String> warnings = new ArrayList<>(synced.warnings());
+        warnings.addAll(coverage);
+        SyncResult result = coverage.isEmpty() ? synced : new SyncResult(synced.reference(), synced.nodes(),
+                synced.pairs(), synced.stats(), warnings, synced.repairs());
         if (output != null) {
             ResultFile.write(result, output);
         }
@@ -158,16 +165,12 @@ public final class SparkSyncCommand implements Callable<Integer> {
             }
             out.flush();
         }
-        List<String> why = result.nodes().size() <= 1 ? List.of() : result.nodes().stream()
-                .filter(n -> !n.synchronizedToOther() && !isGroupReference(result, n))
-                .map(n -> n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")")
-                .toList();
-        if (!why.isEmpty()) {
-            spec.commandLine().getErr().println("tracesync: " + why.size() + " of " + result.nodes().size()
-                    + " nodes could not be synchronized: " + String.join("; ", why));
-            spec.commandLine().getErr().flush();
+        SyncVerdict verdict = SyncVerdict.of(result, 0);
+        for (String reason : verdict.reasons()) {
+            spec.commandLine().getErr().println("tracesync: " + reason);
         }
-        return why.isEmpty() ? 0 : 1;
+        spec.commandLine().getErr().flush();
+        return verdict.exitCode();
     }
 
     /**
@@ -188,11 +191,6 @@ public final class SparkSyncCommand implements Callable<Integer> {
                     .set("spark.ui.enabled", "false");
         }
         return conf;
-    }
-
-    /** A node that is the reference of a group of at least two nodes. */
-    private static boolean isGroupReference(SyncResult r, NodeResult n) {
-        return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
     }
 
     /** The inputs that are local files (a plain path or a file: URI), for the output guard. */

@@ -174,6 +174,41 @@ public final class EventBlock {
         size = 0;
     }
 
+    /** Event i's node (for readers that hand the events on as rows, e.g. to a cluster job). */
+    public int nodeOf(int i) {
+        return node(info[i]);
+    }
+
+    /** Whether event i is a send. */
+    public boolean isSend(int i) {
+        return send(info[i]);
+    }
+
+    /** Whether event i is a broadcast datagram (else a segment or another key). */
+    public boolean isDatagram(int i) {
+        return datagram(info[i]);
+    }
+
+    /** Event i's time as it was added. */
+    public long time(int i) {
+        return time[i];
+    }
+
+    /** Event i's key, first word (a segment's connection). */
+    public long keyA(int i) {
+        return a[i];
+    }
+
+    /** Event i's key, second word. */
+    public long keyB(int i) {
+        return b[i];
+    }
+
+    /** Event i's key, third word ({@link #OTHER_KEY} set for keys that are not addressed TCP segments). */
+    public long keyC(int i) {
+        return c[i];
+    }
+
     static int node(int info) {
         return info & NODE_MASK;
     }
