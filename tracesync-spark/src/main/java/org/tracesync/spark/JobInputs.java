@@ -38,11 +38,14 @@ final class JobInputs {
     final List<Input> inputs;
     final List<NodeInfo> nodes;
     final List<Long> directed;
+    /** Each input's first event time (local ns), {@link Long#MIN_VALUE} for an input without events. */
+    final long[] firstTimes;
 
-    private JobInputs(List<Input> inputs, List<NodeInfo> nodes, List<Long> directed) {
+    private JobInputs(List<Input> inputs, List<NodeInfo> nodes, List<Long> directed, long[] firstTimes) {
         this.inputs = inputs;
         this.nodes = nodes;
         this.directed = directed;
+        this.firstTimes = firstTimes;
     }
 
     boolean isCapture(int i) {
@@ -67,11 +70,16 @@ final class JobInputs {
         List<NodeInfo> nodes = new ArrayList<>();
         List<Long> directed = new ArrayList<>();
         int c = 0;
-        for (Input i : inputs) {
+        long[] firstTimes = new long[inputs.size()];
+        java.util.Arrays.fill(firstTimes, Long.MIN_VALUE);
+        for (int k = 0; k < inputs.size(); k++) {
+            Input i = inputs.get(k);
             if (i.kind() == CAPTURE) {
                 nodes.add(captureNodes.get(c++));
                 try (CaptureReader r = CaptureReader.open(i.name(), new HadoopFileChannel(i.uri(), conf))) {
-                    r.next(); // pcapng interfaces are known once the first packet is read
+                    if (r.next()) { // pcapng interfaces are known once the first packet is read
+                        firstTimes[k] = r.timestamp();
+                    }
                     for (CaptureInterface ci : r.interfaces()) {
                         for (Long b : ci.ipv4Broadcasts()) {
                             if (!directed.contains(b)) {
@@ -80,9 +88,22 @@ final class JobInputs {
                         }
                     }
                 }
+            } else if (i.kind() == TraceSpec.CTF) {
+                org.tracesync.formats.EventTrace t = TraceDecoder.openTrace(TraceSpec.CTF, i.local());
+                nodes.add(t.node());
+                try (org.tracesync.formats.EventCursor cursor = t.cursor(k, new org.tracesync.formats.AddressTable())) {
+                    if (cursor.advance()) {
+                        firstTimes[k] = cursor.time();
+                    }
+                }
             } else {
-                nodes.add(i.kind() == TraceSpec.CTF ? TraceDecoder.openTrace(TraceSpec.CTF, i.local()).node()
-                        : new NodeInfo(jsonLinesNode(i, conf), i.name().toString()));
+                org.tracesync.formats.jsonl.JsonLinesReader.LineEvent first = firstEvent(i, conf);
+                nodes.add(new NodeInfo(first != null ? first.node()
+                        : i.name().getFileName().toString().replaceFirst("\\.(jsonl|ndjson|json)$", ""),
+                        i.name().toString()));
+                if (first != null) {
+                    firstTimes[k] = first.t();
+                }
             }
         }
         Map<String, NodeInfo> seen = new HashMap<>();
@@ -94,7 +115,7 @@ final class JobInputs {
                         + " (captures can be renamed with --name)");
             }
         }
-        return new JobInputs(List.copyOf(inputs), List.copyOf(nodes), directed);
+        return new JobInputs(List.copyOf(inputs), List.copyOf(nodes), directed, firstTimes);
     }
 
     private static Input classify(String in, Configuration conf) throws IOException {
@@ -146,8 +167,9 @@ final class JobInputs {
         return org.tracesync.formats.jsonl.JsonLinesReader.looksLikeJsonLines(name);
     }
 
-    /** A JSON-lines log's node: its first event's, else the file stem (as {@code JsonLinesReader}). */
-    private static String jsonLinesNode(Input i, Configuration conf) throws IOException {
+    /** A JSON-lines log's first event (its node names the log's node, as in {@code JsonLinesReader}), or null. */
+    private static org.tracesync.formats.jsonl.JsonLinesReader.LineEvent firstEvent(Input i, Configuration conf)
+            throws IOException {
         try (JsonLinesPart part = new JsonLinesPart(i.uri(), i.name(), 0, Long.MAX_VALUE, conf)) {
             String line;
             long number = 0;
@@ -157,11 +179,11 @@ final class JobInputs {
                     line = line.substring(1);
                 }
                 if (!line.isBlank()) {
-                    return org.tracesync.formats.jsonl.JsonLinesReader.parseLine(i.name(), line, number, null).node();
+                    return org.tracesync.formats.jsonl.JsonLinesReader.parseLine(i.name(), line, number, null);
                 }
             }
         }
-        return i.name().getFileName().toString().replaceFirst("\\.(jsonl|ndjson|json)$", "");
+        return null;
     }
 
     private static boolean isCapture(String in, Configuration conf) throws IOException {

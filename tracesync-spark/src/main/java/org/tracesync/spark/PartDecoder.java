@@ -44,23 +44,41 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     /** The largest timestamp so far in the capture (the carry from earlier parts included). */
     private long order;
 
-    private PartDecoder(PartSpec spec, TracedAddresses traced, Consumer<PartReport> reports, CapturePart part) {
+    /** The node's coarse clock offset (ns), subtracted from every time for matching. */
+    private final long offset;
+    /** Stop after this many packets (the coarse-offset sample), else Long.MAX_VALUE. */
+    private final long limit;
+
+    private PartDecoder(PartSpec spec, TracedAddresses traced, Consumer<PartReport> reports, CapturePart part,
+                        long offset, long limit) {
         this.spec = spec;
         this.traced = traced;
         this.reports = reports;
         this.part = part;
         this.r = part.reader();
-        this.order = spec.carry();
+        this.offset = offset;
+        this.limit = limit;
+        this.order = spec.carry() == Long.MIN_VALUE ? Long.MIN_VALUE : spec.carry() - offset;
     }
 
     static Iterator<Tuple2<SegmentEvent, Object>> open(PartSpec spec, TracedAddresses traced,
                                                       Map<String, String> hadoopConf, Consumer<PartReport> reports) {
+        return open(spec, traced, hadoopConf, reports, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #open(PartSpec, TracedAddresses, Map, Consumer)}, times minus the node's coarse clock
+     * {@code offset}, stopping after {@code limit} packets.
+     */
+    static Iterator<Tuple2<SegmentEvent, Object>> open(PartSpec spec, TracedAddresses traced,
+                                                      Map<String, String> hadoopConf, Consumer<PartReport> reports,
+                                                      long offset, long limit) {
         Configuration conf = new Configuration(false);
         hadoopConf.forEach(conf::set);
         try {
             CapturePart part = CapturePart.open(Path.of(spec.name()), new HadoopFileChannel(spec.uri(), conf),
                     spec.start(), spec.end(), spec.boundary());
-            return new PartDecoder(spec, traced, reports, part);
+            return new PartDecoder(spec, traced, reports, part, offset, limit);
         } catch (IOException e) {
             throw new CaptureInputError(PartWalk.message(spec, e));
         }
@@ -95,14 +113,15 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
 
     private SegmentEvent advance() throws IOException {
         int node = spec.file();
-        while (r.next()) {
-            long ts = r.timestamp();
+        while (packets < limit && r.next()) {
+            long raw = r.timestamp();
+            long ts = raw - offset;
             if (packets++ == 0) {
-                firstTime = ts;
-            } else if (ts < lastTime) {
+                firstTime = raw;
+            } else if (raw < lastTime) {
                 backwardTimestamps++;
             }
-            lastTime = ts;
+            lastTime = raw;
             order = Math.max(order, ts);
             int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);
             if (kind == DecodedPacket.TCP) {

@@ -20,7 +20,10 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.util.CollectionAccumulator;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.matching.CoarseClockOffsets;
+import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.RoundTripMinima;
+import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.formats.TraceFormatException;
@@ -100,22 +103,116 @@ public final class SparkCaptureSync {
         conf.forEach(e -> confMap.put(e.getKey(), e.getValue()));
         Broadcast<Map<String, String>> hadoopConf = sc.broadcast(confMap);
         Broadcast<TracedAddresses> traced = sc.broadcast(new TracedAddresses(nodes, in.directed));
-        List<TraceSpec> traces = traceSpecs(in, new long[nodes.size()], options.splitSize());
+        List<String> notes = new ArrayList<>();
+        long[] offsets = coarseOffsets(sc, in, options, traced, hadoopConf, notes);
+        List<TraceSpec> traces = traceSpecs(in, offsets, options.splitSize());
         JobFigures listener = new JobFigures();
         sc.sc().addSparkListener(listener);
         try {
             Plan plan = plan(sc, in, sizes, options.splitSize(), hadoopConf);
             traces = lineNumbers(sc, traces, hadoopConf);
-            Attempt a = attempt(sc, plan.specs(), traces, nodes, new long[0], traced, hadoopConf, options);
+            Attempt a = attempt(sc, plan.specs(), traces, nodes, new long[0], offsets, traced, hadoopConf, options);
             long[] seed = foreignSeed(a.traceReports());
             if (seed != null) {
                 // two tasks numbered an address no traced host owns differently: again, numbered by the driver
-                a = attempt(sc, plan.specs(), traces, nodes, seed, traced, hadoopConf, options);
+                a = attempt(sc, plan.specs(), traces, nodes, seed, offsets, traced, hadoopConf, options);
             }
-            return outcome(nodes, a, plan, traces.size(), options, listener.figures());
+            return outcome(nodes, a, plan, traces.size(), options, listener.figures(), notes, offsets);
         } finally {
             sc.sc().removeSparkListener(listener);
         }
+    }
+
+    /**
+     * The one-machine coarse clock offsets ({@code MergedTraceInput}): when the inputs' first events
+     * are more than W/4 apart, the first {@value MergedTraceInput#SAMPLE_EVENTS} events of every
+     * input (one task each: packets of a capture, events of a log, network events of a CTF trace
+     * merged by time) go to the driver, which matches them regardless of time
+     * ({@link CoarseClockOffsets}, whose estimate does not depend on the order of the events); when
+     * two clocks are more than W/4 apart, every task matches in coarsely corrected time. Otherwise
+     * all zeros and nothing is sampled.
+     */
+    private static long[] coarseOffsets(JavaSparkContext sc, JobInputs in, Options options,
+                                        Broadcast<TracedAddresses> traced, Broadcast<Map<String, String>> hadoopConf,
+                                        List<String> notes) throws IOException {
+        int k = in.nodes.size();
+        long window = options.capture().window();
+        if (!options.capture().coarseOffsets() || k <= 1) {
+            return new long[k];
+        }
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (long t : in.firstTimes) {
+            if (t != Long.MIN_VALUE) {
+                min = Math.min(min, t);
+                max = Math.max(max, t);
+            }
+        }
+        long spread = max < min ? 0 : max - min < 0 ? Long.MAX_VALUE : max - min;
+        if (spread <= window / 4) {
+            return new long[k];
+        }
+        List<java.io.Serializable> specs = new ArrayList<>();
+        for (int f = 0; f < k; f++) {
+            JobInputs.Input i = in.inputs.get(f);
+            specs.add(i.kind() == JobInputs.CAPTURE ? PartSpec.guessed(f, 0, 1, i.uri(), i.uri(), 0, Long.MAX_VALUE)
+                    : new TraceSpec(f, i.kind(), i.uri(), i.local() == null ? null : i.local().toString(),
+                            i.name().toString(), in.nodes.get(f).name(), -1, 0, 1, 0, Long.MAX_VALUE, 1, Long.MIN_VALUE, 0));
+        }
+        List<List<String>> addressList = new ArrayList<>();
+        in.nodes.forEach(n -> addressList.add(new ArrayList<>(n.addresses())));
+        long limit = MergedTraceInput.SAMPLE_EVENTS;
+        List<long[]> samples = collect(() -> sc.parallelize(specs, specs.size()).map(spec -> {
+            java.util.Iterator<Tuple2<SegmentEvent, Object>> it = spec instanceof PartSpec p
+                    ? PartDecoder.open(p, traced.value(), hadoopConf.value(), r -> { }, 0, limit)
+                    : TraceDecoder.open((TraceSpec) spec, addressList, new long[0], hadoopConf.value(), r -> { }, limit);
+            List<Long> rows = new ArrayList<>();
+            while (it.hasNext()) {
+                SegmentEvent e = it.next()._1();
+                if (!e.datagram) {
+                    rows.add(e.a);
+                    rows.add(e.b);
+                    rows.add(e.c);
+                    rows.add(e.time);
+                    rows.add((long) e.node << 1 | (e.send ? 1 : 0));
+                }
+            }
+            return rows.stream().mapToLong(Long::longValue).toArray();
+        }).collect());
+        CoarseClockOffsets sample = new CoarseClockOffsets(k, MergedTraceInput.SAMPLE_KEYS);
+        EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+        for (long[] rows : samples) {
+            for (int i = 0; i + 4 < rows.length; i += 5) {
+                if (block.isFull()) {
+                    sample.add(block);
+                    block.clear();
+                }
+                block.addPacked((int) (rows[i + 4] >>> 1), (rows[i + 4] & 1) != 0, rows[i + 3], rows[i], rows[i + 1],
+                        rows[i + 2]);
+            }
+        }
+        sample.add(block);
+        CoarseClockOffsets.Estimate e = sample.estimate();
+        if (!e.exceeds(window / 4)) {
+            return new long[k];
+        }
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            parts.add(in.nodes.get(i).name() + " " + signedSeconds(e.offsets()[i]));
+        }
+        notes.add("clocks up to " + seconds(e.largest()) + " s apart (from keys common to the first "
+                + MergedTraceInput.SAMPLE_EVENTS + " events of each trace): matched in coarsely corrected time, offsets "
+                + String.join(", ", parts));
+        return e.offsets();
+    }
+
+    private static String seconds(long ns) {
+        return java.math.BigDecimal.valueOf(ns, 9).setScale(3, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros()
+                .toPlainString();
+    }
+
+    private static String signedSeconds(long ns) {
+        return (ns >= 0 ? "+" : "-") + seconds(Math.abs(ns)) + " s";
     }
 
     /**
@@ -299,7 +396,7 @@ public final class SparkCaptureSync {
     }
 
     private static Attempt attempt(JavaSparkContext sc, List<PartSpec> specs, List<TraceSpec> traces,
-                                   List<NodeInfo> nodes, long[] seed, Broadcast<TracedAddresses> traced,
+                                   List<NodeInfo> nodes, long[] seed, long[] offsets, Broadcast<TracedAddresses> traced,
                                    Broadcast<Map<String, String>> hadoopConf, Options options) throws IOException {
         int nodeCount = nodes.size();
         List<List<String>> nodeAddresses = nodes.stream().map(NodeInfo::addresses).map(ArrayList::new)
@@ -314,7 +411,7 @@ public final class SparkCaptureSync {
         if (!specs.isEmpty()) {
             events = sc.parallelize(specs, specs.size())
                     .mapPartitionsToPair(it -> new Concatenation<>(it, s -> PartDecoder.open(s, traced.value(),
-                            hadoopConf.value(), reports::add)));
+                            hadoopConf.value(), reports::add, offsets[s.file()], Long.MAX_VALUE)));
         }
         if (!traces.isEmpty()) {
             JavaPairRDD<SegmentEvent, Object> others = sc.parallelize(traces, traces.size())
@@ -332,8 +429,9 @@ public final class SparkCaptureSync {
                                             int orderNode, long orderOffset) {
                             int a = Math.min(from, to);
                             int b = Math.max(from, to);
-                            local.computeIfAbsent((long) a * nodeCount + b, k -> new PairPart())
-                                    .message(a, b, from, sendTime, recvTime, orderTime, orderNode, orderOffset);
+                            // matched in coarsely corrected time; the pair sees local times
+                            local.computeIfAbsent((long) a * nodeCount + b, k -> new PairPart()).message(a, b, from,
+                                    sendTime + offsets[from], recvTime + offsets[to], orderTime, orderNode, orderOffset);
                         }
 
                         @Override
@@ -419,7 +517,7 @@ public final class SparkCaptureSync {
     }
 
     private static Outcome outcome(List<NodeInfo> nodes, Attempt a, Plan plan, int traceTasks, Options options,
-                                   JobFigures.Figures figures) throws IOException {
+                                   JobFigures.Figures figures, List<String> notes, long[] offsets) throws IOException {
         int n = nodes.size();
         PairAccumulators acc = new PairAccumulators(n);
         RoundTripMinima rtt = new RoundTripMinima(n);
@@ -471,6 +569,7 @@ public final class SparkCaptureSync {
             }
         }
         MatchStats m = a.stats();
+        warnings.addAll(notes);
         warnings.add(String.format("TCP matching: %d events, %d messages, %d ambiguous keys dropped "
                         + "(%d retransmitted segments, %d duplicate events), %d same-node, %d unmatched "
                         + "(window %d s), %d exchanges",

@@ -41,6 +41,8 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     private final Path name;
     private long lineNumber;
     private final List<String> warnings = new ArrayList<>();
+    /** Stop after this many events (the coarse-offset sample), else Long.MAX_VALUE. */
+    private final long limit;
     private final AddressTable table;
     private final int firstForeign;
     private final Consumer<TraceReport> reports;
@@ -57,7 +59,8 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     private long backward;
 
     private TraceDecoder(TraceSpec spec, EventCursor cursor, JsonLinesPart lines, AddressTable table, int firstForeign,
-                         Consumer<TraceReport> reports) {
+                         Consumer<TraceReport> reports, long limit) {
+        this.limit = limit;
         this.spec = spec;
         this.cursor = cursor;
         this.lines = lines;
@@ -90,18 +93,30 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
 
     static Iterator<Tuple2<SegmentEvent, Object>> open(TraceSpec spec, List<List<String>> nodeAddresses, long[] seed,
                                                       Map<String, String> hadoopConf, Consumer<TraceReport> reports) {
+        return open(spec, nodeAddresses, seed, hadoopConf, reports, Long.MAX_VALUE);
+    }
+
+    /**
+     * As above, stopping after {@code limit} events (the coarse-offset sample); a CTF spec of stream
+     * -1 reads the whole trace, its streams merged by time (the one-machine reader's order).
+     */
+    static Iterator<Tuple2<SegmentEvent, Object>> open(TraceSpec spec, List<List<String>> nodeAddresses, long[] seed,
+                                                      Map<String, String> hadoopConf, Consumer<TraceReport> reports,
+                                                      long limit) {
         AddressTable table = table(nodeAddresses, seed);
         int traced = table(nodeAddresses, new long[0]).size();
         try {
             if (spec.kind() == TraceSpec.CTF) {
                 List<String> warnings = new ArrayList<>();
-                EventCursor c = CtfTrace.open(Path.of(spec.local())).streamCursor(spec.stream(), table, warnings);
-                return new TraceDecoder(spec, c, null, table, traced, reports);
+                CtfTrace trace = CtfTrace.open(Path.of(spec.local()));
+                EventCursor c = spec.stream() < 0 ? trace.cursor(spec.file(), table)
+                        : trace.streamCursor(spec.stream(), table, warnings);
+                return new TraceDecoder(spec, c, null, table, traced, reports, limit);
             }
             Configuration conf = new Configuration(false);
             hadoopConf.forEach(conf::set);
             JsonLinesPart part = new JsonLinesPart(spec.uri(), Path.of(spec.name()), spec.start(), spec.end(), conf);
-            return new TraceDecoder(spec, null, part, table, traced, reports);
+            return new TraceDecoder(spec, null, part, table, traced, reports, limit);
         } catch (IOException e) {
             throw new CaptureInputError(message(e));
         }
@@ -144,7 +159,7 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         if (lines != null) {
             return nextLine();
         }
-        while (cursor.advance()) {
+        while (events < limit && cursor.advance()) {
             long t = cursor.time();
             if (events == 0) {
                 firstTime = t;
@@ -163,7 +178,7 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
                 continue;
             }
             SegmentEvent e = new SegmentEvent(spec.file(), block.isSend(0), block.time(0), order,
-                    (long) spec.stream() << 40 | index, block.keyA(0), block.keyB(0), block.keyC(0));
+                    (long) Math.max(0, spec.stream()) << 40 | index, block.keyA(0), block.keyB(0), block.keyC(0));
             e.datagram = block.isDatagram(0);
             keyEvents++;
             return e;
@@ -176,7 +191,7 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     /** The next event of a JSON-lines part: parsed and checked as the one-machine reader does. */
     private SegmentEvent nextLine() throws IOException {
         String line;
-        while ((line = lines.next()) != null) {
+        while (events < limit && (line = lines.next()) != null) {
             lineNumber++;
             if (lineNumber == 1 && line.startsWith("\uFEFF")) {
                 line = line.substring(1);

@@ -150,6 +150,24 @@ class SparkTraceSyncTest {
                 + s.outcome().matching().broadcastAmbiguous() + " ambiguous");
     }
 
+    /** Clocks hours apart: both find the same coarse offsets from the first events and match in corrected time. */
+    @Test
+    void clocksHoursApartAreMatchedInCoarselyCorrectedTimeAsByTheOneMachineReader() throws IOException {
+        Path dir = simulate(tmp.resolve("sim"), "--format", "jsonl,pcap", "--max-offset", "3h", "--broadcast", "5");
+        for (String kind : List.of(".jsonl", ".pcapng")) {
+            List<Path> files = filesEnding(dir, kind);
+            MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, InputOptions.defaults());
+            OneMachine one = oneMachine(files);
+            in.readMessages((a, b, c, d) -> { });
+            String note = in.warnings().stream().filter(w -> w.startsWith("clocks up to")).findFirst().orElseThrow();
+            Spark s = spark(files, 64 << 10);
+            assertThat(s.outcome().warnings()).as(kind).contains(note);
+            assertThat(s.result()).as(kind).isEqualTo(one.result());
+            assertThat(s.outcome().matching().messages()).as(kind).isEqualTo(one.stats().messages()).isGreaterThan(1000);
+            assertThat(s.outcome().matching().broadcastGroups()).as(kind).isEqualTo(one.stats().broadcastGroups());
+        }
+    }
+
     @Test
     void aBadJsonLineIsReportedWithFileAndLineAsTheOneMachineReader() throws IOException {
         Path dir = simulate(tmp.resolve("sim"), "--format", "jsonl");

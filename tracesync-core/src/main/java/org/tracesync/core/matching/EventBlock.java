@@ -147,6 +147,20 @@ public final class EventBlock {
         hash[i] = KeyWindow.hash(ka, kb, kc);
     }
 
+    /**
+     * A segment or other key already packed as {@link #keyA}, {@link #keyB}, {@link #keyC} give it
+     * (events handed on as rows and read back, e.g. by a cluster job's coarse-offset sample).
+     */
+    public void addPacked(int node, boolean send, long t, long ka, long kb, long kc) {
+        int i = size++;
+        info[i] = (node & NODE_MASK) | (send ? SEND : 0);
+        time[i] = t;
+        a[i] = ka;
+        b[i] = kb;
+        c[i] = kc;
+        hash[i] = KeyWindow.hash(ka, kb, kc);
+    }
+
     /** A broadcast datagram, as {@link BroadcastMatcher#datagram} takes it. */
     public void addDatagram(int node, boolean send, long t, long ka, long kb, long kc) {
         int i = size++;
