@@ -40,8 +40,15 @@ final class JobInputs {
     final List<Long> directed;
     /** Each input's first event time (local ns), {@link Long#MIN_VALUE} for an input without events. */
     final long[] firstTimes;
+    /**
+     * Each input's timestamp resolution (ns; {@code EventTrace.timestampResolution}): a capture's
+     * coarsest interface, 1 for the others. Messages are widened by it, as {@code sync} widens them.
+     */
+    final long[] resolutions;
 
-    private JobInputs(List<Input> inputs, List<NodeInfo> nodes, List<Long> directed, long[] firstTimes) {
+    private JobInputs(List<Input> inputs, List<NodeInfo> nodes, List<Long> directed, long[] firstTimes,
+                      long[] resolutions) {
+        this.resolutions = resolutions;
         this.inputs = inputs;
         this.nodes = nodes;
         this.directed = directed;
@@ -71,6 +78,8 @@ final class JobInputs {
         List<Long> directed = new ArrayList<>();
         int c = 0;
         long[] firstTimes = new long[inputs.size()];
+        long[] resolutions = new long[inputs.size()];
+        java.util.Arrays.fill(resolutions, 1);
         java.util.Arrays.fill(firstTimes, Long.MIN_VALUE);
         for (int k = 0; k < inputs.size(); k++) {
             Input i = inputs.get(k);
@@ -81,6 +90,9 @@ final class JobInputs {
                         firstTimes[k] = r.timestamp();
                     }
                     for (CaptureInterface ci : r.interfaces()) {
+                        long ticks = ci.resolution().ticksPerSecond();
+                        resolutions[k] = Math.max(resolutions[k],
+                                ticks >= 1_000_000_000L ? 1 : (1_000_000_000L + ticks - 1) / ticks);
                         for (Long b : ci.ipv4Broadcasts()) {
                             if (!directed.contains(b)) {
                                 directed.add(b);
@@ -115,7 +127,7 @@ final class JobInputs {
                         + " (captures can be renamed with --name)");
             }
         }
-        return new JobInputs(List.copyOf(inputs), List.copyOf(nodes), directed, firstTimes);
+        return new JobInputs(List.copyOf(inputs), List.copyOf(nodes), directed, firstTimes, resolutions);
     }
 
     private static Input classify(String in, Configuration conf) throws IOException {

@@ -26,6 +26,13 @@ public final class PairPart implements Serializable {
     long lastB = Long.MIN_VALUE;
     long rttMin = Long.MAX_VALUE;
     long rttCount;
+    /**
+     * With {@code --estimator regression} only: every message, {@value #STRIDE} longs each (first
+     * event's order time, node, offset; sender; send and receive time), in no particular order.
+     */
+    long[] log;
+    int logged;
+    static final int STRIDE = 6;
 
     public PairPart() {
     }
@@ -35,7 +42,21 @@ public final class PairPart implements Serializable {
      * is its key's first event in the one-machine merge order.
      */
     void message(int a, int b, int from, long sendTime, long recvTime, long orderTime, int orderNode,
-                 long orderOffset) {
+                 long orderOffset, boolean keep) {
+        if (keep) {
+            if (log == null) {
+                log = new long[STRIDE * 16];
+            } else if (logged * STRIDE == log.length) {
+                log = java.util.Arrays.copyOf(log, log.length * 2);
+            }
+            int i = logged++ * STRIDE;
+            log[i] = orderTime;
+            log[i + 1] = orderNode;
+            log[i + 2] = orderOffset;
+            log[i + 3] = from;
+            log[i + 4] = sendTime;
+            log[i + 5] = recvTime;
+        }
         boolean earlier = acc == null || before(orderTime, orderNode, orderOffset);
         if (earlier) {
             PairAccumulator old = acc;
@@ -93,6 +114,13 @@ public final class PairPart implements Serializable {
     }
 
     private PairPart absorbCounts(PairPart o) {
+        if (o.logged > 0) {
+            if (log == null || (logged + o.logged) * STRIDE > log.length) {
+                log = java.util.Arrays.copyOf(log == null ? new long[0] : log, (logged + o.logged) * STRIDE);
+            }
+            System.arraycopy(o.log, 0, log, logged * STRIDE, o.logged * STRIDE);
+            logged += o.logged;
+        }
         firstB = Math.min(firstB, o.firstB);
         lastB = Math.max(lastB, o.lastB);
         rttMin = Math.min(rttMin, o.rttMin);

@@ -24,6 +24,8 @@ import org.tracesync.core.matching.CoarseClockOffsets;
 import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.core.model.MessageInput;
+import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.formats.TraceFormatException;
@@ -68,9 +70,16 @@ public final class SparkCaptureSync {
      * @param sync       estimator, reference, reduction, minimum latency
      * @param splitSize  bytes per decoding task (a capture larger than this is read by several)
      * @param partitions shuffle partitions of the matching stage (0: the default parallelism)
+     * @param messagesToDriver every matched message to the driver too (the regression estimator
+     *                   reads a pair's messages, as {@code sync}'s second pass gives them)
      */
-    public record Options(InputOptions capture, SyncOptions sync, long splitSize, int partitions) {
+    public record Options(InputOptions capture, SyncOptions sync, long splitSize, int partitions,
+                          boolean messagesToDriver) {
         public static final long DEFAULT_SPLIT_SIZE = 128L << 20;
+
+        public Options(InputOptions capture, SyncOptions sync, long splitSize, int partitions) {
+            this(capture, sync, splitSize, partitions, false);
+        }
     }
 
     /**
@@ -111,11 +120,14 @@ public final class SparkCaptureSync {
         try {
             Plan plan = plan(sc, in, sizes, options.splitSize(), hadoopConf);
             traces = lineNumbers(sc, traces, hadoopConf);
-            Attempt a = attempt(sc, plan.specs(), traces, nodes, new long[0], offsets, traced, hadoopConf, options);
+            // as MergedTraceInput: messages are widened only when some trace's timestamps are coarser than 1 ns
+            long[] res = java.util.Arrays.stream(in.resolutions).anyMatch(r -> r > 1) ? in.resolutions
+                    : new long[nodes.size()];
+            Attempt a = attempt(sc, plan.specs(), traces, nodes, new long[0], offsets, res, traced, hadoopConf, options);
             long[] seed = foreignSeed(a.traceReports());
             if (seed != null) {
                 // two tasks numbered an address no traced host owns differently: again, numbered by the driver
-                a = attempt(sc, plan.specs(), traces, nodes, seed, offsets, traced, hadoopConf, options);
+                a = attempt(sc, plan.specs(), traces, nodes, seed, offsets, res, traced, hadoopConf, options);
             }
             return outcome(nodes, a, plan, traces.size(), options, listener.figures(), notes, offsets);
         } finally {
@@ -396,9 +408,11 @@ public final class SparkCaptureSync {
     }
 
     private static Attempt attempt(JavaSparkContext sc, List<PartSpec> specs, List<TraceSpec> traces,
-                                   List<NodeInfo> nodes, long[] seed, long[] offsets, Broadcast<TracedAddresses> traced,
+                                   List<NodeInfo> nodes, long[] seed, long[] offsets, long[] resolutions,
+                                   Broadcast<TracedAddresses> traced,
                                    Broadcast<Map<String, String>> hadoopConf, Options options) throws IOException {
         int nodeCount = nodes.size();
+        boolean keep = options.messagesToDriver();
         List<List<String>> nodeAddresses = nodes.stream().map(NodeInfo::addresses).map(ArrayList::new)
                 .map(l -> (List<String>) l).toList();
         List<List<String>> addressList = new ArrayList<>(nodeAddresses);
@@ -429,9 +443,11 @@ public final class SparkCaptureSync {
                                             int orderNode, long orderOffset) {
                             int a = Math.min(from, to);
                             int b = Math.max(from, to);
-                            // matched in coarsely corrected time; the pair sees local times
+                            // matched in coarsely corrected time, the pair sees local times; widened by the
+                            // resolutions (send r earlier, receive r later), as MergedTraceInput widens them
                             local.computeIfAbsent((long) a * nodeCount + b, k -> new PairPart()).message(a, b, from,
-                                    sendTime + offsets[from], recvTime + offsets[to], orderTime, orderNode, orderOffset);
+                                    sendTime + offsets[from] - resolutions[from], recvTime + offsets[to] + resolutions[to],
+                                    orderTime, orderNode, orderOffset, keep);
                         }
 
                         @Override
@@ -534,7 +550,8 @@ public final class SparkCaptureSync {
                 rtt.add(pa, pb, p.rttMin);
             }
         }
-        Synchronizer.Synchronization s = Synchronizer.synchronize(nodes, acc, null, options.sync().of(nodes, rtt));
+        Synchronizer.Synchronization s = Synchronizer.synchronize(nodes, acc,
+                options.messagesToDriver() ? replay(nodes, a.pairs().values()) : null, options.sync().of(nodes, rtt));
         List<String> warnings = new ArrayList<>();
         long packets = 0;
         long tcp = 0;
@@ -598,6 +615,46 @@ public final class SparkCaptureSync {
                         + " captures read whole (their ranges did not join up)" : ""));
         return new Outcome(s, Collections.unmodifiableList(warnings), m, rtt, plan.specs().size() + traceTasks, a.matchTasks(),
                 plan.filesReadWhole(), figures, eventSpans(nodes, a));
+    }
+
+    /**
+     * The messages the match tasks kept, as a second pass of {@code sync} gives them: per pair, in
+     * the order the one-machine matcher emits them (by their first event in the merge order; no two
+     * messages share one). Memory: every message, as {@code sync}'s regression holds them.
+     */
+    private static MessageInput replay(List<NodeInfo> nodes, java.util.Collection<PairPart> parts) {
+        return new MessageInput() {
+            @Override
+            public List<NodeInfo> nodes() {
+                return nodes;
+            }
+
+            @Override
+            public void readMessages(MessageSink sink) {
+                for (PairPart p : parts) {
+                    int n = p.logged;
+                    long[] log = p.log;
+                    Integer[] order = new Integer[n];
+                    for (int i = 0; i < n; i++) {
+                        order[i] = i;
+                    }
+                    int w = PairPart.STRIDE;
+                    java.util.Arrays.sort(order, (x, y) -> {
+                        int c = Long.compare(log[x * w], log[y * w]);
+                        if (c == 0) {
+                            c = Long.compare(log[x * w + 1], log[y * w + 1]);
+                        }
+                        return c != 0 ? c : Long.compare(log[x * w + 2], log[y * w + 2]);
+                    });
+                    int a = p.acc == null ? -1 : p.acc.a();
+                    int b = p.acc == null ? -1 : p.acc.b();
+                    for (int k : order) {
+                        int from = (int) log[k * w + 3];
+                        sink.message(from, from == a ? b : a, log[k * w + 4], log[k * w + 5]);
+                    }
+                }
+            }
+        };
     }
 
     /**

@@ -70,10 +70,6 @@ public final class SparkSyncCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         estimation.check(spec.commandLine());
-        if (estimation.estimator() == EstimationOptionsMixin.EstimatorChoice.regression) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--estimator regression: not in"
-                    + " tracesync-spark yet (it needs every message of a pair in one place; use tracesync sync)");
-        }
         if (splitSize < 4096 || partitions < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), splitSize < 4096
                     ? "--split-size must be at least 4096 bytes" : "--partitions must be >= 0");
@@ -93,7 +89,8 @@ public final class SparkSyncCommand implements Callable<Integer> {
         try (JavaSparkContext sc = new JavaSparkContext(sparkConf(master))) {
             sc.setLogLevel("WARN");
             outcome = SparkCaptureSync.run(sc, inputs,
-                    new SparkCaptureSync.Options(capture, sync, splitSize, partitions));
+                    new SparkCaptureSync.Options(capture, sync, splitSize, partitions,
+                            estimation.estimator() == EstimationOptionsMixin.EstimatorChoice.regression));
         }
         SyncResult synced = outcome.synchronization().result();
         if (reference != null && synced.nodes().stream().noneMatch(n -> n.name().equals(reference))) {

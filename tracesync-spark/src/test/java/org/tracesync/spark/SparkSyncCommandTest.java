@@ -98,15 +98,18 @@ class SparkSyncCommandTest {
         assertThat(r.err().strip()).isEqualTo("tracesync: " + tmp + ": a directory that is not a CTF trace (no metadata file)");
     }
 
+    /** The CTF scp traces with the regression estimator: the options mean what they mean to sync. */
     @Test
-    void ctfTracesGiveTheResultFileOfTracesyncSync() throws Exception {
+    void ctfTracesWithTheRegressionEstimatorGiveTheResultFileOfTracesyncSync() throws Exception {
         List<Path> traces = SharedCaptures.scpTraces();
         Path spark = tmp.resolve("spark.json");
         Path one = tmp.resolve("one.json");
-        Run s = run(TracesyncSpark.newCommandLine(), args("sync", traces, "-o", spark.toString()).toArray(String[]::new));
+        Run s = run(TracesyncSpark.newCommandLine(), args("sync", traces, "-o", spark.toString(), "--estimator",
+                "regression").toArray(String[]::new));
         assertThat(s.exit()).as(s.err()).isZero();
         assertThat(s.out()).contains("2 nodes, 46 messages").contains("trace events in 2 trace tasks");
-        List<String> plain = new ArrayList<>(List.of("sync", "-q", "-o", one.toString()));
+        assertThat(Files.readString(spark)).contains("regression on ");
+        List<String> plain = new ArrayList<>(List.of("sync", "-q", "-o", one.toString(), "--estimator", "regression"));
         traces.forEach(f -> plain.add(f.toString()));
         assertThat(run(TracesyncCommand.newCommandLine(), plain.toArray(String[]::new)).exit()).isZero();
         assertThat(Files.readString(spark)).isEqualTo(Files.readString(one));

@@ -20,6 +20,10 @@ import org.tracesync.cli.TracesyncCommand;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.formats.InputOptions;
 import org.tracesync.formats.TraceFormatException;
+import org.tracesync.formats.ctf.CtfTraceWriter;
+import org.tracesync.formats.pcap.CaptureReader;
+import org.tracesync.formats.pcap.DecodedPacket;
+import org.tracesync.formats.pcap.PacketDecoder;
 import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.input.TraceInputs;
 import org.tracesync.formats.result.ResultFile;
@@ -134,6 +138,53 @@ class SparkTraceSyncTest {
         Spark s = spark(traces, SparkCaptureSync.Options.DEFAULT_SPLIT_SIZE);
         assertThat(s.result()).isEqualTo(one.result());
         assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(1000);
+    }
+
+    /**
+     * The three-hosts captures written as CTF traces of three per-CPU streams each (packets dealt
+     * round-robin): one task per stream file, and the shuffle's sort must recreate the one-machine
+     * merge of the streams by time.
+     */
+    @Test
+    void ctfTracesOfSeveralStreamsGiveTheOneMachineResult() throws IOException {
+        List<Path> captures = SharedCaptures.threeHosts();
+        List<Path> traces = new ArrayList<>();
+        for (int i = 0; i < captures.size(); i++) {
+            Path dir = tmp.resolve("ctf").resolve("h" + (i + 1));
+            traces.add(dir);
+            try (CaptureReader r = CaptureReader.open(captures.get(i))) {
+                r.next();
+                long t0 = r.timestamp();
+                long[] last = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
+                DecodedPacket d = new DecodedPacket();
+                try (CtfTraceWriter w = new CtfTraceWriter(dir, "h" + (i + 1), t0 - 1_000_000_000L)) {
+                    w.networkInterface(0, t0, "eth0", new byte[] {10, (byte) 200, (byte) (i + 1), 1});
+                    long k = 0;
+                    do {
+                        if (PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), d)
+                                == DecodedPacket.OTHER) {
+                            continue;
+                        }
+                        int cpu = (int) (k++ % 3);
+                        if (r.timestamp() < last[cpu]) {
+                            continue; // a stream never goes backwards
+                        }
+                        last[cpu] = r.timestamp();
+                        boolean send = d.srcHi == 0 && d.srcLo == (0xffff_0000_0000L | 0x0ac80001L | (i + 1L) << 8);
+                        w.networkPacket(cpu, r.timestamp(), send, "eth0", 0xffff8880_0000_0000L + k,
+                                java.util.Arrays.copyOfRange(r.data(), d.ipOffset, r.dataOffset() + r.capturedLength()));
+                    } while (r.next());
+                }
+            }
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.filter(f -> f.getFileName().toString().startsWith("channel0_"))).hasSize(3);
+            }
+        }
+        OneMachine one = oneMachine(traces);
+        Spark s = spark(traces, SparkCaptureSync.Options.DEFAULT_SPLIT_SIZE);
+        assertThat(s.outcome().decodeTasks()).isEqualTo(9);
+        assertThat(s.result()).isEqualTo(one.result());
+        assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(19_000);
     }
 
     @Test
