@@ -141,7 +141,7 @@ class SparkTraceSyncTest {
     }
 
     /**
-     * The three-hosts captures written as CTF traces of three per-CPU streams each (packets dealt
+     * The three-hosts captures' first 4 s written as CTF traces of three per-CPU streams each (packets dealt
      * round-robin): one task per stream file, and the shuffle's sort must recreate the one-machine
      * merge of the streams by time.
      */
@@ -173,7 +173,7 @@ class SparkTraceSyncTest {
                         boolean send = d.srcHi == 0 && d.srcLo == (0xffff_0000_0000L | 0x0ac80001L | (i + 1L) << 8);
                         w.networkPacket(cpu, r.timestamp(), send, "eth0", 0xffff8880_0000_0000L + k,
                                 java.util.Arrays.copyOfRange(r.data(), d.ipOffset, r.dataOffset() + r.capturedLength()));
-                    } while (r.next());
+                    } while (r.next() && r.timestamp() < t0 + 4_000_000_000L); // the first 4 s: a short test
                 }
             }
             try (Stream<Path> files = Files.list(dir)) {
@@ -184,7 +184,7 @@ class SparkTraceSyncTest {
         Spark s = spark(traces, SparkCaptureSync.Options.DEFAULT_SPLIT_SIZE);
         assertThat(s.outcome().decodeTasks()).isEqualTo(9);
         assertThat(s.result()).isEqualTo(one.result());
-        assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(19_000);
+        assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(2_000);
     }
 
     @Test
