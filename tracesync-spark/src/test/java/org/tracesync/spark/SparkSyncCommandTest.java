@@ -81,6 +81,23 @@ class SparkSyncCommandTest {
         assertThat(Files.readAllBytes(files.get(0))).isEqualTo(before);
     }
 
+    /** The shared options check themselves as in sync, before Spark starts. */
+    @Test
+    void sharedOptionsAreCheckedAsTracesyncSyncChecksThem() throws Exception {
+        List<Path> files = SharedCaptures.threeHosts();
+        Run w = run(TracesyncSpark.newCommandLine(), args("sync", files, "--match-window", "0").toArray(String[]::new));
+        List<String> plain = new ArrayList<>(List.of("sync"));
+        files.forEach(f -> plain.add(f.toString()));
+        plain.addAll(List.of("--match-window", "0"));
+        Run one = run(TracesyncCommand.newCommandLine(), plain.toArray(String[]::new));
+        assertThat(w.exit()).isEqualTo(2).isEqualTo(one.exit());
+        assertThat(w.err()).isEqualTo(one.err()).contains("--match-window: a number of seconds greater than 0");
+        Run both = run(TracesyncSpark.newCommandLine(), args("sync", files, "--rtt", "exchanges", "--min-latency", "5us")
+                .toArray(String[]::new));
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("give either --rtt or --min-latency, not both");
+    }
+
     @Test
     void anLttvTextFileIsRefusedWithAPointerToTheDocs() throws Exception {
         Path text = tmp.resolve("messages.txt");
