@@ -1,6 +1,5 @@
 package org.tracesync.spark;
 
-import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,6 +27,9 @@ import org.tracesync.formats.TraceFormatException;
 final class JsonLinesPart implements Closeable {
 
     private final InputStream in;
+    private final byte[] buffer = new byte[1 << 16];
+    private int bufferPos;
+    private int bufferLen;
     private final Path name;
     private final long end;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
@@ -37,7 +39,6 @@ final class JsonLinesPart implements Closeable {
     private long position;
     private long lineStart;
     private boolean eof;
-    private int pushedBack = -1;
 
     JsonLinesPart(String uri, Path name, long start, long end, Configuration conf) throws IOException {
         this.name = name;
@@ -47,29 +48,30 @@ final class JsonLinesPart implements Closeable {
         FSDataInputStream raw = fs.open(p);
         long from = Math.max(0, start - 1);
         raw.seek(from);
-        this.in = new BufferedInputStream(raw, 1 << 16);
+        this.in = raw;
         this.position = from;
         if (start > 0) {
             skipToLineStart();
         }
     }
 
+    /** The next byte (0–255), or -1 at the end of the file. */
     private int read() throws IOException {
-        if (pushedBack >= 0) {
-            int b = pushedBack;
-            pushedBack = -1;
-            position++;
-            return b;
+        if (bufferPos == bufferLen) {
+            bufferLen = in.read(buffer, 0, buffer.length);
+            bufferPos = 0;
+            if (bufferLen <= 0) {
+                bufferLen = 0;
+                return -1;
+            }
         }
-        int b = in.read();
-        if (b >= 0) {
-            position++;
-        }
-        return b;
+        position++;
+        return buffer[bufferPos++] & 0xff;
     }
 
+    /** Gives back the byte {@link #read} returned last (always within the buffer). */
     private void unread(int b) {
-        pushedBack = b;
+        bufferPos--;
         position--;
     }
 

@@ -29,7 +29,7 @@ record LineWalk(int file, int part, long lines, long maxTime, long errorLine, St
         long max = Long.MIN_VALUE;
         try (JsonLinesPart part = new JsonLinesPart(s.uri(), name, s.start(), s.end(), conf)) {
             String line;
-            while ((line = readLine(part)) != null) {
+            while ((line = part.next()) != null) {
                 lines++;
                 if (s.start() == 0 && lines == 1 && line.startsWith("\uFEFF")) {
                     line = line.substring(1);
@@ -52,9 +52,5 @@ record LineWalk(int file, int part, long lines, long maxTime, long errorLine, St
             throw new CaptureInputError(TraceDecoder.message(e));
         }
         return new LineWalk(s.file(), s.part(), lines, max, 0, null);
-    }
-
-    private static String readLine(JsonLinesPart part) throws IOException {
-        return part.next();
     }
 }

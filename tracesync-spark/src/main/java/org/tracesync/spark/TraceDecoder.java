@@ -18,11 +18,15 @@ import org.tracesync.formats.jsonl.JsonLinesReader;
 import scala.Tuple2;
 
 /**
- * The decoding task of a CTF trace or a JSON-lines log: the trace's own cursor (the one-machine
- * reader: CTF streams merged by time, every line checked), each event packed by
- * {@link EventBlock} exactly as the one-machine pipeline packs it (message ids, segments with or
- * without addresses, unicast datagrams), yielded lazily as a {@link SegmentEvent} whose merge order
- * is the trace's running maximum of (coarsely corrected) time and whose offset is the event's index.
+ * The decoding task of a CTF stream file or a part of a JSON-lines log. CTF: the one-machine
+ * reader's cursor over that one stream ({@code CtfTrace.streamCursor}), each network event packed by
+ * {@link EventBlock} exactly as the one-machine pipeline packs it (segments with or without
+ * addresses, unicast datagrams); the merge order is the stream's running maximum of (coarsely
+ * corrected) time, the offset (stream, index) — the one-machine merge of a trace's streams by time
+ * is the order of those keys. JSON lines: the part's lines ({@link JsonLinesPart}) parsed and
+ * checked by the one-machine parser, message ids packed by {@link EventBlock#addMessageId}; the
+ * merge order starts from the part's carry, the offset is the line's byte offset. Rows are
+ * {@link SegmentEvent}s, yielded lazily.
  *
  * <p>Addresses: the task's {@link AddressTable} holds the traced hosts' addresses, numbered as in
  * every other task, then {@code seed} (addresses other tasks named, when the driver had to number
