@@ -81,6 +81,7 @@ final class ConnectionMatcher {
         boolean used;
         int from;
         int to;
+        long dataSent;
         long d21;
         long decisionTime;
     }
@@ -90,6 +91,15 @@ final class ConnectionMatcher {
         void message(int from, int to, long sendTime, long recvTime, long orderTime, int orderNode, long orderOffset);
 
         void roundTrip(int a, int b, long rtt);
+
+        /**
+         * An exchange, as {@code TcpMatcher} gives its {@code ExchangeSink} (a sent the data at t1,
+         * b received it at t2, sent the acknowledgement at t3, a received it at t4), with the merge-order
+         * key of the acknowledgement's first event (default: not kept).
+         */
+        default void exchange(int a, int b, long t1, long t2, long t3, long t4, long orderTime, int orderNode,
+                              long orderOffset) {
+        }
 
         /** A broadcast group, as {@code BroadcastSink} receives it (default: not kept). */
         default void broadcast(int sender, long sendTime, int[] receivers, long[] recvTimes) {
@@ -115,6 +125,7 @@ final class ConnectionMatcher {
     private long unmatched;
     private long exchanges;
     private long connections;
+    private long tcpSegments;
 
     ConnectionMatcher(long window, Output out) {
         this.window = window;
@@ -143,6 +154,9 @@ final class ConnectionMatcher {
             connections++;
         }
         events++;
+        if (e.c >= 0) {
+            tcpSegments++;
+        }
         while (!order.isEmpty() && order.peekFirst().t0 < e.order - window) {
             decide(order.pollFirst());
         }
@@ -232,6 +246,8 @@ final class ConnectionMatcher {
             Waiting w = waiting.get(new Expected(in.a, ackNo));
             if (w != null && !w.used && w.from == to && w.to == from && in.t0 - w.decisionTime <= window) {
                 out.roundTrip(to, from, (in.recvTime - in.sendTime) + w.d21);
+                out.exchange(to, from, w.dataSent, w.dataSent + w.d21, in.sendTime, in.recvTime, in.firstOrder,
+                        in.firstNode, in.firstOffset);
                 exchanges++;
                 w.used = true;
             }
@@ -249,6 +265,7 @@ final class ConnectionMatcher {
             w.used = same;
             w.from = from;
             w.to = to;
+            w.dataSent = in.sendTime;
             w.d21 = in.recvTime - in.sendTime;
             w.decisionTime = in.t0;
         }
@@ -274,6 +291,6 @@ final class ConnectionMatcher {
     MatchStats stats() {
         return new MatchStats(events, messages, ambiguous, retransmissions, duplicateEvents, sameNode, unmatched,
                 exchanges, connections, broadcasts == null ? 0 : broadcasts.groups(),
-                broadcasts == null ? 0 : broadcasts.ambiguous());
+                broadcasts == null ? 0 : broadcasts.ambiguous(), tcpSegments);
     }
 }

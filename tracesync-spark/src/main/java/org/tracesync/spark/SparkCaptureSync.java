@@ -24,6 +24,7 @@ import org.tracesync.core.matching.CoarseClockOffsets;
 import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.formats.input.MergedTraceInput;
+import org.tracesync.core.model.ExchangeSink;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.model.NodeInfo;
@@ -451,6 +452,18 @@ public final class SparkCaptureSync {
                         }
 
                         @Override
+                        public void exchange(int a, int b, long t1, long t2, long t3, long t4, long orderTime,
+                                             int orderNode, long orderOffset) {
+                            if (keep) {
+                                // local times, widened as the messages are (MergedTraceInput)
+                                local.computeIfAbsent((long) Math.min(a, b) * nodeCount + Math.max(a, b),
+                                        k -> new PairPart()).exchange(a, t1 + offsets[a] - resolutions[a],
+                                        t2 + offsets[b] + resolutions[b], t3 + offsets[b] - resolutions[b],
+                                        t4 + offsets[a] + resolutions[a], orderTime, orderNode, orderOffset);
+                            }
+                        }
+
+                        @Override
                         public void roundTrip(int a, int b, long rtt) {
                             local.computeIfAbsent((long) Math.min(a, b) * nodeCount + Math.max(a, b),
                                     k -> new PairPart()).roundTrip(rtt);
@@ -551,7 +564,8 @@ public final class SparkCaptureSync {
             }
         }
         Synchronizer.Synchronization s = Synchronizer.synchronize(nodes, acc,
-                options.messagesToDriver() ? replay(nodes, a.pairs().values()) : null, options.sync().of(nodes, rtt));
+                options.messagesToDriver() ? replay(nodes, a.pairs(), a.stats().tcpSegments() > 0) : null,
+                options.sync().of(nodes, rtt));
         List<String> warnings = new ArrayList<>();
         long packets = 0;
         long tcp = 0;
@@ -618,11 +632,12 @@ public final class SparkCaptureSync {
     }
 
     /**
-     * The messages the match tasks kept, as a second pass of {@code sync} gives them: per pair, in
-     * the order the one-machine matcher emits them (by their first event in the merge order; no two
-     * messages share one). Memory: every message, as {@code sync}'s regression holds them.
+     * The messages and exchanges the match tasks kept, as a second pass of {@code sync} gives them:
+     * per pair, in the order the one-machine matcher emits them (a message by its first event in the
+     * merge order, an exchange by its acknowledgement's; no two share one). Memory: every message, as
+     * {@code sync}'s regression holds them.
      */
-    private static MessageInput replay(List<NodeInfo> nodes, java.util.Collection<PairPart> parts) {
+    private static MessageInput replay(List<NodeInfo> nodes, Map<Long, PairPart> pairs, boolean findsExchanges) {
         return new MessageInput() {
             @Override
             public List<NodeInfo> nodes() {
@@ -631,30 +646,53 @@ public final class SparkCaptureSync {
 
             @Override
             public void readMessages(MessageSink sink) {
-                for (PairPart p : parts) {
-                    int n = p.logged;
-                    long[] log = p.log;
-                    Integer[] order = new Integer[n];
-                    for (int i = 0; i < n; i++) {
-                        order[i] = i;
-                    }
-                    int w = PairPart.STRIDE;
-                    java.util.Arrays.sort(order, (x, y) -> {
-                        int c = Long.compare(log[x * w], log[y * w]);
-                        if (c == 0) {
-                            c = Long.compare(log[x * w + 1], log[y * w + 1]);
-                        }
-                        return c != 0 ? c : Long.compare(log[x * w + 2], log[y * w + 2]);
-                    });
+                for (PairPart p : pairs.values()) {
                     int a = p.acc == null ? -1 : p.acc.a();
                     int b = p.acc == null ? -1 : p.acc.b();
-                    for (int k : order) {
+                    long[] log = p.log;
+                    int w = PairPart.STRIDE;
+                    for (int k : byOrderKey(log, p.logged, w)) {
                         int from = (int) log[k * w + 3];
                         sink.message(from, from == a ? b : a, log[k * w + 4], log[k * w + 5]);
                     }
                 }
             }
+
+            /** As {@code MergedTraceInput}: exchanges in the order the matcher finds them; true for TCP segments. */
+            @Override
+            public boolean readMessages(MessageSink messages, ExchangeSink exchanges) {
+                readMessages(messages);
+                for (Map.Entry<Long, PairPart> e : pairs.entrySet()) {
+                    PairPart p = e.getValue();
+                    int pa = (int) (e.getKey() / nodes.size());
+                    int pb = (int) (e.getKey() % nodes.size());
+                    long[] log = p.exchangeLog;
+                    int w = PairPart.EXCHANGE_STRIDE;
+                    for (int k : byOrderKey(log, p.exchangesLogged, w)) {
+                        int from = (int) log[k * w + 3];
+                        exchanges.exchange(from, from == pa ? pb : pa, log[k * w + 4], log[k * w + 5], log[k * w + 6],
+                                log[k * w + 7]);
+                    }
+                }
+                return findsExchanges;
+            }
         };
+    }
+
+    /** Indices of the n rows of {@code log} (stride w) sorted by their first three longs (order time, node, offset). */
+    private static Integer[] byOrderKey(long[] log, int n, int w) {
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (x, y) -> {
+            int c = Long.compare(log[x * w], log[y * w]);
+            if (c == 0) {
+                c = Long.compare(log[x * w + 1], log[y * w + 1]);
+            }
+            return c != 0 ? c : Long.compare(log[x * w + 2], log[y * w + 2]);
+        });
+        return order;
     }
 
     /**
