@@ -620,10 +620,13 @@ public final class SparkCaptureSync {
                 hullPoints += p.acc.aToB().size() + p.acc.bToA().size();
             }
         }
-        warnings.add(String.format("spark: %d packets in %d decoding tasks (%d boundary tasks before)%s, %d matching"
+        String captures = plan.specs().isEmpty() ? "" : String.format("%d packets in %d decoding tasks (%d boundary"
+                + " tasks before)", packets, plan.specs().size(), plan.boundaryTasks());
+        String others = traceTasks == 0 ? "" : traceEvents + " trace events in " + traceTasks + " trace tasks";
+        warnings.add(String.format("spark: %s, %d matching"
                         + " tasks, %d shuffle records (%d bytes), %d pair accumulators (%d hull points) to the driver,"
-                        + " peak execution memory %d bytes%s", packets, plan.specs().size(), plan.boundaryTasks(),
-                traceTasks == 0 ? "" : ", " + traceEvents + " trace events in " + traceTasks + " trace tasks",
+                        + " peak execution memory %d bytes%s",
+                captures.isEmpty() || others.isEmpty() ? captures + others : captures + ", " + others,
                 a.matchTasks(), figures.shuffleRecords(), figures.shuffleBytes(), a.pairs().size(), hullPoints,
                 figures.peakExecutionMemory(), plan.filesReadWhole() > 0 ? "; " + plan.filesReadWhole()
                         + " captures read whole (their ranges did not join up)" : ""));
