@@ -115,6 +115,16 @@ class SparkTraceSyncTest {
         assertThat(cut.outcome().decodeTasks()).isGreaterThan(3 * 4);
         assertThat(cut.result()).isEqualTo(one.result());
         assertThat(cut.outcome().matching().messages()).isEqualTo(one.stats().messages());
+        // as Hadoop file system URIs (file:), cut likewise: read through Hadoop, same result but the sources
+        SparkCaptureSync.Outcome uris = SparkCaptureSync.run(sc, files.stream().map(f -> f.toUri().toString()).toList(),
+                new SparkCaptureSync.Options(InputOptions.defaults(), (nodes, rtt) -> syncOptions(), 16 << 10, 3));
+        Path out = tmp.resolve("uris.json");
+        ResultFile.write(uris.synchronization().result(), out);
+        String viaUris = Files.readString(out);
+        for (Path f : files) {
+            viaUris = viaUris.replace(f.toUri().toString().replaceFirst("^file:///", "file:/"), f.toString());
+        }
+        assertThat(viaUris).isEqualTo(one.result());
     }
 
     @Test
