@@ -47,6 +47,8 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     private final List<String> warnings = new ArrayList<>();
     /** Stop after this many events (the coarse-offset sample), else Long.MAX_VALUE. */
     private final long limit;
+    /** A CTF stream reader's own notes, filled while reading. */
+    private List<String> streamWarnings = List.of();
     private final AddressTable table;
     private final int firstForeign;
     private final Consumer<TraceReport> reports;
@@ -115,7 +117,9 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
                 CtfTrace trace = CtfTrace.open(Path.of(spec.local()));
                 EventCursor c = spec.stream() < 0 ? trace.cursor(spec.file(), table)
                         : trace.streamCursor(spec.stream(), table, warnings);
-                return new TraceDecoder(spec, c, null, table, traced, reports, limit);
+                TraceDecoder d = new TraceDecoder(spec, c, null, table, traced, reports, limit);
+                d.streamWarnings = warnings; // what the stream reader finds (truncated packets, ...)
+                return d;
             }
             Configuration conf = new Configuration(false);
             hadoopConf.forEach(conf::set);
@@ -188,6 +192,9 @@ final class TraceDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
             return e;
         }
         warnings.addAll(cursor.warnings());
+        synchronized (streamWarnings) {
+            warnings.addAll(streamWarnings);
+        }
         cursor.close();
         return end();
     }

@@ -136,6 +136,31 @@ class SparkTraceSyncTest {
         assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isEqualTo(46);
     }
 
+    /** A stream file cut short: the stream reader's warning reaches the summary, as in sync's. */
+    @Test
+    void aTruncatedStreamFileIsReportedAsByTheOneMachineReader() throws IOException {
+        List<Path> traces = new ArrayList<>();
+        for (Path t : SharedCaptures.scpTraces()) {
+            Path copy = Files.createDirectories(tmp.resolve(t.getFileName()));
+            try (Stream<Path> files = Files.list(t)) {
+                for (Path f : files.toList()) {
+                    Files.copy(f, copy.resolve(f.getFileName()));
+                }
+            }
+            traces.add(copy);
+        }
+        Path stream = traces.get(1).resolve("channel0_0");
+        byte[] bytes = Files.readAllBytes(stream);
+        Files.write(stream, java.util.Arrays.copyOf(bytes, bytes.length - 1000));
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(traces, InputOptions.defaults());
+        in.readMessages((a, b, c, d) -> { });
+        List<String> truncated = in.warnings().stream().filter(w -> w.contains("truncated packet")).toList();
+        assertThat(truncated).isNotEmpty();
+        Spark s = spark(traces, SparkCaptureSync.Options.DEFAULT_SPLIT_SIZE);
+        assertThat(s.outcome().warnings()).containsAll(truncated);
+        assertThat(s.result()).isEqualTo(oneMachine(traces).result());
+    }
+
     @Test
     void simulatedCtfTracesWithAddressesGiveTheOneMachineResult() throws IOException {
         Path dir = simulate(tmp.resolve("sim"), "--format", "ctf");
