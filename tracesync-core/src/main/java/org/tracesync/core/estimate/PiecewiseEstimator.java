@@ -168,6 +168,7 @@ public final class PiecewiseEstimator {
         }
         // 3. join neighbours continuously where the data allows (by a bridge over the buckets
         //    around the boundary); else a step or a break
+        java.util.Map<Integer, Long> stepCuts = new java.util.HashMap<>(); // first broken bucket → cut
         List<Piece> joined = new ArrayList<>();
         joined.add(pieces.get(0));
         for (int k = 1; k < pieces.size(); k++) {
@@ -183,6 +184,7 @@ public final class PiecewiseEstimator {
                     joined.add(slew);
                 } else {
                     right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
+                    stepCuts.put(broken, right.cut);
                     classify(left, right, b, broken, x0, v0, tb);
                 }
                 joined.add(right);
@@ -213,6 +215,14 @@ public final class PiecewiseEstimator {
                 classify(left, right, b, right.first, x0, v0, tb);
             }
             joined.add(right);
+        }
+        // the bounds jump where the transform does: bound pieces after the same broken buckets
+        // start at the transform's cut
+        for (int k = 1; k < boundPieces.size(); k++) {
+            Long cut = stepCuts.get(subBroken.get(k));
+            if (subBroken.get(k) >= 0 && cut != null && cut > boundPieces.get(k - 1).cut) {
+                boundPieces.get(k).cut = cut;
+            }
         }
         return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
     }
