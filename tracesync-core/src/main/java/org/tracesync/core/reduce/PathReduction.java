@@ -308,12 +308,12 @@ public final class PathReduction {
 
         String describe(String parent) {
             String range = Double.isInfinite(lo) && Double.isInfinite(hi) ? "no constraint"
-                    : Double.isInfinite(hi) ? String.format(java.util.Locale.ROOT, "shift >= %.0f ns", lo)
-                    : Double.isInfinite(lo) ? String.format(java.util.Locale.ROOT, "shift <= %.0f ns", hi)
+                    : Double.isInfinite(hi) ? String.format(java.util.Locale.ROOT, "one-sided bound: shift >= %.0f ns", lo)
+                    : Double.isInfinite(lo) ? String.format(java.util.Locale.ROOT, "one-sided bound: shift <= %.0f ns", hi)
                     : String.format(java.util.Locale.ROOT, "%.0f ns <= shift <= %.0f ns", lo, hi);
             String what = contradicted()
                     ? "no constant shift removes every violation: the middle taken, violations remain"
-                    : sigma == 0 ? "nothing is violated, so no shift"
+                    : sigma == 0 ? "nothing violated, so no shift"
                     : "the smallest shift that removes every violation";
             return String.format(java.util.Locale.ROOT, "is tied one way only (to %s): its own clock shifted by %+.0f ns "
                     + "(%s; %s, from %d hull points of %d one-way pairs); one-sided bound", parent, sigma, range, what,
