@@ -42,6 +42,11 @@ class NodeBoundsLpOracleTest {
     }
 
     static Chain chain(int n, SplittableRandom r) {
+        return chain(n, r, -1);
+    }
+
+    /** @param forcedOneWay a link (i, i + 1) made one way only, or −1 */
+    static Chain chain(int n, SplittableRandom r, int forcedOneWay) {
         double[] offset = new double[n];
         double[] drift = new double[n];
         List<NodeInfo> nodes = new ArrayList<>();
@@ -57,7 +62,7 @@ class NodeBoundsLpOracleTest {
             // on one side (an incomplete pair, bounded only where finite)
             boolean split = r.nextInt(3) == 0;
             // a fifth of the links: one way only (either way), a one-sided bound
-            int oneWay = r.nextInt(5) == 0 ? 1 + r.nextInt(2) : 0;
+            int oneWay = r.nextInt(5) == 0 || i == forcedOneWay ? 1 + r.nextInt(2) : 0;
             for (int k = 0; k < 2 * count; k++) {
                 boolean forward = oneWay == 0 ? k % 2 == 0 : oneWay == 1;
                 int s = forward ? i : i + 1;
@@ -91,8 +96,11 @@ class NodeBoundsLpOracleTest {
         long incomplete = 0;
         long oneWay = 0;
         int oneSidedChecked = 0;
+        int oneSidedComposed = 0;
         for (int iter = 0; iter < 25; iter++) {
-            Chain c = chain(2 + r.nextInt(3), r);
+            // every fifth: four nodes, the middle link one way, reference n0: n2 and n3 lie behind it
+            boolean behindOneWay = iter % 5 == 0;
+            Chain c = behindOneWay ? chain(4, r, 1) : chain(2 + r.nextInt(3), r);
             PairAccumulators acc = new PairAccumulators(c.nodes().size());
             c.messages().forEach(m -> acc.message(m.sender(), m.receiver(), m.sendTime(), m.recvTime()));
             List<PairEstimate> pairs = new ArrayList<>();
@@ -105,7 +113,7 @@ class NodeBoundsLpOracleTest {
             }
             incomplete += pairs.stream().filter(p -> p.quality() == Quality.INCOMPLETE).count();
             oneWay += pairs.stream().filter(p -> p.quality() == Quality.ONE_WAY).count();
-            SyncResult result = PathReduction.reduce(c.nodes(), acc, pairs, null);
+            SyncResult result = PathReduction.reduce(c.nodes(), acc, pairs, behindOneWay ? "n0" : null);
             for (NodeResult node : result.nodes()) {
                 if (!node.synchronizedToOther()) {
                     continue;
@@ -145,6 +153,7 @@ class NodeBoundsLpOracleTest {
                         unbounded++;
                         if (node.quality() == Quality.ONE_WAY && Double.isInfinite(lower) != Double.isInfinite(upper)) {
                             oneSidedChecked++;
+                            oneSidedComposed += node.path().size() >= 3 ? 1 : 0;
                         }
                         if (Double.isInfinite(lower) && Double.isInfinite(upper)) {
                             continue;
@@ -178,6 +187,7 @@ class NodeBoundsLpOracleTest {
         assertThat(unbounded).as("instants with an unbounded side").isGreaterThan(5);
         assertThat(oneWay).as("one-way pairs checked").isGreaterThan(3);
         assertThat(oneSidedChecked).as("one-sided bounds of nodes behind a one-way hop checked").isGreaterThan(5);
+        assertThat(oneSidedComposed).as("one-sided bounds composed over two hops or more").isGreaterThan(0);
     }
 
     /** The reference-time interval of local time t, hop by hop along the path, by LP. */
