@@ -285,11 +285,12 @@ public final class ConvexHullEstimator {
      * non-decreasing: {@code min over x' ≥ x}). The lower side is absent. Symmetrically for b → a
      * messages (a lower bound from the upper hull, +∞ before, flat after).
      *
-     * <p>Estimate: the smallest correction that removes every violation, offset only (drift 0),
-     * 0 when nothing is violated — the a → b offset {@code min(0, min v)} for a → b messages, or
-     * {@code max(0, max v)} for b → a messages (v = y − x, after τ): a line on the right side of
-     * every point, so inside the one-sided bound. Its only justification is that it is the least
-     * change; the note says so. O(h).
+     * <p>No estimate line: the messages do not estimate the offset. The note states the smallest
+     * correction that removes every violation between the two alone, offset only — the a → b
+     * offset {@code min(0, min v)} for a → b messages, or {@code max(0, max v)} for b → a messages
+     * (v = y − x, after τ); path reduction applies that rule to the node against every node placed
+     * before it ({@code PathReduction}), and the global program does not take it for an estimate.
+     * O(h).
      */
     private static PairEstimate oneWay(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv) {
         boolean aToB = pu.length > 0;
@@ -326,11 +327,11 @@ public final class ConvexHullEstimator {
                 : hullBound(MonotoneBound.Kind.LOWER, acc, u, v, new int[] {from, to}, Double.POSITIVE_INFINITY, 0.0);
         double shift = c + acc.v0(); // a → b offset, ns
         String note = "messages in one direction only (" + (aToB ? "a to b" : "b to a") + "): one-sided bound ("
-                + (aToB ? "b no later than" : "b no earlier than") + " the messages allow, under linear clocks); estimate: "
-                + (shift == 0 ? "no correction (nothing is violated)"
+                + (aToB ? "b no later than" : "b no earlier than") + " the messages allow, under linear clocks), no estimate;"
+                + " between the two alone: " + (shift == 0 ? "no correction (nothing is violated)"
                         : String.format(java.util.Locale.ROOT, "the smallest correction that removes every violation, "
                                 + "b shifted by %+.0f ns relative to a, drift 0", -shift));
-        return new PairEstimate(geometry(acc, pu, pv, qu, qv), note, null, new EstimateLine(c, 0.0),
+        return new PairEstimate(geometry(acc, pu, pv, qu, qv), note, null, null,
                 new PairBounds(aToB ? null : bound, aToB ? bound : null, Double.NaN), null);
     }
 

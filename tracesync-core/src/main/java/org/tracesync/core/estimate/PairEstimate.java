@@ -26,8 +26,8 @@ import org.tracesync.core.transform.MonotoneBound;
  * </ol>
  * The constructor checks the parts each class needs (accurate: a line and two-sided bounds;
  * incomplete, fallback and piecewise: a line — for piecewise the first piece's, the transform
- * and the joined bounds being the fit's; one-way: the smallest correction as its line, or none,
- * and one side of bounds; absent and invalid: none) and throws
+ * and the joined bounds being the fit's; one-way: no line, one side of bounds at most; absent and
+ * invalid: none) and throws
  * IllegalStateException (a bug, never a user error) otherwise.
  */
 public record PairEstimate(PairGeometry geometry, String note, DriftRange drift, EstimateLine line,
@@ -40,8 +40,7 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
         Quality q = rule(geometry, drift, fallback, piecewise);
         boolean needsLine = q == Quality.ACCURATE || q == Quality.INCOMPLETE || q == Quality.FALLBACK
                 || q == Quality.PIECEWISE;
-        // one-way: a line (the smallest correction) or none, and one-sided bounds at most
-        if (q != Quality.ONE_WAY && needsLine != (line != null)) {
+        if (needsLine != (line != null)) {
             throw new IllegalStateException("pair " + geometry.a() + "/" + geometry.b() + " is " + q
                     + (needsLine ? " but has no line" : " but has a line"));
         }
@@ -210,13 +209,18 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
     }
 
     /**
-     * A one-way pair without its estimate (the smallest correction), so that path composition
-     * leaves its nodes to a later pass (the spans' one-way attachment, after their offset-only
-     * refit); any other pair unchanged.
+     * A one-way pair without its one-sided bound, so that path composition leaves its nodes to a
+     * later pass (the spans' one-way attachment, after their offset-only refit); any other pair
+     * unchanged.
      */
-    public PairEstimate withoutOneWayEstimate() {
-        return quality() == Quality.ONE_WAY && line != null
-                ? new PairEstimate(geometry, note, drift, null, bounds, fallback, piecewise) : this;
+    public PairEstimate withoutOneWayBound() {
+        return quality() == Quality.ONE_WAY && bounds != null
+                ? new PairEstimate(geometry, note, drift, line, null, fallback, piecewise) : this;
+    }
+
+    /** True for a pair path composition can place a node by: a line, or a one-way pair's one-sided bound. */
+    public boolean placesNodes() {
+        return hasEstimate() || (quality() == Quality.ONE_WAY && hasAnyBound());
     }
 
     /** Number of pieces of the transform (1 unless piecewise). */

@@ -20,7 +20,7 @@ import org.tracesync.core.transform.NodeBounds;
  * Reduction to one reference per connected group by path composition (DESIGN §4).
  *
  * <p>Graph: nodes = traces; an edge for every pair with an estimate (accurate, piecewise,
- * incomplete, one-way, fallback). Edge weight = the pair's uncertainty: the mean bound width over
+ * incomplete, fallback) or a one-sided bound (one-way). Edge weight = the pair's uncertainty: the mean bound width over
  * the pair's span (ns) for accurate pairs; {@value #INCOMPLETE_WEIGHT} ns for incomplete ones (no
  * finite width); {@value #ONE_WAY_WEIGHT} ns for one-way ones (one side only);
  * {@value #FALLBACK_WEIGHT} ns plus the largest violation for fallback ones, so that a path avoids
@@ -64,7 +64,7 @@ public final class PathReduction {
             adj.add(new ArrayList<>());
         }
         for (PairEstimate p : pairs) {
-            if (!p.hasEstimate() || p.quality() == Quality.INVALID) {
+            if (!p.placesNodes() || p.quality() == Quality.INVALID) {
                 continue;
             }
             double w = weight(p);
@@ -136,15 +136,15 @@ public final class PathReduction {
                 }
                 Edge e = parent[i]; // e.from = parent, e.to = i
                 PairEstimate p = e.pair();
-                ClockTransform step;
+                ClockTransform step; // null for a one-way pair: the node is placed by its shift below
                 MonotoneBound lo;
                 MonotoneBound hi;
                 if (i == p.a()) {
-                    step = p.transformAToB();
+                    step = p.hasEstimate() ? p.transformAToB() : null;
                     lo = p.lowerAToB();
                     hi = p.upperAToB();
                 } else {
-                    step = p.transformAToB().inverse();
+                    step = p.hasEstimate() ? p.transformAToB().inverse() : null;
                     lo = p.upperAToB() == null ? null : p.upperAToB().inverse();
                     hi = p.lowerAToB() == null ? null : p.lowerAToB().inverse();
                 }

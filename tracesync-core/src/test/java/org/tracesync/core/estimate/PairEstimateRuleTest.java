@@ -48,11 +48,11 @@ class PairEstimateRuleTest {
         DriftRange bounded = new DriftRange(Slope.of(-1, 10), Slope.of(1, 10));
         assertThatThrownBy(() -> new PairEstimate(geometry(3, 3), "", bounded, new EstimateLine(0, 0), null, null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("accurate without two-sided bounds");
-        // one-way: the smallest correction may be written as its line, but one side of bounds at most
-        assertThat(new PairEstimate(geometry(3, 0), "", null, new EstimateLine(0, 0), null, null).quality())
-                .isEqualTo(Quality.ONE_WAY);
+        assertThatThrownBy(() -> new PairEstimate(geometry(3, 0), "", null, new EstimateLine(0, 0), null, null))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("one-way but has a line");
+        // one-way: one side of bounds at most
         PairEstimate twoSided = ConvexHullEstimator.estimate(pair());
-        assertThatThrownBy(() -> new PairEstimate(geometry(3, 0), "", null, new EstimateLine(0, 0), twoSided.bounds(), null))
+        assertThatThrownBy(() -> new PairEstimate(geometry(3, 0), "", null, null, twoSided.bounds(), null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("one-way with two-sided bounds");
         assertThatThrownBy(() -> new PairEstimate(geometry(3, 3), "", null, null, null, null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("fallback but has no line");

@@ -46,14 +46,14 @@ public final class OneWayAttachment {
     }
 
     /**
-     * The reducer for span sets: {@code inner} with one-way pairs stripped of their estimate, so
+     * The reducer for span sets: {@code inner} with one-way pairs stripped of their bound, so
      * that hosts tied one way only stay on their own reference until {@link #attach} places them,
      * after {@link OffsetOnlyFit} (the core places them itself otherwise; docs/SPANS.md says why
      * spans differ).
      */
     public static Synchronizer.Reducer afterFit(Synchronizer.Reducer inner) {
         return (nodes, acc, pairs, reference) -> inner.reduce(nodes, acc,
-                pairs.stream().map(PairEstimate::withoutOneWayEstimate).toList(), reference);
+                pairs.stream().map(PairEstimate::withoutOneWayBound).toList(), reference);
     }
 
     /** The result with every attachable group attached; the input result when there is none. */
