@@ -20,8 +20,8 @@ import org.tracesync.core.transform.NodeBounds;
  * Reduction to one reference per connected group by path composition (DESIGN §4).
  *
  * <p>Graph: nodes = traces; an edge for every pair with an estimate (accurate, piecewise,
- * incomplete, fallback) or a one-sided bound (one-way). Edge weight = the pair's uncertainty: the mean bound width over
- * the pair's span (ns) for accurate pairs; {@value #INCOMPLETE_WEIGHT} ns for incomplete ones (no
+ * incomplete, fallback) or a one-sided bound (one-way). Edge weight = the pair's uncertainty: the
+ * mean bound width over the pair's span (ns) for accurate pairs; {@value #INCOMPLETE_WEIGHT} ns for incomplete ones (no
  * finite width); {@value #ONE_WAY_WEIGHT} ns for one-way ones (one side only);
  * {@value #FALLBACK_WEIGHT} ns plus the largest violation for fallback ones, so that a path avoids
  * them when it can.
