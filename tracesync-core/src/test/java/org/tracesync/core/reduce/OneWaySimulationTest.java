@@ -2,12 +2,14 @@ package org.tracesync.core.reduce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.model.Message;
 import org.tracesync.core.model.Quality;
 
@@ -21,6 +23,42 @@ import org.tracesync.core.model.Quality;
  * inside and outside the data.
  */
 class OneWaySimulationTest {
+
+    /**
+     * Node 2 receives from n0 and sends to n1 (n0 and n1 two-way, clocks equal): each pair is one
+     * way, and together they bound its shift on both sides. Consistent (σ ≥ 50, σ ≤ ~200): the value
+     * closest to 0, 50 ns, quality one-way. Contradictory (σ ≥ 100, σ ≤ ~−100): the middle, quality
+     * fallback, and the note says violations remain.
+     */
+    @org.junit.jupiter.api.Test
+    void oneWayPairsWithSeveralPlacedNodesBoundTheShiftOnBothSides() {
+        for (boolean consistent : new boolean[] {true, false}) {
+            PairAccumulators acc = new PairAccumulators(3);
+            for (long t = 1_000; t <= 100_000; t += 5_000) { // n0, n1: equal clocks, 100 ns each way
+                acc.message(0, 1, t, t + 100);
+                acc.message(1, 0, t + 2_000, t + 2_100);
+            }
+            acc.message(0, 2, 50_000, consistent ? 49_950 : 49_900); // σ ≥ 50 (100)
+            acc.message(2, 1, 51_000, consistent ? 51_200 : 50_900); // σ ≤ ~200 (~−100)
+            List<org.tracesync.core.model.NodeInfo> nodes = List.of(new org.tracesync.core.model.NodeInfo("n0", "t"),
+                    new org.tracesync.core.model.NodeInfo("n1", "t"), new org.tracesync.core.model.NodeInfo("n2", "t"));
+            List<org.tracesync.core.estimate.PairEstimate> pairs = acc.nonEmptyPairs().stream()
+                    .map(org.tracesync.core.estimate.ConvexHullEstimator::estimate).toList();
+            SyncResult r = PathReduction.reduce(nodes, acc, pairs, "n0");
+            NodeResult n2 = r.node("n2");
+            assertThat(n2.reference()).isEqualTo("n0");
+            assertThat(n2.note()).contains("from 2 hull points of 2 one-way pairs");
+            if (consistent) {
+                assertThat(n2.quality()).isEqualTo(Quality.ONE_WAY);
+                assertThat(n2.transform().correction(50_000)).isEqualTo(50.0);
+                assertThat(n2.note()).contains("50 ns <= shift <=").contains("the smallest shift that removes every violation");
+            } else {
+                assertThat(n2.quality()).isEqualTo(Quality.FALLBACK);
+                assertThat(Math.abs(n2.transform().correction(50_000))).isLessThan(5.0);
+                assertThat(n2.note()).contains("no constant shift removes every violation");
+            }
+        }
+    }
 
     static Stream<Arguments> seeds() {
         return LongStream.range(0, 16).mapToObj(Arguments::of);
