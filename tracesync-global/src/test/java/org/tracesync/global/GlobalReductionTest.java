@@ -115,8 +115,12 @@ class GlobalReductionTest {
         NodeResult oneWay = r.node("n6");
         assertThat(oneWay.reference()).isEqualTo("n0");
         assertThat(oneWay.quality()).isEqualTo(Quality.ONE_WAY);
-        // the program's joint bounds are two-sided or none: the one-sided bound is not kept here (yet)
-        assertThat(oneWay.bounds().isEmpty()).isTrue();
+        // the program's joint bounds are two-sided or none: the node keeps its one-sided path bound,
+        // re-centred on the program's transform, and the truth lies on its side
+        assertThat(oneWay.bounds().isEmpty()).isFalse();
+        assertThat(oneWay.bounds().rows()).noneMatch(row -> Double.isFinite(row.minus()) && Double.isFinite(row.plus()))
+                .anyMatch(row -> Double.isFinite(row.minus()) || Double.isFinite(row.plus()));
+        assertThat(sim.boundsMisses(r, 6, 0, 100)).isZero();
         assertThat(sim.inversions(r)).isZero();
         assertThat(r.warnings()).anyMatch(w -> w.contains("n6 is tied one way only (to n0)"));
     }
