@@ -92,9 +92,12 @@ public final class SyncCommand implements Callable<Integer> {
                         .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
             }
             progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
-            Synchronizer.Reducer reducer = reduction == EstimationOptionsMixin.ReductionChoice.path ? options.reducer()
+            Synchronizer.Reducer chosen = reduction == EstimationOptionsMixin.ReductionChoice.path ? options.reducer()
                     : GlobalReduction.reducer(reduction == EstimationOptionsMixin.ReductionChoice.global ? GlobalReduction.Mode.EVERY_GROUP
                             : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, progress::phase);
+            // spans place their one-way hosts after the offset-only refit (docs/SPANS.md)
+            Synchronizer.Reducer reducer = input instanceof org.tracesync.formats.spans.SpanMessageInput
+                    ? org.tracesync.formats.spans.OneWayAttachment.afterFit(chosen) : chosen;
             Synchronizer.Options phased = options.withReducer((n, a, pairs, ref) -> {
                 progress.phase(reduction == EstimationOptionsMixin.ReductionChoice.path ? "composing transforms and bounds along paths"
                         : "reducing to one reference (path composition, then the global program where links are redundant)");

@@ -42,7 +42,8 @@ final class JobInputs {
     final long[] firstTimes;
     /**
      * Each input's timestamp resolution (ns; {@code EventTrace.timestampResolution}): a capture's
-     * coarsest interface, 1 for the others. Messages are widened by it, as {@code sync} widens them.
+     * coarsest interface, a CTF trace's coarsest clock period (1 at 1 GHz), 1 for JSON lines.
+     * Messages are widened by it, as {@code sync} widens them.
      */
     final long[] resolutions;
 
@@ -103,6 +104,7 @@ final class JobInputs {
             } else if (i.kind() == TraceSpec.CTF) {
                 org.tracesync.formats.EventTrace t = TraceDecoder.openTrace(TraceSpec.CTF, i.local());
                 nodes.add(t.node());
+                resolutions[k] = t.timestampResolution(); // clocks below 1 GHz, as sync widens them
                 try (org.tracesync.formats.EventCursor cursor = t.cursor(k, new org.tracesync.formats.AddressTable())) {
                     if (cursor.advance()) {
                         firstTimes[k] = cursor.time();

@@ -194,6 +194,23 @@ class SparkTraceSyncTest {
         assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(2_000);
     }
 
+    /**
+     * CTF traces with a 1 MHz clock: the job widens their messages by the clock period as sync does
+     * (EventTrace.timestampResolution), so the result is the same.
+     */
+    @Test
+    void microsecondCtfTracesAreWidenedAsByTheOneMachineReader() throws IOException {
+        List<Path> captures = SharedCaptures.threeHosts();
+        List<Path> traces = new ArrayList<>();
+        for (int i = 0; i < captures.size(); i++) {
+            traces.add(ctfOf(captures.get(i), tmp.resolve("us").resolve("h" + (i + 1)), i, 1_000_000L));
+        }
+        OneMachine one = oneMachine(traces);
+        Spark s = spark(traces, SparkCaptureSync.Options.DEFAULT_SPLIT_SIZE);
+        assertThat(s.result()).isEqualTo(one.result());
+        assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(2_000);
+    }
+
     /** Two captures and a CTF trace in one set: one address table, so both views of a segment give one key. */
     @Test
     void capturesAndACtfTraceMixAsInTracesyncSync() throws IOException {
@@ -210,12 +227,19 @@ class SparkTraceSyncTest {
      * streams (packets dealt round-robin; a packet that would step a stream back is left out).
      */
     private static Path ctfOf(Path capture, Path dir, int i) throws IOException {
+        return ctfOf(capture, dir, i, 1_000_000_000L);
+    }
+
+    /** The same, with a clock of {@code freq} Hz (a divisor of 1 GHz: timestamps truncated to its period). */
+    private static Path ctfOf(Path capture, Path dir, int i, long freq) throws IOException {
         try (CaptureReader r = CaptureReader.open(capture)) {
             r.next();
             long t0 = r.timestamp();
             long[] last = {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE};
             DecodedPacket d = new DecodedPacket();
-            try (CtfTraceWriter w = new CtfTraceWriter(dir, "h" + (i + 1), t0 - 1_000_000_000L)) {
+            long period = 1_000_000_000L / freq;
+            try (CtfTraceWriter w = new CtfTraceWriter(dir, "h" + (i + 1),
+                    Math.floorDiv(t0 - 1_000_000_000L, period) * period, CtfTraceWriter.DEFAULT_PACKET_SIZE, freq)) {
                 w.networkInterface(0, t0, "eth0", new byte[] {10, (byte) 200, (byte) (i + 1), 1});
                 long k = 0;
                 do {
