@@ -35,7 +35,7 @@ public final class MappedReadRun {
         for (int i = 1; i < args.length; i++) {
             Path p = Path.of(args[i]);
             if (Files.isDirectory(p)) {
-                try (Stream<Path> s = Files.walk(p)) {
+                try (Stream<Path> s = Files.walk(p, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
                     s.filter(Files::isRegularFile).sorted().forEach(files::add);
                 }
             } else {
