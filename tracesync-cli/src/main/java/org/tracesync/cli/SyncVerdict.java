@@ -17,13 +17,13 @@ import org.tracesync.core.reduce.SyncResult;
  * piecewise fit (buckets holding a clock step, when the repair pass did not run, or messages the
  * repair could not move), separate groups.
  */
-record SyncVerdict(int exitCode, List<String> reasons) {
+public record SyncVerdict(int exitCode, List<String> reasons) {
 
     /**
      * @param unresolvedBuckets buckets of piecewise fits that hold a clock step and fit no line: they
      *                          may leave messages inverted unless the repair pass ran
      */
-    static SyncVerdict of(SyncResult r, long unresolvedBuckets) {
+    public static SyncVerdict of(SyncResult r, long unresolvedBuckets) {
         List<NodeResult> nodes = r.nodes();
         List<String> reasons = new ArrayList<>();
         if (nodes.size() == 1) {

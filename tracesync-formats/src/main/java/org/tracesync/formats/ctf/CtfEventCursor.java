@@ -38,14 +38,25 @@ final class CtfEventCursor implements EventCursor {
     private boolean ended;
     /** Events dropped because the address table was full. */
     private long tooManyAddresses;
+    /** The one stream read, or -1 for all of them. */
+    private final int only;
 
     CtfEventCursor(CtfTrace trace, List<String> warnings, AddressTable addresses) throws IOException {
+        this(trace, warnings, addresses, -1);
+    }
+
+    /** A pass over stream {@code only} alone (its index in the trace's stream files), or all when -1. */
+    CtfEventCursor(CtfTrace trace, List<String> warnings, AddressTable addresses, int only) throws IOException {
         this.trace = trace;
         this.addresses = addresses;
+        this.only = only;
         this.net = CtfNetworkEvents.toSegments(s -> current = s);
         try {
             List<Path> files = trace.streamFiles();
             for (int i = 0; i < files.size(); i++) {
+                if (only >= 0 && i != only) {
+                    continue;
+                }
                 Path f = files.get(i);
                 if (!Files.exists(f)) {
                     throw new TraceFormatException(f, "", "stream file missing");
@@ -81,7 +92,9 @@ final class CtfEventCursor implements EventCursor {
         }
         if (!ended) {
             ended = true;
-            trace.passEnded(net.summary(), readers);
+            if (only < 0) {
+                trace.passEnded(net.summary(), readers);
+            }
         }
         return false;
     }
@@ -130,7 +143,7 @@ final class CtfEventCursor implements EventCursor {
         if (!ended) {
             return List.of();
         }
-        List<String> w = new ArrayList<>(trace.warnings());
+        List<String> w = new ArrayList<>(only < 0 ? trace.warnings() : List.of());
         if (tooManyAddresses > 0) {
             w.add(trace.directory() + ": " + tooManyAddresses + " network events not matched: the traces name more"
                     + " than 65,536 addresses");

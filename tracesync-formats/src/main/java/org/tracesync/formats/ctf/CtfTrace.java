@@ -274,6 +274,15 @@ public final class CtfTrace implements NetEventSource, EventTrace {
         return new CtfEventCursor(this, warnings, addresses);
     }
 
+    /**
+     * A pass over one stream file's network events alone, in that file's order (a cluster job reads
+     * the streams of a trace in parallel; within a trace, the merge by time interleaves them without
+     * changing any stream's own order). The stream's warnings go to {@code warnings}.
+     */
+    public EventCursor streamCursor(int stream, AddressTable addresses, List<String> warnings) throws IOException {
+        return new CtfEventCursor(this, warnings, addresses, stream);
+    }
+
     /** Called by a cursor at the end of its pass: the same bookkeeping as {@link #stream}. */
     void passEnded(CtfNetworkEvents.Summary summary, List<CtfStreamReader> readers) {
         List<StreamStats> stats = new ArrayList<>();
