@@ -63,6 +63,11 @@ final class EvaluationTable {
                     t.withBounds(), t.oneSided() == 0 ? "" : String.format(Locale.ROOT,
                             " (%d of them one-sided: only the bounded side checked)", t.oneSided())));
         }
+        if (r.truth() != null && r.truth().worstMiss() != null) {
+            EvaluationReport.Miss m = r.truth().worstMiss();
+            b.append(String.format(Locale.ROOT, "farthest outside its bounds: %s at local time %d, error %s µs, bounds -%s/+%s µs%n",
+                    m.node(), m.localTime(), us(m.error()), us(m.minus()), us(m.plus())));
+        }
         b.append(r.noInversion() ? "no inversion\n" : r.inversions() + " inversions\n");
         return b.toString();
     }
@@ -126,6 +131,18 @@ final class EvaluationTable {
             m.put("instants_with_bounds", r.truth().withBounds());
             m.put("instants_with_one_sided_bounds", r.truth().oneSided());
             m.put("contained_share", Double.isNaN(r.truth().containedShare()) ? null : r.truth().containedShare());
+            EvaluationReport.Miss miss = r.truth().worstMiss();
+            if (miss == null) {
+                m.put("worst_miss", null);
+            } else {
+                Map<String, Object> w = new LinkedHashMap<>();
+                w.put("node", miss.node());
+                w.put("local_time", miss.localTime());
+                w.put("error_ns", miss.error());
+                w.put("minus_ns", Double.isFinite(miss.minus()) ? miss.minus() : null);
+                w.put("plus_ns", Double.isFinite(miss.plus()) ? miss.plus() : null);
+                m.put("worst_miss", w);
+            }
             root.put("truth", m);
         } else {
             root.put("truth", null);

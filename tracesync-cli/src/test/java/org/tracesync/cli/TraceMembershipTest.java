@@ -76,6 +76,8 @@ class TraceMembershipTest {
         assertThat(run.exitCode()).isEqualTo(ExitCode.SYNC_INCOMPLETE);
         assertThat(run.err().strip()).startsWith("tracesync: the bounds contain the truth at only ")
                 .endsWith("of the instants: the truth file or the result is wrong");
+        // and the table names the instant farthest outside, so a user can look at it
+        assertThat(run.out()).containsPattern("farthest outside its bounds: h[0-9]+ at local time [0-9]+, error -?[0-9.]+ µs");
     }
 
     @Test

@@ -74,6 +74,8 @@ public final class Evaluation {
     private double maxError;
     private long withBounds;
     private long contained;
+    private EvaluationReport.Miss worstMiss;
+    private double worstExcess;
     private long oneSided;
     private double[] samples = new double[1024];
     private int sampleCount;
@@ -218,6 +220,12 @@ public final class Evaluation {
             }
             if (-plus - TOLERANCE <= err && err <= minus + TOLERANCE) {
                 contained++;
+            } else {
+                double excess = Math.max(err - minus, -plus - err);
+                if (worstMiss == null || excess > worstExcess) {
+                    worstExcess = excess;
+                    worstMiss = new EvaluationReport.Miss(names[node], x, err, minus, plus);
+                }
             }
         }
     }
@@ -281,7 +289,7 @@ public final class Evaluation {
             double[] sorted = Arrays.copyOf(samples, sampleCount);
             Arrays.sort(sorted);
             t = new EvaluationReport.Truth(instants, maxError, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                    withBounds, withBounds == 0 ? Double.NaN : (double) contained / withBounds, oneSided);
+                    withBounds, withBounds == 0 ? Double.NaN : (double) contained / withBounds, oneSided, worstMiss);
         }
         return new EvaluationReport(dirs, msgs, skipped, inversions, tooFast, all.report(), b, t);
     }

@@ -56,6 +56,18 @@ public record EvaluationReport(List<Direction> directions, long messages, long s
      *                      incomplete pair's unbounded end): only the present side is checked there
      */
     public record Truth(long instants, double maxError, double p50Error, double p99Error, long withBounds,
-                        double containedShare, long oneSided) {
+                        double containedShare, long oneSided, Miss worstMiss) {
+
+        public Truth(long instants, double maxError, double p50Error, double p99Error, long withBounds,
+                     double containedShare, long oneSided) {
+            this(instants, maxError, p50Error, p99Error, withBounds, containedShare, oneSided, null);
+        }
+    }
+
+    /**
+     * The instant whose truth lies farthest outside its bounds: the node, its local time, the
+     * transform's error there (estimate − truth, ns) and the bounds (minus, plus) it broke.
+     */
+    public record Miss(String node, long localTime, double error, double minus, double plus) {
     }
 }
