@@ -149,6 +149,48 @@ class LatencyCommandTest {
         assertThat(outside).isZero();
     }
 
+    /**
+     * The server's drift changes by 80 ppm halfway (a kink: no line fits the client/server and
+     * server/backend pairs, they become piecewise): every measurement still gets a bar, and every
+     * true latency lies inside it.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {4, 5})
+    void piecewisePairsGiveBarsThatHoldTheTruth(long seed) throws Exception {
+        long[] alpha = {37_000_000L, -12_345_678L, 5_432_100L};
+        double[] beta = {42e-6, -31e-6, 18e-6};
+        double[] beta2 = {42e-6, -31e-6 + (seed % 2 == 0 ? 80e-6 : -80e-6), 18e-6};
+        int requests = 6_000;
+        long kink = ThreeTierRequests.T0 + 1_000_000_000L + requests * 1_500_000L;
+        ThreeTierRequests sim = new ThreeTierRequests(tmp, requests, seed, alpha, beta, beta2, kink);
+        Path inst = tmp.resolve("instances.jsonl");
+        Path out = tmp.resolve("latency.json");
+        List<String> args = new ArrayList<>(List.of("latency"));
+        for (Path f : sim.files) {
+            args.add(f.toString());
+        }
+        args.addAll(List.of("--instances", inst.toString(), "-o", out.toString(), "-q"));
+        CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        JsonNode doc = JSON.readTree(out.toFile());
+        assertThat(doc.get("synchronization").get("pairs").toString()).contains("\"quality\":\"piecewise\"");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(doc.get("measurements").get("bounded").asLong()).isEqualTo(requests * 10L);
+        long outside = 0;
+        for (String line : Files.readAllLines(inst)) {
+            JsonNode n = JSON.readTree(line);
+            String event = n.get("event").asText();
+            long seq = n.get("seq").asLong();
+            String key = n.has("node") ? event + "/" + seq : n.has("end_to_end") ? event + "/" + seq + "/e2e"
+                    : event + "/" + seq + "/" + n.get("from_step").asInt() + "/" + n.get("to_step").asInt();
+            long truth = sim.truth.get(key);
+            long latency = n.get("latency_ns").asLong();
+            if (truth < latency - n.get("minus_ns").asLong() || truth > latency + n.get("plus_ns").asLong()) {
+                outside++;
+            }
+        }
+        assertThat(outside).isZero();
+    }
+
     @Test
     void aBadLineIsOneMessageWithFileAndLineAndNoOutputIsWritten() throws Exception {
         Path f = tmp.resolve("x.jsonl");
