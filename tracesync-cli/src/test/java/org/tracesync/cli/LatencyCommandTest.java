@@ -261,14 +261,31 @@ class LatencyCommandTest {
         }
     }
 
+    /**
+     * A span file is synchronization input, read as spans (not as latency lines): its hosts are nodes
+     * of their own here (no probe recorded them), synchronized with each other by their CLIENT/SERVER
+     * call, and listed in latency.json; a probed machine's spans join its node (RealtimeJoinTest).
+     */
     @Test
-    void aSpanFileIsRefusedByNameNotMisreadAsLatencyLines() throws Exception {
+    void aSpanFileIsSynchronizationInputNotMisreadAsLatencyLines() throws Exception {
         Path lines = tmp.resolve("a.jsonl");
-        Files.writeString(lines, "{\"node\":\"x\",\"t\":10,\"event\":\"o\",\"seq\":1,\"step\":1}\n");
+        Files.writeString(lines, "{\"node\":\"x\",\"t\":10,\"event\":\"o\",\"seq\":1,\"step\":1}\n"
+                + "{\"node\":\"x\",\"t\":510,\"event\":\"o\",\"seq\":1,\"step\":2}\n");
         Path otlp = tmp.resolve("traces.json");
-        Files.writeString(otlp, "{\"resourceSpans\":[]}\n");
-        CommandRun run = CommandRun.of("latency", lines.toString(), otlp.toString());
-        assertThat(run.exitCode()).isEqualTo(ExitCode.INPUT);
-        assertThat(run.err().strip()).startsWith("tracesync: " + otlp + ": a span file").doesNotContain("\n");
+        String span = "{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"host.name\",\"value\":{\"stringValue\":\"%s\"}}]},"
+                + "\"scopeSpans\":[{\"spans\":[{\"traceId\":\"0123456789abcdef0123456789abcdef\",\"spanId\":\"%s\","
+                + "\"parentSpanId\":\"%s\",\"kind\":%d,\"startTimeUnixNano\":\"%d\",\"endTimeUnixNano\":\"%d\"}]}]}]}\n";
+        Files.writeString(otlp, String.format(span, "span-a", "00000000000000a1", "", 3, 1_700_000_000_000_000_000L,
+                1_700_000_000_000_900_000L) + String.format(span, "span-b", "00000000000000b1", "00000000000000a1", 2,
+                1_700_000_000_000_200_000L, 1_700_000_000_000_700_000L));
+        Path out = tmp.resolve("latency.json");
+        CommandRun run = CommandRun.of("latency", lines.toString(), otlp.toString(), "-o", out.toString(), "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode doc = JSON.readTree(out.toFile());
+        assertThat(doc.get("measurements").get("bounded").asLong()).isEqualTo(2); // 1 -> 2 and its end to end
+        List<String> nodes = new ArrayList<>();
+        doc.get("synchronization").get("nodes").forEach(n -> nodes.add(n.get("name").asText() + "/" + n.get("quality").asText()));
+        // x is alone; the span hosts are a pair (one call: a message each way, drift not bounded)
+        assertThat(nodes).containsExactlyInAnyOrder("x/absent", "span-a/reference", "span-b/incomplete");
     }
 }
