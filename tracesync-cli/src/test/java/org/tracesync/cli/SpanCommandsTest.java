@@ -236,5 +236,12 @@ class SpanCommandsTest {
         CommandRun z = CommandRun.of("sync", zst.toString());
         assertThat(z.exitCode()).isEqualTo(3);
         assertThat(z.err().strip()).isEqualTo("tracesync: " + zst + ": a zstd-compressed file: decompress it first (zstd -d)");
+        // without the native-compression gate: each message compressed behind its length prefix
+        Path framed = dir.resolve("spans.framed.zst");
+        Files.write(framed, new byte[] {0, 0, 0, 6, 0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0x04, 0x58});
+        CommandRun f = CommandRun.of("sync", framed.toString());
+        assertThat(f.exitCode()).isEqualTo(3);
+        assertThat(f.err().strip()).isEqualTo("tracesync: " + framed + ": OpenTelemetry Collector file exporter output with"
+                + " every message compressed (compression: zstd): not read; export without compression");
     }
 }

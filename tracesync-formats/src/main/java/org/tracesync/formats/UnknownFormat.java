@@ -57,14 +57,24 @@ public final class UnknownFormat {
         return null;
     }
 
-    /** A zstd or gzip file (the collector's file exporter compresses with zstd): decompress it first. */
+    /**
+     * A zstd or gzip file (the collector's file exporter compresses with zstd): decompress it first.
+     * Or the exporter's {@code compression: zstd} without its native-compression feature gate: every
+     * message compressed on its own behind its 4-byte length, which no command-line tool undoes.
+     */
     private static TraceFormatException compressed(Path p) throws IOException {
-        byte[] b = new byte[4];
+        byte[] b = new byte[8];
         int n;
         try (InputStream in = Files.newInputStream(p)) {
-            n = in.readNBytes(b, 0, 4);
+            n = in.readNBytes(b, 0, 8);
         }
-        if (n == 4 && (b[0] & 0xFF) == 0x28 && (b[1] & 0xFF) == 0xB5 && (b[2] & 0xFF) == 0x2F && (b[3] & 0xFF) == 0xFD) {
+        long length = ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8) | (b[3] & 0xFFL);
+        if (n == 8 && length + 4 <= Files.size(p) && (b[4] & 0xFF) == 0x28 && (b[5] & 0xFF) == 0xB5 && (b[6] & 0xFF) == 0x2F
+                && (b[7] & 0xFF) == 0xFD) {
+            return new TraceFormatException(p, "", "OpenTelemetry Collector file exporter output with every message"
+                    + " compressed (compression: zstd): not read; export without compression");
+        }
+        if (n >= 4 && (b[0] & 0xFF) == 0x28 && (b[1] & 0xFF) == 0xB5 && (b[2] & 0xFF) == 0x2F && (b[3] & 0xFF) == 0xFD) {
             return new TraceFormatException(p, "", "a zstd-compressed file: decompress it first (zstd -d)");
         }
         if (n >= 2 && (b[0] & 0xFF) == 0x1F && (b[1] & 0xFF) == 0x8B) {
