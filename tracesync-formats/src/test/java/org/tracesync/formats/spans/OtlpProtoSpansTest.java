@@ -171,10 +171,15 @@ class OtlpProtoSpansTest {
     }
 
     @Test
-    void capturesTextAndJsonAreNotTakenForProtobuf() throws Exception {
-        for (String c : List.of("pcap/three-hosts/h1.pcap", "pcap/three-hosts/h2.pcap", "lttv-text/test1.txt", "README.md")) {
+    void sharedCapturesAndTextAreNotTakenForProtobuf() throws Exception {
+        for (String c : List.of("pcap/three-hosts/h1.pcap", "pcap/three-hosts/h2.pcap", "pcap/three-hosts/h3.pcap",
+                "lttv-text/test1.txt", "pcap/three-hosts/messages.txt", "README.md")) {
             assertThat(SpanFormat.detect(SharedData.file(c))).as(c).isNull();
         }
+    }
+
+    @Test
+    void jsonLinesAndRandomBytesAreNotTakenForProtobuf() throws Exception {
         Path jsonl = dir.resolve("events.jsonl");
         Files.writeString(jsonl, "{\"node\":\"a\",\"t\":1700000000123456789,\"dir\":\"send\",\"msg\":\"req-42\"}\n");
         assertThat(SpanFormat.detect(jsonl)).isNull();
