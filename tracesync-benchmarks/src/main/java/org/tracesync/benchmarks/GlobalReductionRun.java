@@ -52,7 +52,13 @@ public final class GlobalReductionRun {
         for (int i = 1; i < n; i++) {
             links.add((long) random.nextInt(i) * n + i);
         }
-        while (links.size() < (long) n * perNode / 2) {
+        // a full mesh has n(n-1)/2 links: asking for more would never end
+        long wanted = Math.min((long) n * perNode / 2, (long) n * (n - 1) / 2);
+        if (wanted < (long) n * perNode / 2) {
+            System.out.printf(Locale.ROOT, "%d links per node asked, a %d-node mesh has at most %d: full mesh%n",
+                    perNode, n, n - 1);
+        }
+        while (links.size() < wanted) {
             int a = random.nextInt(n);
             int b = random.nextInt(n);
             if (a != b) {
