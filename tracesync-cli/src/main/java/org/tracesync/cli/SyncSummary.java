@@ -3,6 +3,7 @@ package org.tracesync.cli;
 import java.util.List;
 import java.util.Locale;
 import org.tracesync.cli.report.Notes;
+import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -59,6 +60,7 @@ public final class SyncSummary {
                             : "[" + drift(p.driftMin()) + ", " + drift(p.driftMax()) + "]",
                     duration(p.meanAccuracy())));
         }
+        regression(sb, pairs);
         sb.append(String.format(Locale.ROOT, "%nNodes%n  %-12s %-12s %-10s %18s %16s  %-24s  %s%n",
                 "node", "reference", "quality", "offset at start", "drift", "bounds at start (-/+)", "bounds at end (-/+)"));
         for (NodeResult n : r.nodes()) {
@@ -75,6 +77,33 @@ public final class SyncSummary {
         section(sb, "Statistics", notes.statistics());
         section(sb, "Warnings", notes.warnings());
         return sb.toString();
+    }
+
+    /**
+     * One line per pair whose line is a regression: its samples, the drift and the offset (at the
+     * pair's origin) with their confidence half-widths and standard errors, the residual standard
+     * error. Statistical figures, printed apart from the strict bounds.
+     */
+    static void regression(StringBuilder sb, List<PairResult> pairs) {
+        boolean header = false;
+        for (PairResult p : pairs) {
+            RegressionStatistics r = p.regression();
+            if (r == null) {
+                continue;
+            }
+            if (!header) {
+                sb.append(String.format(Locale.ROOT, "%nRegression (statistical: ± is a confidence interval, not a bound)%n"));
+                header = true;
+            }
+            String samples = RegressionStatistics.EXCHANGES.equals(r.samplesFrom()) ? "exchanges"
+                    : "replies paired with requests";
+            sb.append(String.format(Locale.ROOT, "  %s/%s: %d %s (%d rejected), drift %s ± %s (standard error %s),"
+                            + " offset %s ± %s (standard error %s), residual standard error %s, at %s %%%n",
+                    p.a(), p.b(), r.samples(), samples, r.rejected(), drift(p.drift()), drift(r.driftInterval()),
+                    drift(r.driftStandardError()), duration(p.offset()), duration(r.offsetInterval()),
+                    duration(r.offsetStandardError()), duration(r.residualStandardError()),
+                    new java.math.BigDecimal(Double.toString(100 * r.confidence())).stripTrailingZeros().toPlainString()));
+        }
     }
 
     /** Drifts beyond 1 %: a crystal stays within about 100 ppm; larger ones come from a wrong clock or unit. */

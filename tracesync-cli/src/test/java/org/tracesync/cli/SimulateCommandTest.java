@@ -115,6 +115,36 @@ class SimulateCommandTest {
         assertThat(s.violations()).as(s.firstViolation()).isZero();
     }
 
+    /**
+     * Issue #11 item 6 end to end: on simulated captures with acknowledgements, {@code sync
+     * --estimator regression} fits each pair on the matcher's exchanges, every one of them (the
+     * input's own exchanges counted independently), and reports the standard errors in the summary
+     * and the result file.
+     */
+    @Test
+    void regressionOnCapturesUsesTheirExchangesAndReportsStandardErrors() throws IOException {
+        CommandRun run = CommandRun.of("simulate", "--nodes", "2", "--seed", "8",
+                "--duration", "2s", "--rate", "50", "--acks", "--format", "pcap", "-o", dir.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<Path> captures = List.of(dir.resolve("h1.pcapng"), dir.resolve("h2.pcapng"));
+        Path result = dir.resolve("result.json");
+        CommandRun sync = CommandRun.of("sync", captures.get(0).toString(), captures.get(1).toString(),
+                "--estimator", "regression", "-o", result.toString());
+        long[] exchanges = new long[1];
+        assertThat(TraceInputs.open(captures).readMessages((s, r, ts, tr) -> { }, (a, b, t1, t2, t3, t4) -> exchanges[0]++))
+                .isTrue();
+        assertThat(exchanges[0]).isGreaterThan(50);
+        org.tracesync.core.reduce.PairResult pair = ResultFile.read(result).pairs().get(0);
+        org.tracesync.core.estimate.RegressionStatistics reg = pair.regression();
+        assertThat(reg.samplesFrom()).isEqualTo("exchanges");
+        assertThat(reg.samples() + reg.rejected()).isEqualTo(exchanges[0]);
+        assertThat(reg.driftStandardError()).isPositive();
+        assertThat(reg.offsetInterval()).isGreaterThan(reg.offsetStandardError());
+        assertThat(pair.note()).contains("regression on " + reg.samples() + " exchanges");
+        assertThat(sync.out()).contains("Regression (statistical", "h1/h2: " + reg.samples() + " exchanges ("
+                + reg.rejected() + " rejected), drift ", "residual standard error", "at 95 %");
+    }
+
     @Test
     void kernelTracesSynchronizeAndHoldAgainstTheirTruth() throws Exception {
         CommandRun run = CommandRun.of("simulate", "--nodes", "3", "--topology", "chain", "--seed", "9",

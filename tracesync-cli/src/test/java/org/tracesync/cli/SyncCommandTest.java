@@ -95,7 +95,9 @@ class SyncCommandTest {
         SyncResult result = ResultFile.read(out);
         assertThat(result.reference()).isEqualTo("1");
         assertThat(result.node("0").transform().linearSegment().offset()).isBetween(80.0e6, 80.1e6);
-        assertThat(result.pairs().get(0).note()).contains("regression on 2 exchanges");
+        assertThat(result.pairs().get(0).note()).contains("regression on 2 replies paired with requests");
+        assertThat(result.pairs().get(0).regression().samplesFrom()).isEqualTo("paired messages");
+        assertThat(r.out()).contains("Regression (statistical", "0/1: 2 replies paired with requests (0 rejected)");
     }
 
     @Test

@@ -32,10 +32,14 @@ import org.tracesync.core.transform.NodeBounds;
  * and gives the starting point the program is rebased on. Then, per group of two nodes or more
  * (all of them, or in {@link Mode#WHERE_REDUNDANT} only those with redundant links: more pairs
  * than nodes − 1, counting one-way pairs between members, whose messages path composition cannot
- * protect either), the program replaces the transforms and the bounds. A group with a fallback pair
- * (hulls cross), or whose program is infeasible (no linear clocks satisfy every message: the
- * clocks were not linear over the trace), keeps its path-composition result; the result says so
- * in a warning and in {@code stats.reduction = "path (global infeasible)"}.
+ * protect either), the program replaces the transforms and the bounds. A group with a piecewise
+ * pair (clocks not linear over the trace) gets {@link PiecewiseProgram} instead: a continuous
+ * piecewise-linear correction per node on 64 s windows, every bucket's hull vertices as
+ * constraints; its bounds stay path composition's, re-centred (GLOP only; with ojAlgo such groups
+ * keep path composition, with a warning). A group with a fallback pair (hulls cross and no pieces
+ * fit), or whose program is infeasible (no linear clocks satisfy every message: the clocks were
+ * not linear over the trace), keeps its path-composition result; the result says so in a warning
+ * and in {@code stats.reduction = "path (global infeasible)"}.
  *
  * <p>Nodes connected to the group only by one-way pairs stay unsynchronized (their transform is
  * unbounded on one side: nothing to estimate), but one-way pairs <em>between</em> members are
@@ -201,6 +205,7 @@ public final class GlobalReduction {
         int jointBounds = 0;
         int localBounds = 0;
         int oneWayUsed = 0;
+        int piecewiseGroups = 0;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int ref = index.get(g.getKey());
             int[] members = g.getValue().stream().mapToInt(Integer::intValue).toArray();
@@ -241,10 +246,62 @@ public final class GlobalReduction {
                 continue;
             }
             if (piecewise != null) {
-                warnings.add("global program not used for the " + groupName + ": pair "
-                        + nodes.get(piecewise.a()).name() + "/" + nodes.get(piecewise.b()).name()
-                        + " is piecewise (clocks not linear over the trace) and the program solves one line per node; "
-                        + "used path composition of the piecewise transforms: messages between nodes not on a path may be inverted");
+                if (!"glop".equals(LinearPrograms.solverName())) {
+                    warnings.add("global program not used for the " + groupName + ": pair "
+                            + nodes.get(piecewise.a()).name() + "/" + nodes.get(piecewise.b()).name()
+                            + " is piecewise and the piecewise program needs GLOP (not available on this platform); "
+                            + "used path composition of the piecewise transforms: messages between nodes not on a path may be inverted");
+                    continue;
+                }
+                int groupNumber = ++groupsStarted;
+                progress.accept("global program: solving group " + groupNumber + " of " + groups.size() + " ("
+                        + members.length + " nodes, piecewise)");
+                PiecewiseProgram program = new PiecewiseProgram(members, ref, pathTransforms, pairs, acc);
+                boolean ok = program.solve(minLatencyNs);
+                lps += program.lpCount();
+                retries += program.solverRetries();
+                if (program.tooLarge()) {
+                    warnings.add("global program not used for the " + groupName + ": more than "
+                            + PiecewiseProgram.MAX_CANDIDATE_ROWS + " bucket hull vertices for the program with piecewise "
+                            + "transforms; used path composition of the piecewise transforms: messages between nodes not on a "
+                            + "path may be inverted");
+                    continue;
+                }
+                if (!ok) {
+                    infeasible++;
+                    warnings.add("global program infeasible for the " + groupName + ": no continuous corrections on "
+                            + "windows of " + program.windowWidth(ref) / 1_000_000_000L + " s satisfy all "
+                            + program.candidateRows() + " bucket hull constraints" + (minLatencyNs > 0
+                            ? " with a minimum latency of " + Math.round(minLatencyNs) + " ns" : "")
+                            + "; used path composition of the piecewise transforms: messages between nodes not on a path may be inverted");
+                    continue;
+                }
+                solved++;
+                piecewiseGroups++;
+                constraints += program.constraintCount();
+                oneWayUsed += program.oneWayPairs();
+                if (program.minimaxSkipped()) {
+                    minimaxSkipped++;
+                }
+                String how = "global program with piecewise transforms over " + members.length + " nodes, "
+                        + program.pairsUsed() + " pairs (" + program.oneWayPairs() + " one-way), windows of "
+                        + program.windowWidth(ref) / 1_000_000_000L + " s, " + program.constraintCount() + " of "
+                        + program.candidateRows() + " bucket hull constraints (" + program.rounds() + " rounds)"
+                        + (program.excludedRows() > 0 ? ", " + program.excludedRows() + " left out at steps and breaks (left to the repair pass)" : "");
+                for (int m : members) {
+                    NodeResult old = results.get(m);
+                    if (m == ref) {
+                        results.set(m, new NodeResult(old.name(), old.source(), old.reference(), old.quality(),
+                                old.transform(), old.bounds(), old.path(), old.start(), old.end(),
+                                old.note() + " (" + how + ")"));
+                        continue;
+                    }
+                    ClockTransform transform = program.transform(m);
+                    NodeBounds rows = containing(old, transform);
+                    results.set(m, new NodeResult(old.name(), old.source(), old.reference(), old.quality(),
+                            transform, rows, old.path(), old.start(), old.end(),
+                            how + "; bounds: path composition's (" + old.note() + "), re-centred"));
+                }
                 continue;
             }
             int groupNumber = ++groupsStarted;
@@ -340,6 +397,9 @@ public final class GlobalReduction {
             stats.put("global_minimax_skipped", minimaxSkipped);
             stats.put("global_joint_bounds", jointBounds);
             stats.put("global_local_bounds", localBounds);
+            if (piecewiseGroups > 0) {
+                stats.put("global_piecewise_groups", piecewiseGroups);
+            }
         }
         return new SyncResult(path.reference(), results, path.pairs(), stats, warnings);
     }
@@ -350,5 +410,22 @@ public final class GlobalReduction {
      */
     static NodeBounds recentred(NodeResult path, ClockTransform transform) {
         return path.bounds().recentred(path.transform(), transform);
+    }
+
+    /**
+     * Path bounds re-centred on {@code transform} and widened, where the transform left them, just
+     * enough to contain it (minus and plus ≥ 0): still bounds, and since max(0, ·) of a linear
+     * function is convex, linear interpolation between the rows stays conservative.
+     */
+    static NodeBounds containing(NodeResult path, ClockTransform transform) {
+        NodeBounds r = recentred(path, transform);
+        if (r.isEmpty()) {
+            return r;
+        }
+        List<org.tracesync.core.transform.BoundRow> rows = new ArrayList<>();
+        for (org.tracesync.core.transform.BoundRow row : r.rows()) {
+            rows.add(new org.tracesync.core.transform.BoundRow(row.t(), Math.max(0.0, row.minus()), Math.max(0.0, row.plus())));
+        }
+        return NodeBounds.ofRows(rows);
     }
 }

@@ -24,15 +24,22 @@ final class MessageSimulation {
     private final SplittableRandom random;
     private final double[] offset;
     private final double[] drift;
+    private final double[] curve; // ns per ns²: the clock's drift changes by 2·curve per ns
+    private final double[] stepAt;   // true time (ns since EPOCH) of a clock step, NaN for none
+    private final double[] stepSize; // its size (ns, > 0: the clock jumps ahead)
     private final List<NodeInfo> nodes = new ArrayList<>();
     private final PairAccumulators acc;
-    private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv
+    private final List<long[]> messages = new ArrayList<>(); // sender, receiver, send, recv, true send time
     private final long duration;
 
     MessageSimulation(long seed, int n, long durationNs) {
         this.random = new SplittableRandom(seed);
         this.offset = new double[n];
         this.drift = new double[n];
+        this.curve = new double[n];
+        this.stepAt = new double[n];
+        this.stepSize = new double[n];
+        java.util.Arrays.fill(stepAt, Double.NaN);
         this.acc = new PairAccumulators(n);
         this.duration = durationNs;
         for (int i = 0; i < n; i++) {
@@ -44,6 +51,26 @@ final class MessageSimulation {
     MessageSimulation clock(int n, double offsetNs, double driftValue) {
         offset[n] = offsetNs;
         drift[n] = driftValue;
+        return this;
+    }
+
+    /**
+     * Makes node n's clock wander: its drift changes steadily by {@code ppmPerHour} ppm per hour
+     * (local time gains a quadratic term), so that over a long trace the pair hulls cross and the
+     * pairs become piecewise.
+     */
+    MessageSimulation wander(int n, double ppmPerHour) {
+        curve[n] = 0.5 * ppmPerHour * 1e-6 / 3.6e12;
+        return this;
+    }
+
+    /** Makes node n's clock jump ahead by {@code sizeNs} (> 0) at true time {@code atNs}. */
+    MessageSimulation step(int n, double atNs, double sizeNs) {
+        if (!(sizeNs > 0)) {
+            throw new IllegalArgumentException("forward steps only");
+        }
+        stepAt[n] = atNs;
+        stepSize[n] = sizeNs;
         return this;
     }
 
@@ -63,7 +90,27 @@ final class MessageSimulation {
             long send = local(s, t);
             long recv = local(r, t + latency);
             acc.message(s, r, send, recv);
-            messages.add(new long[] {s, r, send, recv});
+            messages.add(new long[] {s, r, send, recv, Math.round(t)});
+        }
+        return this;
+    }
+
+    /**
+     * Like {@link #send}, at sorted true times (a long trace's accumulators expect messages nearly
+     * in time order): {@code count} messages from s to r, latency = minNs + Exp(meanTailNs).
+     */
+    MessageSimulation sendInOrder(int s, int r, int count, double minNs, double meanTailNs) {
+        double[] times = new double[count];
+        for (int k = 0; k < count; k++) {
+            times[k] = random.nextDouble() * duration;
+        }
+        java.util.Arrays.sort(times);
+        for (double t : times) {
+            double latency = minNs - meanTailNs * Math.log(1 - random.nextDouble());
+            long send = local(s, t);
+            long recv = local(r, t + latency);
+            acc.message(s, r, send, recv);
+            messages.add(new long[] {s, r, send, recv, Math.round(t)});
         }
         return this;
     }
@@ -78,13 +125,36 @@ final class MessageSimulation {
     }
 
     long local(int n, double t) {
-        return EPOCH + Math.round(t + offset[n] + drift[n] * t);
+        return EPOCH + Math.round(smooth(n, t) + (t >= stepAt[n] ? stepSize[n] : 0));
+    }
+
+    /** Node n's local time (ns since EPOCH) at true time t, without its step. */
+    private double smooth(int n, double t) {
+        return t + offset[n] + drift[n] * t + curve[n] * t * t;
+    }
+
+    /** The true time at which node n's clock reads {@code l} (ns since EPOCH). */
+    private double trueTime(int n, double l) {
+        double t = inverse(n, l);
+        if (!Double.isNaN(stepAt[n]) && t >= stepAt[n]) {
+            t = Math.max(stepAt[n], inverse(n, l - stepSize[n])); // after the step, or inside the gap it skipped
+        }
+        return t;
+    }
+
+    private double inverse(int n, double l) {
+        double t = (l - offset[n]) / (1 + drift[n]);
+        for (int i = 0; i < 4 && curve[n] != 0; i++) { // Newton on smooth(t) = l
+            t -= (smooth(n, t) - l) / (1 + drift[n] + 2 * curve[n] * t);
+        }
+        return t;
     }
 
     /** True {@code ref time − local time} at node n's local time, ref = node ref's clock. */
     double trueCorrection(int n, int ref, long localTime) {
-        double t = ((double) (localTime - EPOCH) - offset[n]) / (1 + drift[n]);
-        return (offset[ref] + drift[ref] * t) - (offset[n] + drift[n] * t);
+        double l = (double) (localTime - EPOCH);
+        double t = trueTime(n, l);
+        return smooth(ref, t) + (t >= stepAt[ref] ? stepSize[ref] : 0) - l;
     }
 
     List<NodeInfo> nodes() {
@@ -131,6 +201,22 @@ final class MessageSimulation {
                 continue;
             }
             if (nd.transform().apply(m[3]) < ns.transform().apply(m[2])) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Inversions of messages sent further than {@code marginNs} (true time) from {@code trueTime}. */
+    int inversionsAwayFrom(SyncResult r, double trueTime, double marginNs) {
+        int count = 0;
+        for (long[] m : messages) {
+            if (Math.abs(m[4] - trueTime) <= marginNs) {
+                continue;
+            }
+            NodeResult ns = r.nodes().get((int) m[0]);
+            NodeResult nd = r.nodes().get((int) m[1]);
+            if (ns.reference().equals(nd.reference()) && nd.transform().apply(m[3]) < ns.transform().apply(m[2])) {
                 count++;
             }
         }

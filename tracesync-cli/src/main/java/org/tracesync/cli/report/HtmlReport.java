@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
@@ -15,6 +16,8 @@ import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.transform.BoundRow;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.LinearSegment;
 
 /**
  * Writes the synchronization report: one self-contained HTML page (inline CSS and SVG, no script,
@@ -33,6 +36,10 @@ public final class HtmlReport {
     private static final String ESTIMATE = "#2ca02c";
     private static final String BOUNDS = "#9467bd";
     private static final String TRUTH = "#ff7f0e";
+    private static final String KNOTS = "#555";
+    private static final String STEPS = "#c2185b";
+    /** A jump of a node's transform larger than this (ns) at a knot is drawn as a step. */
+    static final double STEP_JUMP_NS = 1_000.0;
 
     private final ReportInput in;
     private final StringBuilder out = new StringBuilder(1 << 16);
@@ -244,9 +251,11 @@ public final class HtmlReport {
             }
         }
         String xLabel = "local time of " + n.name() + " since its first message (s)";
+        double[][] line = n.transform().isLinear() ? new double[][] {xs, corr} : correctionLine(n.transform(), start, end, samples);
         SvgPlot correction = new SvgPlot(660, 300, "Correction ref(t) − t of " + n.name() + " → " + n.reference(),
                 xLabel, "correction (ms)")
-                .line(xs, corr, ESTIMATE, "estimate", null);
+                .line(line[0], line[1], ESTIMATE, n.transform().isLinear() ? "estimate"
+                        : "estimate (" + n.transform().segments().size() + " segments)", null);
         if (truth) {
             correction.line(trueX, trueCorr, TRUTH, "true (truth file)", "6,4");
         }
@@ -283,6 +292,15 @@ public final class HtmlReport {
         if (truth) {
             band.line(trueX, trueErr, TRUTH, "true error (truth file)", null);
         }
+        if (!n.transform().isLinear()) {
+            Knots k = Knots.of(n.transform(), start, end, start);
+            for (SvgPlot plot : new SvgPlot[] {correction, band}) {
+                plot.rug(k.knots(), KNOTS, "knots (" + k.knots().length + ")", "knots");
+                if (k.steps().length > 0) {
+                    plot.markers(k.steps(), k.labels(), STEPS, "steps of the transform", "step");
+                }
+            }
+        }
         if (yLimit > 0) {
             band.yRange(-yLimit * 1.15, yLimit * 1.15);
         }
@@ -290,6 +308,9 @@ public final class HtmlReport {
             out.append("<p>No accuracy bounds for this node (unknown).</p>\n");
         }
         out.append("<div class=\"plots\">\n").append(correction.render()).append(band.render()).append("</div>\n");
+        if (!n.transform().isLinear()) {
+            out.append("<p class=\"cap\">").append(piecewiseCaption(n)).append("</p>\n");
+        }
         out.append("<p class=\"cap\">Right: the true time of the reference lies in the shaded band around the estimate. "
                 + "Points are corrected one-way latencies of this node's messages: a message it sent is drawn at "
                 + "+latency, one it received at −latency; the band must fit between the two clouds. Broadcast "
@@ -373,9 +394,32 @@ public final class HtmlReport {
         }
         double[][] env = envelope(p, a, b, x0, g);
         double[][] truth = trueLine(a, b, x0, ur);
+        ClockTransform pieces = g != null && g.piecewise() != null ? g.piecewise().transform() : null;
+        if (pieces != null) {
+            // the estimate is the fit's pieces (both sides of each knot), not one line
+            double[][] pl = pieceLine(pieces, x0, ur[0], ur[1]);
+            ex = pl[0];
+            ey = pl[1];
+        }
         SvgPlot full = figure5("Messages " + a + " – " + b + " (whole trace)", a, b, ab, ba, lowerHull, upperHull, ex, ey,
                 env, truth);
         SvgPlot zoom = figure5("Zoom on the densest region", a, b, ab, ba, lowerHull, upperHull, ex, ey, env, truth);
+        List<ClockStep> steps = pr != null ? pr.steps() : g != null && g.piecewise() != null ? g.piecewise().steps() : List.of();
+        double[] stepU = new double[steps.size()];
+        String[] stepText = new String[steps.size()];
+        for (int i = 0; i < steps.size(); i++) {
+            stepU[i] = (steps.get(i).at() - x0) / 1e9;
+            stepText[i] = stepLabel(steps.get(i));
+        }
+        for (SvgPlot plot : new SvgPlot[] {full, zoom}) {
+            if (pieces != null) {
+                Knots k = Knots.of(pieces, x0 + Math.round(ur[0] * 1e9), x0 + Math.round(ur[1] * 1e9), x0);
+                plot.rug(k.knots(), KNOTS, "knots (" + pieces.segments().size() + " pieces)", "knots");
+            }
+            if (stepU.length > 0) {
+                plot.markers(stepU, stepText, STEPS, "clock steps: size [bounds]", "step");
+            }
+        }
         // the corridor's slope in µs per s is the pair's drift × 10⁶
         double[] window = densestWindow(ab, ba, pr != null && Double.isFinite(pr.drift()) ? pr.drift() * 1e6 : 0);
         if (window != null) {
@@ -389,6 +433,11 @@ public final class HtmlReport {
                 .append(" → ").append(Html.escape(a)).append("; X0 = ").append(x0).append(" ns on ").append(Html.escape(a))
                 .append("'s clock; ").append(hullNote)
                 .append(env == null ? "; bounds drawn only when one node is the other's reference" : "")
+                .append(pieces == null ? "" : "; piecewise: " + pieces.segments().size() + " pieces on "
+                        + Math.round(g.piecewise().bucketWidth() / 1e6) + " ms buckets, knots marked along the bottom")
+                .append(steps.isEmpty() ? "" : "; " + steps.size() + " clock step" + (steps.size() == 1 ? "" : "s")
+                        + " dashed, labelled with the jump of " + Html.escape(b) + "'s clock relative to "
+                        + Html.escape(a) + "'s and its bounds")
                 .append(p.inversions > 0 ? "; " + p.inversions + " inversions after correction" : "").append(".</p>\n");
     }
 
@@ -635,6 +684,125 @@ public final class HtmlReport {
             r[1][i] = ys[h[i]];
         }
         return r;
+    }
+
+    // ---------------------------------------------------------------- pieces, knots, steps
+
+    /**
+     * Knots of a piecewise transform inside [from, to] as plot abscissas (s since {@code origin}),
+     * and its steps: knots where it jumps by more than {@link #STEP_JUMP_NS}, labelled with the jump.
+     */
+    record Knots(double[] knots, double[] steps, String[] labels) {
+        static Knots of(ClockTransform t, long from, long to, long origin) {
+            List<LinearSegment> segs = t.segments();
+            double[] knots = new double[segs.size()];
+            double[] steps = new double[segs.size()];
+            String[] labels = new String[segs.size()];
+            int n = 0;
+            int m = 0;
+            for (int k = 1; k < segs.size(); k++) {
+                long at = segs.get(k).from();
+                if (at < from || at > to) {
+                    continue;
+                }
+                knots[n++] = (at - origin) / 1e9;
+                double jump = segs.get(k).correction(at) - segs.get(k - 1).correction(at);
+                if (Math.abs(jump) > STEP_JUMP_NS) {
+                    steps[m] = (at - origin) / 1e9;
+                    labels[m++] = String.format(Locale.ROOT, "jump %+.3f ms", jump / 1e6);
+                }
+            }
+            return new Knots(Arrays.copyOf(knots, n), Arrays.copyOf(steps, m), Arrays.copyOf(labels, m));
+        }
+    }
+
+    /** "step +4.274 ms [+4.198, +4.352]": a pair's clock step, its size and bounds. */
+    static String stepLabel(ClockStep st) {
+        return String.format(Locale.ROOT, "step %+.3f ms", st.size() / 1e6) + (Double.isNaN(st.sizeMin()) ? ""
+                : String.format(Locale.ROOT, " [%+.3f, %+.3f]", st.sizeMin() / 1e6, st.sizeMax() / 1e6));
+    }
+
+    /**
+     * A pair's piecewise estimate as v = y − x (µs) over u = (x − x0) (s) in [uFrom, uTo]: the ends
+     * and both sides of every knot inside, so that steps show as vertical jumps.
+     */
+    static double[][] pieceLine(ClockTransform e, long x0, double uFrom, double uTo) {
+        long from = x0 + Math.round(uFrom * 1e9);
+        long to = x0 + Math.round(uTo * 1e9);
+        double[][] l = correctionPoints(e, from, to, 0);
+        for (int i = 0; i < l[0].length; i++) {
+            l[0][i] = (Math.round(l[0][i]) - x0) / 1e9;
+            l[1][i] /= 1e3;
+        }
+        return l;
+    }
+
+    /**
+     * A node's piecewise correction (ms) over its local time since {@code start} (s): {@code samples}
+     * evenly spaced instants plus both sides of every knot, in time order.
+     */
+    static double[][] correctionLine(ClockTransform t, long start, long end, int samples) {
+        double[][] l = correctionPoints(t, start, end, samples);
+        for (int i = 0; i < l[0].length; i++) {
+            l[0][i] = (Math.round(l[0][i]) - start) / 1e9;
+            l[1][i] /= 1e6;
+        }
+        return l;
+    }
+
+    /** {t, correction(t) ns} at from, to, {@code samples} instants between and both sides of each knot. */
+    private static double[][] correctionPoints(ClockTransform t, long from, long to, int samples) {
+        java.util.TreeMap<Long, double[]> pts = new java.util.TreeMap<>();
+        pts.put(from, new double[] {t.correction(from)});
+        pts.put(to, new double[] {t.correction(to)});
+        for (int i = 1; i < samples; i++) {
+            long x = from + Math.round((double) (to - from) * i / samples);
+            pts.put(x, new double[] {t.correction(x)});
+        }
+        List<LinearSegment> segs = t.segments();
+        for (int k = 1; k < segs.size(); k++) {
+            long at = segs.get(k).from();
+            if (at > from && at < to) {
+                pts.put(at, new double[] {segs.get(k - 1).correction(at), segs.get(k).correction(at)});
+            }
+        }
+        int n = 0;
+        for (double[] v : pts.values()) {
+            n += v.length;
+        }
+        double[][] out = new double[2][n];
+        int i = 0;
+        for (java.util.Map.Entry<Long, double[]> e : pts.entrySet()) {
+            for (double v : e.getValue()) {
+                out[0][i] = e.getKey();
+                out[1][i++] = v;
+            }
+        }
+        return out;
+    }
+
+    /** What a node's piecewise plots show, and the clock steps of the pairs on its path (size and bounds). */
+    private String piecewiseCaption(NodeResult n) {
+        StringBuilder c = new StringBuilder("Piecewise transform: ").append(n.transform().segments().size())
+                .append(" segments; their knots are marked along the bottom of both plots, and the knots where the "
+                        + "correction jumps by more than ").append(ns(STEP_JUMP_NS)).append(" are dashed (clock steps).");
+        List<String> said = new ArrayList<>();
+        for (int i = 0; i + 1 < n.path().size(); i++) {
+            String x = n.path().get(i);
+            String y = n.path().get(i + 1);
+            for (PairResult p : in.result().pairs()) {
+                if ((p.a().equals(x) && p.b().equals(y)) || (p.a().equals(y) && p.b().equals(x))) {
+                    for (ClockStep st : p.steps()) {
+                        said.add("pair " + p.a() + "/" + p.b() + ": " + p.b() + "'s clock jumps by " + stepLabel(st).substring(5)
+                                + " ms relative to " + p.a() + "'s at " + p.a() + "-time " + st.at());
+                    }
+                }
+            }
+        }
+        if (!said.isEmpty()) {
+            c.append(" Clock steps on its path (size [bounds]): ").append(Html.escape(String.join("; ", said))).append('.');
+        }
+        return c.toString();
     }
 
     // ---------------------------------------------------------------- formatting

@@ -15,7 +15,10 @@ import java.util.Locale;
 final class SvgPlot {
 
     private record Series(String kind, double[] xs, double[] ys, double[] y2, String color, String label,
-                          String dash) {
+                          String dash, String[] texts, String css) {
+        Series(String kind, double[] xs, double[] ys, double[] y2, String color, String label, String dash) {
+            this(kind, xs, ys, y2, color, label, dash, null, null);
+        }
     }
 
     private static int ids;
@@ -72,6 +75,25 @@ final class SvgPlot {
     /** A shaded band between {@code lo} and {@code hi} over {@code xs}. */
     SvgPlot band(double[] xs, double[] lo, double[] hi, String color, String label) {
         series.add(new Series("band", xs, lo, hi, color, label, null));
+        return this;
+    }
+
+    /**
+     * Short ticks along the bottom edge at {@code xs} (the knots of a piecewise transform): one
+     * path of class {@code css}; they do not widen the plot's ranges.
+     */
+    SvgPlot rug(double[] xs, String color, String label, String css) {
+        series.add(new Series("rug", xs, new double[xs.length], null, color, label, null, null, css));
+        return this;
+    }
+
+    /**
+     * Dashed vertical lines across the plot at {@code xs} (clock steps), each labelled with
+     * {@code texts[i]} at the top; elements of class {@code css} and {@code css}-label. They do not
+     * widen the plot's ranges.
+     */
+    SvgPlot markers(double[] xs, String[] texts, String color, String label, String css) {
+        series.add(new Series("markers", xs, new double[xs.length], null, color, label, "5,3", texts.clone(), css));
         return this;
     }
 
@@ -135,6 +157,28 @@ final class SvgPlot {
                 continue;
             }
             switch (s.kind) {
+                case "rug" -> {
+                    StringBuilder d = new StringBuilder();
+                    for (double x : s.xs) {
+                        d.append('M').append(px(x, xr, left, pw)).append(',').append(top + ph).append("v-9");
+                    }
+                    b.append("<path class=\"").append(s.css).append("\" d=\"").append(d).append("\" stroke=\"")
+                            .append(s.color).append("\" stroke-width=\"1\"/>\n");
+                }
+                case "markers" -> {
+                    for (int i = 0; i < s.xs.length; i++) {
+                        String x = px(s.xs[i], xr, left, pw);
+                        b.append("<line class=\"").append(s.css).append("\" x1=\"").append(x).append("\" y1=\"").append(top)
+                                .append("\" x2=\"").append(x).append("\" y2=\"").append(top + ph).append("\" stroke=\"")
+                                .append(s.color).append("\" stroke-width=\"1.5\" stroke-dasharray=\"").append(s.dash)
+                                .append("\"/>\n");
+                        if (s.texts != null && i < s.texts.length && s.texts[i] != null) {
+                            b.append("<text class=\"").append(s.css).append("-label\" x=\"").append(x)
+                                    .append("\" dx=\"4\" y=\"").append(top + 13 + 13 * (i % 3)).append("\" font-size=\"11\" fill=\"")
+                                    .append(s.color).append("\">").append(Html.escape(s.texts[i])).append("</text>\n");
+                        }
+                    }
+                }
                 case "band" -> {
                     StringBuilder d = new StringBuilder();
                     for (int i = 0; i < s.xs.length; i++) {
@@ -188,6 +232,10 @@ final class SvgPlot {
             int ly = top + ph + 54 + (entry / perRow) * 17;
             entry++;
             String swatch = switch (s.kind) {
+                case "rug" -> String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\"/>",
+                        lx + 7, ly - 10, lx + 7, ly, s.color);
+                case "markers" -> String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>",
+                        lx + 7, ly - 11, lx + 7, ly + 1, s.color);
                 case "band" -> String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\"/>",
                         lx, ly - 9, s.color, s.color);
                 case "line", "vertices" -> String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>",
@@ -224,6 +272,9 @@ final class SvgPlot {
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (Series s : series) {
+            if (s.kind.equals("rug") || s.kind.equals("markers")) {
+                continue; // annotations: drawn where they fall, never widen the view
+            }
             double[][] arrays = x ? new double[][] {s.xs} : (s.y2 == null ? new double[][] {s.ys} : new double[][] {s.ys, s.y2});
             for (double[] a : arrays) {
                 for (double v : a) {

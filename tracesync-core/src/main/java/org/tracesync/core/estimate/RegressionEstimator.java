@@ -10,7 +10,11 @@ import java.util.Arrays;
  * message b → a that answers it (sent t3 on b, received t4 on a). It gives the NTP offset sample
  * {@code θ = ((t2 − t1) + (t3 − t4)) / 2} at a-time {@code (t1 + t4) / 2}, and its error margin
  * {@code e = ((t4 − t1) − (t3 − t2)) / 2} (half the round trip): with latencies ≥ 0, the true
- * offset at that instant lies in [θ − e, θ + e]; θ is off by half the latency asymmetry.
+ * offset at that instant lies in [θ − e, θ + e]; θ is off by half the latency asymmetry. As in
+ * the paper, the exchanges are real ones: a TCP data segment and the acknowledgement that covers
+ * it, as the TCP matcher finds them ({@link #samples}; either node may have sent the data). Only
+ * inputs whose messages carry no acknowledgements fall back to pairing replies with requests
+ * ({@link #pairedSamples}), and the result says so.
  *
  * <p><b>Fit.</b> Least squares {@code θ = c + d·u}; then <em>one</em> rejection pass on the error
  * margin: the exchanges whose margin exceeds {@code mean + z·sd} of the margins (z the two-sided
@@ -27,7 +31,7 @@ import java.util.Arrays;
  * <p>Unlike the hull estimate this gives no strict guarantee: its line may leave the feasible
  * region. The synchronizer then counts the messages it inverts and does not call the pair
  * accurate (see {@code Synchronizer}); the bounds stay the hull's, strict, written around the
- * regression line. Cost: O(n) per fit; O(n log n) to pair exchanges from messages.
+ * regression line. Cost: O(n) per fit; O(n log n) to pair replies with requests.
  */
 public final class RegressionEstimator {
 
@@ -37,27 +41,54 @@ public final class RegressionEstimator {
      * @param seC, seD       standard errors of c and d
      * @param ciC, ciD       half-widths of their confidence intervals at the fit's level (NaN with
      *                       fewer than 3 samples)
+     * @param confidence     that level (also the rejection pass's)
      */
     public record Fit(double c, double d, double residualStandardError, int samples, int rejected,
-                      double seC, double seD, double ciC, double ciD) {
+                      double seC, double seD, double ciC, double ciD, double confidence) {
+
+        /** The fit's statistics for the result, its samples taken from {@code samplesFrom}. */
+        public RegressionStatistics statistics(String samplesFrom) {
+            return new RegressionStatistics(samplesFrom, samples, rejected, confidence, residualStandardError,
+                    seD, ciD, seC, ciC);
+        }
     }
 
     private RegressionEstimator() {
     }
 
     /**
-     * Exchange samples from the messages of one pair (all coordinates already rebased: u = x − X0,
-     * values in v = y − x − V0 units), returned as {u[], theta[], margin[]}. An input whose
-     * matcher knows its exchanges (a TCP data segment and the acknowledgement that covers it)
-     * should give those; from bare messages, each b → a message is paired with the latest a → b
-     * message b received before sending it, provided b received it after its previous b → a
-     * message (request, then reply: a request answers one reply only).
+     * The samples of exchanges (all coordinates rebased: u = x − X0, values in v = y − x − V0
+     * units), returned as {u[], theta[], margin[]}: exchange i is the a → b message sent
+     * {@code xs[i]} on a and received {@code yr[i]} on b, and the b → a message sent {@code ys[i]}
+     * on b and received {@code xr[i]} on a, whichever of the two is the data (see
+     * {@code PairExchangeLog}). Exact differences as long, then one rounding each.
+     */
+    public static double[][] samples(long[] xs, long[] yr, long[] ys, long[] xr, long x0, long v0) {
+        int n = xs.length;
+        double[] us = new double[n];
+        double[] th = new double[n];
+        double[] mg = new double[n];
+        for (int i = 0; i < n; i++) {
+            th[i] = 0.5 * ((double) (yr[i] - xs[i] - v0) + (double) (ys[i] - xr[i] - v0));
+            us[i] = 0.5 * ((double) (xs[i] - x0) + (double) (xr[i] - x0));
+            mg[i] = 0.5 * ((double) (xr[i] - xs[i]) - (double) (ys[i] - yr[i]));
+        }
+        return new double[][] {us, th, mg};
+    }
+
+    /**
+     * Samples from the bare messages of one pair, for inputs whose messages carry no
+     * acknowledgements (LTTV text, application message ids): each b → a message is paired with the
+     * latest a → b message b received before sending it, provided b received it after its previous
+     * b → a message (request, then reply: a request answers one reply only). Not every such pair is
+     * a real exchange (pipelined requests, several connections): an input whose matcher finds
+     * exchanges gives those instead ({@link #samples}). Returned as {@link #samples} does.
      *
      * @param abSend  a-times x_s of a → b messages, abRecv their b-times y_r
      * @param baSend  b-times y_s of b → a messages, baRecv their a-times x_r
      */
-    public static double[][] exchangeSamples(long[] abSend, long[] abRecv, long[] baSend, long[] baRecv,
-                                             long x0, long v0) {
+    public static double[][] pairedSamples(long[] abSend, long[] abRecv, long[] baSend, long[] baRecv,
+                                           long x0, long v0) {
         int n = abSend.length;
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
@@ -68,9 +99,10 @@ public final class RegressionEstimator {
         for (int i = 0; i < n; i++) {
             sortedRecv[i] = abRecv[order[i]];
         }
-        double[] us = new double[baSend.length];
-        double[] th = new double[baSend.length];
-        double[] mg = new double[baSend.length];
+        long[] xs = new long[baSend.length];
+        long[] yr = new long[baSend.length];
+        long[] ys = new long[baSend.length];
+        long[] xr = new long[baSend.length];
         Integer[] replies = new Integer[baSend.length];
         for (int k = 0; k < replies.length; k++) {
             replies[k] = k;
@@ -80,29 +112,25 @@ public final class RegressionEstimator {
         int m = 0;
         for (int kk = 0; kk < replies.length; kk++) {
             int k = replies[kk];
-            long ys = baSend[k];
+            long reply = baSend[k];
             long after = previousReply;
-            previousReply = ys;
-            int pos = Arrays.binarySearch(sortedRecv, ys);
+            previousReply = reply;
+            int pos = Arrays.binarySearch(sortedRecv, reply);
             int idx = pos >= 0 ? pos : -pos - 2;
-            while (pos >= 0 && idx + 1 < n && sortedRecv[idx + 1] == ys) {
+            while (pos >= 0 && idx + 1 < n && sortedRecv[idx + 1] == reply) {
                 idx++;
             }
             if (idx < 0 || sortedRecv[idx] <= after) {
                 continue; // no request received since the previous reply: not an exchange
             }
             int req = order[idx];
-            long xs = abSend[req];
-            long yr = abRecv[req];
-            long xr = baRecv[k];
-            double theta = 0.5 * ((double) (yr - xs - v0) + (double) (ys - xr - v0));
-            double u = 0.5 * ((double) (xs - x0) + (double) (xr - x0));
-            us[m] = u;
-            th[m] = theta;
-            mg[m] = 0.5 * ((double) (xr - xs) - (double) (ys - yr));
+            xs[m] = abSend[req];
+            yr[m] = abRecv[req];
+            ys[m] = reply;
+            xr[m] = baRecv[k];
             m++;
         }
-        return new double[][] {Arrays.copyOf(us, m), Arrays.copyOf(th, m), Arrays.copyOf(mg, m)};
+        return samples(Arrays.copyOf(xs, m), Arrays.copyOf(yr, m), Arrays.copyOf(ys, m), Arrays.copyOf(xr, m), x0, v0);
     }
 
     /**
@@ -176,7 +204,7 @@ public final class RegressionEstimator {
         double seD = suu == 0 ? Double.NaN : s / Math.sqrt(suu);
         double seC = suu == 0 ? Double.NaN : s * Math.sqrt(1.0 / count + mu * mu / suu);
         double t = count > 2 ? studentQuantile(1 - (1 - confidence) / 2, count - 2) : Double.NaN;
-        return new Fit(c, d, count > 2 ? s : 0, count, n - count, seC, seD, t * seC, t * seD);
+        return new Fit(c, d, count > 2 ? s : 0, count, n - count, seC, seD, t * seC, t * seD, confidence);
     }
 
     /** Least squares without margins (no rejection): kept for callers that have bare samples. */

@@ -1,5 +1,6 @@
 package org.tracesync.core.matching;
 
+import org.tracesync.core.model.ExchangeSink;
 import org.tracesync.core.model.MessageSink;
 
 /**
@@ -32,10 +33,12 @@ import org.tracesync.core.model.MessageSink;
  * <p><b>Exchanges.</b> When a data message a → b (payload length L &gt; 0, sequence s) is decided,
  * it waits (for W of first-event time, in a fixed-size cache that may drop it for a newer one) for
  * the unique message b → a with ACK set and ack = s + L on the reversed connection; the pair gives one round trip {@code (t4 − t1) − (t3 − t2)} into
- * {@link #roundTrips()}. Keys are decided in first-event order of the merged local clocks, so
- * when b's clock is behind a's by more than the round trip, the acknowledgement is decided before
- * its data and that exchange is not seen: a pair's minima then come from data in the other
- * direction (request/response traffic has both); a one-way bulk flow may give none.
+ * {@link #roundTrips()} and, with {@link #exchangesTo}, the four times to an {@link ExchangeSink}
+ * (the regression estimator's samples). Keys are decided in first-event order of the merged
+ * clocks, and the data is always decided first whatever the clocks' offset: its first event is
+ * at min(t1, t2), the acknowledgement's at min(t3, t4), and t1 &lt; t4, t2 &lt; t3 on each
+ * node's own clock. An exchange is lost when its entry is overwritten in the cache, when its
+ * acknowledgement comes more than W after the data, or when either message is ambiguous.
  *
  * <p><b>Other keys.</b> Every trace format goes through this matcher: keys whose third word has
  * {@link EventBlock#OTHER_KEY} set (application message ids, kernel-trace segments without
@@ -79,6 +82,13 @@ public final class TcpMatcher {
      * capture set).
      */
     private final long[] ex = new long[EXCHANGE_SLOTS * 4];
+    /**
+     * Only with an exchange sink: t1 of entry d at {@code exSend[d]} (t2 is t1 + the stored
+     * t2 − t1). A separate array so that the default path keeps its 32-byte entries.
+     */
+    private long[] exSend;
+    private ExchangeSink exchangeSink;
+    private long tcpSegments;
     private static final long AWAITING = 1;
     private static final long USED = 2;
     private static final long STATE_MASK = 3L << 30;
@@ -136,6 +146,18 @@ public final class TcpMatcher {
         this.out = out;
         this.window = windowNs;
         this.roundTrips = new RoundTripMinima(nodes);
+    }
+
+    /**
+     * Sends every exchange found from now on to {@code sink} (data a → b sent t1, received t2;
+     * acknowledgement b → a sent t3, received t4), right after the acknowledgement's message.
+     * Costs one more 512 kB array and one store per data message.
+     */
+    public void exchangesTo(ExchangeSink sink) {
+        this.exchangeSink = sink;
+        if (sink != null && exSend == null) {
+            exSend = new long[EXCHANGE_SLOTS];
+        }
     }
 
     /**
@@ -212,6 +234,9 @@ public final class TcpMatcher {
         int flags = (int) (c >>> 32);
         int payloadLength = (int) c;
         // other keys (EventBlock.OTHER_KEY: message ids, segments without addresses) have no flow
+        if (c >= 0) {
+            tcpSegments++;
+        }
         boolean retrans = send && c >= 0 && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
         long id = keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
@@ -319,6 +344,10 @@ public final class TcpMatcher {
                 // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
                 roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
                 exchanges++;
+                if (exchangeSink != null) {
+                    long dataSent = exSend[d >> 2];
+                    exchangeSink.exchange(to, from, dataSent, dataSent + ex[d + 2], t1, t2);
+                }
                 ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
             }
         }
@@ -335,6 +364,9 @@ public final class TcpMatcher {
             ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
             ex[d + 2] = t2 - t1;
             ex[d + 3] = decisionTime;
+            if (exSend != null) {
+                exSend[d >> 2] = t1;
+            }
         }
     }
 
@@ -408,6 +440,11 @@ public final class TcpMatcher {
 
     public long exchanges() {
         return exchanges;
+    }
+
+    /** Events that were TCP segments with addresses (keys that can form exchanges). */
+    public long tcpSegments() {
+        return tcpSegments;
     }
 
     /** Largest number of keys held at once (the memory bound actually reached). */

@@ -14,6 +14,18 @@ public interface MessageInput {
     /** Streams every matched message into {@code sink}. */
     void readMessages(MessageSink sink) throws IOException;
 
+    /**
+     * Streams every matched message into {@code messages} and every exchange that matching found
+     * (a data message and the acknowledgement that covers it) into {@code exchanges}. Returns
+     * whether this input can find exchanges at all: false when its messages carry no
+     * acknowledgements (LTTV text, application message ids, spans — the default), true when its
+     * matcher looks for them (TCP segments), even if it found none.
+     */
+    default boolean readMessages(MessageSink messages, ExchangeSink exchanges) throws IOException {
+        readMessages(messages);
+        return false;
+    }
+
     /** Human-readable notes about what reading found (dropped duplicates, evictions, ...). */
     default List<String> warnings() {
         return List.of();

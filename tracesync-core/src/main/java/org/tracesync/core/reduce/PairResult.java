@@ -2,6 +2,7 @@ package org.tracesync.core.reduce;
 
 import java.util.List;
 import org.tracesync.core.estimate.ClockStep;
+import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.model.Quality;
 
 /**
@@ -24,14 +25,25 @@ import org.tracesync.core.model.Quality;
  * @param note             why, in a sentence
  * @param pieces           number of pieces of the pair's transform (1 unless piecewise)
  * @param steps            clock steps found between the two clocks (piecewise only)
+ * @param regression       the regression line's statistics (--estimator regression), else null
  */
 public record PairResult(String a, String b, Quality quality, long messagesAToB, long messagesBToA,
                          int hullAToB, int hullBToA, double driftMin, double driftMax,
                          double offset, double drift, long origin, double meanAccuracy,
-                         int violations, double maxViolation, String note, int pieces, List<ClockStep> steps) {
+                         int violations, double maxViolation, String note, int pieces, List<ClockStep> steps,
+                         RegressionStatistics regression) {
 
     public PairResult {
         steps = List.copyOf(steps);
+    }
+
+    /** A pair whose line is not a regression. */
+    public PairResult(String a, String b, Quality quality, long messagesAToB, long messagesBToA,
+                      int hullAToB, int hullBToA, double driftMin, double driftMax,
+                      double offset, double drift, long origin, double meanAccuracy,
+                      int violations, double maxViolation, String note, int pieces, List<ClockStep> steps) {
+        this(a, b, quality, messagesAToB, messagesBToA, hullAToB, hullBToA, driftMin, driftMax, offset, drift, origin,
+                meanAccuracy, violations, maxViolation, note, pieces, steps, null);
     }
 
     /** A pair with one segment and no steps. */

@@ -301,7 +301,8 @@ public final class PathReduction {
                 p.countAToB(), p.countBToA(), p.pu().length, p.qu().length, p.driftMin(), p.driftMax(),
                 p.hasEstimate() ? p.v0() + p.c() : Double.NaN, p.d(), p.x0(), p.meanAccuracy(),
                 p.violations(), p.maxViolation(), p.note(), p.pieceCount(),
-                p.piecewise() == null ? List.of() : p.piecewise().steps());
+                p.piecewise() == null ? List.of() : p.piecewise().steps(),
+                p.line() == null ? null : p.line().regression());
     }
 
     private static int[] components(int n, List<List<Edge>> adj) {

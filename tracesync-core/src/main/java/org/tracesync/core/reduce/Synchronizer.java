@@ -5,12 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.PairAccumulators;
+import org.tracesync.core.accumulate.PairExchangeLog;
 import org.tracesync.core.accumulate.PairMessageLog;
 import org.tracesync.core.estimate.ConvexHullEstimator;
 import org.tracesync.core.estimate.EstimateLine;
 import org.tracesync.core.estimate.FallbackStatistics;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.estimate.RegressionEstimator;
+import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.model.NodeInfo;
@@ -89,8 +91,11 @@ public final class Synchronizer {
      * inverted the pair becomes {@code fallback} with that count and the largest inversion, and
      * the note says the line left the feasible region. The hull's bounds are kept: they are true
      * whatever the line (rows are written around it; a negative Δ then shows how far outside it is).
+     * The line carries the fit's statistics, its samples taken from {@code samplesFrom} (a
+     * {@link RegressionStatistics} constant).
      */
-    static PairEstimate withRegressionLine(PairEstimate e, RegressionEstimator.Fit fit, long[][] m, double confidence) {
+    static PairEstimate withRegressionLine(PairEstimate e, RegressionEstimator.Fit fit, String samplesFrom, long[][] m,
+                                           double confidence) {
         if (e.piecewise() != null) {
             // one line cannot follow a clock that is not linear over the trace: the pieces stay
             return e.withNote(e.note() + "; regression not used: one line over the whole trace would invert messages");
@@ -111,12 +116,14 @@ public final class Synchronizer {
                 worst = Math.max(worst, over);
             }
         }
+        boolean exchanges = RegressionStatistics.EXCHANGES.equals(samplesFrom);
         String stats = String.format(java.util.Locale.ROOT,
-                "regression on %d exchanges (%d rejected on their round-trip margin at %.3f): residual standard error "
+                "regression on %d %s (%d rejected on their round-trip margin at %.3f): residual standard error "
                         + "%.1f ns, drift %.6g ± %.3g (standard error %.3g), offset ± %.1f ns (standard error %.1f ns) at %.3f",
-                fit.samples(), fit.rejected(), confidence, fit.residualStandardError(), fit.d(), fit.ciD(), fit.seD(),
+                fit.samples(), exchanges ? "exchanges" : "replies paired with requests (the input has no acknowledgements)",
+                fit.rejected(), confidence, fit.residualStandardError(), fit.d(), fit.ciD(), fit.seD(),
                 fit.ciC(), fit.seC(), confidence);
-        EstimateLine line = new EstimateLine(fit.c(), fit.d());
+        EstimateLine line = new EstimateLine(fit.c(), fit.d(), fit.statistics(samplesFrom));
         if (inverted == 0) {
             return e.withLine(line, FallbackStatistics.NONE, e.note() + "; " + stats);
         }
@@ -162,15 +169,30 @@ public final class Synchronizer {
         }
         if (options.estimator() == Estimator.REGRESSION) {
             PairMessageLog log = new PairMessageLog(nodes.size());
-            input.readMessages(log);
+            PairExchangeLog exchanges = new PairExchangeLog(nodes.size());
+            boolean known = input.readMessages(log, exchanges);
             for (int k = 0; k < estimates.size(); k++) {
                 PairEstimate e = estimates.get(k);
+                if (!e.hasEstimate()) {
+                    continue;
+                }
                 long[][] m = log.messages(e.a(), e.b());
-                double[][] samples = RegressionEstimator.exchangeSamples(m[0], m[1], m[2], m[3], e.x0(), e.v0());
-                if (samples[0].length >= 2 && e.hasEstimate()) {
+                double[][] samples;
+                if (known) {
+                    long[][] x = exchanges.exchanges(e.a(), e.b());
+                    samples = RegressionEstimator.samples(x[0], x[1], x[2], x[3], e.x0(), e.v0());
+                } else {
+                    samples = RegressionEstimator.pairedSamples(m[0], m[1], m[2], m[3], e.x0(), e.v0());
+                }
+                if (samples[0].length >= 2) {
                     RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], samples[2],
                             options.confidence());
-                    estimates.set(k, withRegressionLine(e, fit, m, options.confidence()));
+                    estimates.set(k, withRegressionLine(e, fit, known ? RegressionStatistics.EXCHANGES
+                            : RegressionStatistics.PAIRED_MESSAGES, m, options.confidence()));
+                } else if (e.piecewise() == null) {
+                    estimates.set(k, e.withNote(e.note() + "; regression not used: " + samples[0].length
+                            + (known ? " exchanges (a data message and its acknowledgement)"
+                                    : " replies paired with requests") + " between them, 2 needed; the line is the hull's"));
                 }
             }
         }

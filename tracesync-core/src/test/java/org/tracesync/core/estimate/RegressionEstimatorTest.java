@@ -34,7 +34,7 @@ class RegressionEstimatorTest {
         }
         origin[0] = abSend[0];
         origin[1] = abRecv[0] - abSend[0];
-        return RegressionEstimator.exchangeSamples(abSend, abRecv, baSend, baRecv, origin[0], origin[1]);
+        return RegressionEstimator.pairedSamples(abSend, abRecv, baSend, baRecv, origin[0], origin[1]);
     }
 
     static long b(long t, long offset, double drift) {

@@ -105,6 +105,36 @@ class TcpMatcherTest {
         assertThat(m.roundTrips().known(0, 2)).isFalse();
     }
 
+    /**
+     * The exchange sink gets the four local times of each exchange, whichever clock is ahead:
+     * fed in merged time order, the data (first event at min(t1, t2)) is decided before its
+     * acknowledgement (min(t3, t4)), also when b's clock is 0.5 s behind a's.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {500_000_000L, -500_000_000L})
+    void exchangeSinkGetsTheFourTimesWhicheverClockIsAhead(long off) {
+        List<long[]> got = new ArrayList<>();
+        m.exchangesTo((a, b, t1, t2, t3, t4) -> got.add(new long[] {a, b, t1, t2, t3, t4}));
+        long[][] events = { // node, send, time, from, to, seq, ack, flags, len
+            {0, 1, 1_000, 0, 1, 100, 7, 0x18, 50},          // t1
+            {1, 0, off + 1_400, 0, 1, 100, 7, 0x18, 50},    // t2
+            {1, 1, off + 1_900, 1, 0, 7, 150, 0x18, 30},    // t3: a reply acknowledging 150
+            {0, 0, 2_200, 1, 0, 7, 150, 0x18, 30},          // t4
+            {0, 1, 2_300, 0, 1, 150, 37, 0x10, 0},          // a acknowledges the reply
+            {1, 0, off + 2_650, 0, 1, 150, 37, 0x10, 0},
+        };
+        java.util.Arrays.sort(events, java.util.Comparator.comparingLong(e -> e[2]));
+        for (long[] e : events) {
+            seg((int) e[0], e[1] == 1, e[2], (int) e[3], (int) e[4], e[5], e[6], (int) e[7], (int) e[8]);
+        }
+        m.finish();
+        assertThat(m.exchanges()).isEqualTo(2);
+        assertThat(got).containsExactlyInAnyOrder(new long[] {0, 1, 1_000, off + 1_400, off + 1_900, 2_200},
+                new long[] {1, 0, off + 1_900, 2_200, 2_300, off + 2_650});
+        assertThat(m.tcpSegments()).isEqualTo(6);
+        assertThat(m.roundTrips().minimum(0, 1)).isEqualTo(650); // (2650 − 1900) − (2300 − 2200); the other 700
+    }
+
     @Test
     void anAckCountsOnceEvenWhenTwoSegmentsCarryIt() {
         seg(0, true, 1_000, 0, 1, 100, 7, 0x18, 50);

@@ -9,6 +9,7 @@ import org.tracesync.core.matching.CoarseClockOffsets;
 import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.RoundTripMinima;
 import org.tracesync.core.matching.TcpMatcher;
+import org.tracesync.core.model.ExchangeSink;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.model.NodeInfo;
@@ -92,22 +93,39 @@ public final class MergedTraceInput implements MessageInput {
     }
 
     /**
+     * Messages and the TCP matcher's exchanges (a data segment and the acknowledgement that covers
+     * it), at local times, widened like the messages (see {@link #widenedByResolution}). True when
+     * the traces had TCP segments with addresses (keys that can form exchanges), even if no
+     * exchange was found; false for application message ids and segments without addresses.
+     */
+    @Override
+    public boolean readMessages(MessageSink sink, ExchangeSink exchanges) throws IOException {
+        return read(sink, null, exchanges) > 0;
+    }
+
+    /**
      * The sink, or — when some trace's timestamps are coarser than 1 ns (µs captures) — a sink
      * that widens each message by the two traces' resolutions r: the send r_s earlier, the
      * receive r_r later. A timestamp t stands for an instant in (t − r, t + r), so the true times
      * always satisfy the widened constraint, and the bounds stay strict (DESIGN §2, §3).
      */
     private MessageSink widenedByResolution(MessageSink sink) throws IOException {
+        long[] res = widening();
+        if (res == null) {
+            return sink;
+        }
+        return (s, r, ts, tr) -> sink.message(s, r, ts - res[s], tr + res[r]);
+    }
+
+    /** Per trace, its timestamp resolution when some trace is coarser than 1 ns (the widening), else null. */
+    private long[] widening() throws IOException {
         long[] res = new long[traces.size()];
         boolean coarse = false;
         for (int i = 0; i < res.length; i++) {
             res[i] = traces.get(i).timestampResolution();
             coarse |= res[i] > 1;
         }
-        if (!coarse) {
-            return sink;
-        }
-        return (s, r, ts, tr) -> sink.message(s, r, ts - res[s], tr + res[r]);
+        return coarse ? res : null;
     }
 
     /** Round-trip minima from the exchanges of the last pass (null before any pass). */
@@ -159,6 +177,14 @@ public final class MergedTraceInput implements MessageInput {
 
     /** One pass: messages into {@code sink}, broadcast groups into {@code broadcasts} (nullable). */
     public void read(MessageSink messages, BroadcastSink broadcasts) throws IOException {
+        read(messages, broadcasts, null);
+    }
+
+    /**
+     * One pass as {@link #read(MessageSink, BroadcastSink)}, and exchanges into {@code exchanges}
+     * (nullable); returns the number of TCP segments with addresses the matcher saw.
+     */
+    private long read(MessageSink messages, BroadcastSink broadcasts, ExchangeSink exchanges) throws IOException {
         int k = traces.size();
         MessageSink sink = widenedByResolution(messages);
         AddressTable addresses = addressTable(nodes);
@@ -194,6 +220,13 @@ public final class MergedTraceInput implements MessageInput {
             };
         }
         TcpMatcher tcp = new TcpMatcher(k, options.window(), options.maxKeys(), out);
+        if (exchanges != null) {
+            // local times (the coarse offsets put back), each message widened as the messages are
+            long[] widths = widening();
+            long[] res = widths == null ? new long[k] : widths;
+            tcp.exchangesTo((a, b, t1, t2, t3, t4) -> exchanges.exchange(a, b, t1 + off[a] - res[a],
+                    t2 + off[b] + res[b], t3 + off[b] - res[b], t4 + off[a] + res[a]));
+        }
         BroadcastMatcher bcast = new BroadcastMatcher(options.window(), bs);
         warnings.clear();
         MergedEventReader in = new MergedEventReader(traces, addresses, off, Long.MAX_VALUE);
@@ -248,6 +281,7 @@ public final class MergedTraceInput implements MessageInput {
                             + " s of each other, so no offset was looked for")
                     + "), raise --match-window above their difference.");
         }
+        return tcp.tcpSegments();
     }
 
     /** Every node's own addresses, owned by the node (its index). */

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tracesync.core.estimate.ClockStep;
+import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
@@ -209,6 +210,33 @@ public final class ResultFile {
             }
             g.writeEndArray();
         }
+        if (p.regression() != null) {
+            writeRegression(g, p.regression());
+        }
+        g.writeEndObject();
+    }
+
+    /** A pair's optional {@code regression} object (docs/RESULT_FORMAT.md). */
+    private static void writeRegression(JsonGenerator g, RegressionStatistics r) throws IOException {
+        g.writeObjectFieldStart("regression");
+        g.writeStringField("samples_from", r.samplesFrom());
+        g.writeNumberField("samples", r.samples());
+        g.writeNumberField("rejected", r.rejected());
+        g.writeNumberField("confidence", r.confidence());
+        g.writeFieldName("residual_standard_error");
+        number(g, r.residualStandardError());
+        g.writeObjectFieldStart("drift");
+        g.writeFieldName("standard_error");
+        number(g, r.driftStandardError());
+        g.writeFieldName("interval");
+        number(g, r.driftInterval());
+        g.writeEndObject();
+        g.writeObjectFieldStart("offset");
+        g.writeFieldName("standard_error");
+        number(g, r.offsetStandardError());
+        g.writeFieldName("interval");
+        number(g, r.offsetInterval());
+        g.writeEndObject();
         g.writeEndObject();
     }
 
@@ -347,7 +375,22 @@ public final class ResultFile {
                 dbl(p.path("estimate"), "offset"), dbl(p.path("estimate"), "drift"),
                 p.path("estimate").path("origin").asLong(), dbl(p, "mean_accuracy"),
                 p.path("violations").asInt(), dbl(p, "max_violation"), p.path("note").asText(""),
-                p.path("pieces").asInt(1), steps(file, p.path("steps"), where));
+                p.path("pieces").asInt(1), steps(file, p.path("steps"), where), regression(file, p.get("regression"), where));
+    }
+
+    /** The optional {@code regression} object of a pair, or null when absent. */
+    private static RegressionStatistics regression(Path file, JsonNode r, String where) throws IOException {
+        if (r == null || r.isNull()) {
+            return null;
+        }
+        String w = where + ".regression";
+        if (!r.isObject()) {
+            throw new TraceFormatException(file, w, "expected an object");
+        }
+        return new RegressionStatistics(text(file, r, "samples_from", w), (int) integer(file, r, "samples", w),
+                (int) integer(file, r, "rejected", w), dbl(r, "confidence"), dbl(r, "residual_standard_error"),
+                dbl(r.path("drift"), "standard_error"), dbl(r.path("drift"), "interval"),
+                dbl(r.path("offset"), "standard_error"), dbl(r.path("offset"), "interval"));
     }
 
     private static List<ClockStep> steps(Path file, JsonNode array, String where) throws IOException {

@@ -91,6 +91,39 @@ class ResultFileTest {
         assertThat(back.pairs()).hasSize(1);
     }
 
+    /**
+     * Issue #11 item 6: a regression pair writes its statistics as the optional {@code regression}
+     * object (docs/RESULT_FORMAT.md), NaN as null, and reads them back; other pairs have none.
+     */
+    @Test
+    void regressionStatisticsAreWrittenAndReadBack() throws Exception {
+        Path in = tmp.resolve("epoch.txt");
+        Files.writeString(in, "2\n0 1 1700000000.000100000 1700000000.080200000\n0 1 1700000060.000100000 1700000060.080260000\n"
+                + "1 0 1700000000.080300000 1700000000.000250000\n1 0 1700000060.080400000 1700000060.000390000\n");
+        SyncResult r = Synchronizer.synchronize(LttvTextInput.open(in), Synchronizer.Options.defaults()
+                .withEstimator(Synchronizer.Estimator.REGRESSION)).result();
+        org.tracesync.core.estimate.RegressionStatistics stats = r.pairs().get(0).regression();
+        assertThat(stats.samplesFrom()).isEqualTo("paired messages");
+        assertThat(stats.samples()).isEqualTo(2);
+        Path out = tmp.resolve("regression.json");
+        ResultFile.write(r, out);
+        JsonNode pair = new ObjectMapper().readTree(Files.readString(out)).get("pairs").get(0);
+        JsonNode reg = pair.get("regression");
+        assertThat(reg.get("samples_from").asText()).isEqualTo("paired messages");
+        assertThat(reg.get("samples").isIntegralNumber()).isTrue();
+        assertThat(reg.get("samples").asInt()).isEqualTo(2);
+        assertThat(reg.get("rejected").asInt()).isZero();
+        assertThat(reg.get("confidence").asDouble()).isEqualTo(0.95);
+        assertThat(reg.get("drift").get("standard_error").isNull()).as("two samples: no standard error").isTrue();
+        assertThat(reg.get("offset").get("interval").isNull()).isTrue();
+        assertThat(ResultFile.read(out).pairs().get(0).regression()).isEqualTo(stats);
+        // a pair whose line is the bisector has no regression object
+        SyncResult plain = Synchronizer.synchronize(LttvTextInput.open(in), Synchronizer.Options.defaults()).result();
+        ResultFile.write(plain, out);
+        assertThat(new ObjectMapper().readTree(Files.readString(out)).get("pairs").get(0).has("regression")).isFalse();
+        assertThat(ResultFile.read(out).pairs().get(0).regression()).isNull();
+    }
+
     @Test
     void corruptResultFilesAreClearErrors() throws Exception {
         Path bad = tmp.resolve("bad.json");
