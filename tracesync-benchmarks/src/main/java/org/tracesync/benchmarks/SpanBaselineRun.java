@@ -56,7 +56,8 @@ public final class SpanBaselineRun {
         SpanMessageInput input = new SpanMessageInput(SpanFiles.open(List.of(file), SpanOptions.defaults()));
         List<String> names = input.nodes().stream().map(n -> n.name()).toList();
         SyncResult fit = Synchronizer.synchronize(input, Synchronizer.Options.defaults().withReference(ShopSimulation.hostName(0))
-                .withReducer(GlobalReduction.reducer(GlobalReduction.Mode.WHERE_REDUNDANT, 0.0))).result();
+                .withReducer(OneWayAttachment.afterFit(GlobalReduction.reducer(GlobalReduction.Mode.WHERE_REDUNDANT, 0.0))))
+                .result();
         fit = OneWayAttachment.attach(OffsetOnlyFit.refitImplausible(fit, input), input);
         Map<Integer, NodeResult> byHost = new HashMap<>();
         for (int h = 0; h < ShopSimulation.HOSTS; h++) {

@@ -58,9 +58,10 @@ final class EvaluationTable {
             EvaluationReport.Truth t = r.truth();
             b.append(String.format(Locale.ROOT, "error vs true clocks (µs): max %s, p50 %s, p99 %s over %d instants%n",
                     us(t.maxError()), us(t.p50Error()), us(t.p99Error()), t.instants()));
-            b.append(String.format(Locale.ROOT, "bounds contain the truth at %s of %d instants with bounds%n",
+            b.append(String.format(Locale.ROOT, "bounds contain the truth at %s of %d instants with bounds%s%n",
                     Double.isNaN(t.containedShare()) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * t.containedShare()),
-                    t.withBounds()));
+                    t.withBounds(), t.oneSided() == 0 ? "" : String.format(Locale.ROOT,
+                            " (%d of them one-sided: only the bounded side checked)", t.oneSided())));
         }
         b.append(r.noInversion() ? "no inversion\n" : r.inversions() + " inversions\n");
         return b.toString();
@@ -106,6 +107,7 @@ final class EvaluationTable {
             m.put("p50_error_ns", r.truth().p50Error());
             m.put("p99_error_ns", r.truth().p99Error());
             m.put("instants_with_bounds", r.truth().withBounds());
+            m.put("instants_with_one_sided_bounds", r.truth().oneSided());
             m.put("contained_share", Double.isNaN(r.truth().containedShare()) ? null : r.truth().containedShare());
             root.put("truth", m);
         } else {

@@ -6,7 +6,7 @@ public final class ExitCode {
     public static final int OK = 0;
     /**
      * Not every node has an estimate that no message contradicts: a node could not be synchronized
-     * (one-way, absent, invalid), one is synchronized only by a fallback line that messages
+     * (absent, invalid, or one-way where nothing placed it), one is synchronized only by a fallback line that messages
      * contradict, the nodes form separate groups, or there is a single node. For {@code eval}:
      * inversions found, or the truth not contained in the bounds.
      */

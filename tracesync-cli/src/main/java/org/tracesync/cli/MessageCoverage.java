@@ -14,7 +14,7 @@ import org.tracesync.core.reduce.SyncResult;
  * The warning gives the bounds at the trace's first and last events. Threshold: messages spanning
  * less than a quarter of a trace longer than one second. O(nodes).
  */
-final class MessageCoverage {
+public final class MessageCoverage {
 
     static final double SMALL_SHARE = 0.25;
     static final long MIN_TRACE_NS = 1_000_000_000L;
@@ -23,7 +23,7 @@ final class MessageCoverage {
     }
 
     /** One warning per node whose messages cover a small part of its trace; {@code spans}: node → {first, last} event. */
-    static List<String> warnings(SyncResult r, Map<String, long[]> spans) {
+    public static List<String> warnings(SyncResult r, Map<String, long[]> spans) {
         List<String> out = new ArrayList<>();
         for (NodeResult n : r.nodes()) {
             long[] span = spans.get(n.name());

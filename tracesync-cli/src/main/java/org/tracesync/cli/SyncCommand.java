@@ -5,14 +5,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.model.MessageInput;
-import org.tracesync.core.model.MinimumLatency;
 import org.tracesync.core.reduce.NodeResult;
-import org.tracesync.core.reduce.PathReduction;
 import org.tracesync.core.repair.ControlledLogicalClock;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.global.GlobalReduction;
-import org.tracesync.formats.evaluate.RttFile;
 import org.tracesync.formats.input.MergedTraceInput;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
@@ -27,10 +24,6 @@ import picocli.CommandLine.Parameters;
                 + " 3 input error; 4 internal error; 5 out of memory."})
 public final class SyncCommand implements Callable<Integer> {
 
-    enum EstimatorChoice { bisector, regression }
-
-    enum ReductionChoice { global, path }
-
     @Parameters(arity = "1..*", paramLabel = "TRACE",
             description = "An LTTV text file, or one trace per node (CTF directory, pcap/pcapng, JSON lines), or span files (OTLP JSON, Jaeger JSON, Zipkin v2 JSON: hosts are the nodes).")
     List<Path> inputs;
@@ -38,33 +31,8 @@ public final class SyncCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the result file (JSON) here.")
     Path output;
 
-    @Option(names = "--reference", paramLabel = "NODE", description = "Use this node as the reference (default: the most central node of each group).")
-    String reference;
-
-    @Option(names = "--estimator", paramLabel = "NAME", defaultValue = "bisector",
-            description = "Pair estimate: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    EstimatorChoice estimator;
-
-    @Option(names = "--confidence", defaultValue = "0.95", paramLabel = "P",
-            description = "Regression outlier rejection level (default: ${DEFAULT-VALUE}).")
-    double confidence;
-
-    @Option(names = "--reduction", paramLabel = "NAME",
-            description = {"Reduction to one reference: ${COMPLETION-CANDIDATES}. Default: global for every group with redundant links"
-                    + " (more pairs than nodes - 1), path composition otherwise; path when the global program is infeasible."})
-    ReductionChoice reduction;
-
-    @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
-            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: every pair's"
-                    + " hulls, path composition and the global program use it, which narrows the bounds. A pair whose"
-                    + " messages are faster (its hulls cross with it) is estimated without it, with a warning. Default: 0."})
-    Long minLatency;
-
-    @Option(names = "--rtt", paramLabel = "FILE|exchanges",
-            description = {"Minimum latency per pair from minimum round trips: an RTT file (lines 'addr addr rtt_ms'),"
-                    + " or 'exchanges' for the TCP exchanges (data + ack) found in the captures. Each direction gets"
-                    + " half its pair's round trip (assumes symmetric minimum latencies); checked like --min-latency."})
-    String rtt;
+    @picocli.CommandLine.Mixin
+    EstimationOptionsMixin estimation;
 
     @Option(names = {"-q", "--quiet"}, description = "Print nothing but errors.")
     boolean quiet;
@@ -92,34 +60,20 @@ public final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (minLatency != null && minLatency < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--min-latency must be >= 0");
-        }
-        if (minLatency != null && rtt != null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give either --rtt or --min-latency, not both");
-        }
+        estimation.check(spec.commandLine());
+        String reference = estimation.reference();
+        EstimationOptionsMixin.ReductionChoice reduction = estimation.reduction();
+        Long minLatency = estimation.minLatency();
         if (output != null) {
             new OutputGuard(inputs).file("-o", output);
         }
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
-        if ("exchanges".equals(rtt) && !(input instanceof MergedTraceInput)) {
+        if (estimation.rttFromExchanges() && !(input instanceof MergedTraceInput)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--rtt exchanges needs traces with TCP segments (captures or CTF kernel traces): their exchanges give the round trips");
         }
-        // τmin is applied to every pair's hulls (Synchronizer), so the global program adds none of its own
-        Synchronizer.Options options = new Synchronizer.Options(
-                estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
-                confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
-                        : GlobalReduction.reducer(reduction == ReductionChoice.global
-                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
-        int nodeCount = input.nodes().size();
-        if (minLatency != null) {
-            options = options.withLatency(MinimumLatency.uniform(nodeCount, minLatency, "--min-latency " + minLatency + " ns"));
-        } else if (rtt != null && !"exchanges".equals(rtt)) {
-            options = options.withLatency(RttFile.read(Path.of(rtt), input.nodes())
-                    .asMinimumLatency("half the round trips of " + rtt));
-        }
+        Synchronizer.Options options = estimation.toOptions(input.nodes());
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--reference " + reference + ": no such node (nodes: "
@@ -132,17 +86,20 @@ public final class SyncCommand implements Callable<Integer> {
             java.util.List<org.tracesync.core.model.NodeInfo> nodes = input.nodes();
             PairAccumulators acc = new PairAccumulators(nodes.size());
             input.readMessages(acc);
-            if ("exchanges".equals(rtt)) {
+            if (estimation.rttFromExchanges()) {
                 // the round trips are known once the messages are read
                 options = options.withLatency(((MergedTraceInput) input).roundTrips()
                         .asMinimumLatency("half the minimum round trip of TCP exchanges per pair"));
             }
             progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
-            Synchronizer.Reducer reducer = reduction == ReductionChoice.path ? options.reducer()
-                    : GlobalReduction.reducer(reduction == ReductionChoice.global ? GlobalReduction.Mode.EVERY_GROUP
+            Synchronizer.Reducer chosen = reduction == EstimationOptionsMixin.ReductionChoice.path ? options.reducer()
+                    : GlobalReduction.reducer(reduction == EstimationOptionsMixin.ReductionChoice.global ? GlobalReduction.Mode.EVERY_GROUP
                             : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, progress::phase);
+            // spans place their one-way hosts after the offset-only refit (docs/SPANS.md)
+            Synchronizer.Reducer reducer = input instanceof org.tracesync.formats.spans.SpanMessageInput
+                    ? org.tracesync.formats.spans.OneWayAttachment.afterFit(chosen) : chosen;
             Synchronizer.Options phased = options.withReducer((n, a, pairs, ref) -> {
-                progress.phase(reduction == ReductionChoice.path ? "composing transforms and bounds along paths"
+                progress.phase(reduction == EstimationOptionsMixin.ReductionChoice.path ? "composing transforms and bounds along paths"
                         : "reducing to one reference (path composition, then the global program where links are redundant)");
                 return reducer.reduce(n, a, pairs, ref);
             });

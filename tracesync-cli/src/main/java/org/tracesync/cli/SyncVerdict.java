@@ -12,18 +12,18 @@ import org.tracesync.core.reduce.SyncResult;
  * The exit code of {@code sync} and the lines on stderr that explain a non-zero one
  * (docs/USER_GUIDE.md, "Exit codes"). 0 only when every node has an estimate that no message
  * contradicts, on one reference clock: otherwise {@link ExitCode#SYNC_INCOMPLETE}, with one line
- * per reason — a single node, nodes that could not be synchronized (one-way, absent, invalid),
+ * per reason — a single node, nodes that could not be synchronized (absent, invalid, one-way left unplaced),
  * nodes synchronized only by a fallback line (messages contradict it), messages left inverted by a
  * piecewise fit (buckets holding a clock step, when the repair pass did not run, or messages the
  * repair could not move), separate groups.
  */
-record SyncVerdict(int exitCode, List<String> reasons) {
+public record SyncVerdict(int exitCode, List<String> reasons) {
 
     /**
      * @param unresolvedBuckets buckets of piecewise fits that hold a clock step and fit no line: they
      *                          may leave messages inverted unless the repair pass ran
      */
-    static SyncVerdict of(SyncResult r, long unresolvedBuckets) {
+    public static SyncVerdict of(SyncResult r, long unresolvedBuckets) {
         List<NodeResult> nodes = r.nodes();
         List<String> reasons = new ArrayList<>();
         if (nodes.size() == 1) {

@@ -205,8 +205,10 @@ class LatencyCommandTest {
     }
 
     @Test
-    void oneWayChainsLeaveCrossNodeMeasurementsUnsynchronizedAndExitOne() throws Exception {
-        // x -> y only: the pair is one-way, so y cannot be placed on x's clock
+    void oneWayChainsGiveCrossNodeEstimatesWithoutErrorBarsAndExitOne() throws Exception {
+        // x -> y only: the pair is one-way, so y is placed on x's clock by the smallest correction
+        // (none: y reads 5 s late, nothing is violated) with a one-sided bound: the cross-node
+        // latencies have an estimate but no error bar
         StringBuilder b = new StringBuilder();
         for (int s = 1; s <= 20; s++) {
             long t = 1_000_000L * s;
@@ -227,14 +229,18 @@ class LatencyCommandTest {
         assertThat(run.err()).contains("40 of 60 measurements have no error bar");
         JsonNode doc = JSON.readTree(out.toFile());
         assertThat(doc.get("measurements").get("bounded").asLong()).isEqualTo(20);
-        assertThat(doc.get("measurements").get("unsynchronized").asLong()).isEqualTo(40);
+        assertThat(doc.get("measurements").get("estimate_only").asLong()).isEqualTo(40);
+        assertThat(doc.get("measurements").get("unsynchronized").asLong()).isZero();
         JsonNode t = doc.get("chained").get(0).get("transitions").get(0);
-        assertThat(t.get("count").asLong()).isZero();
-        assertThat(t.get("unsynchronized").asLong()).isEqualTo(20);
+        assertThat(t.get("count").asLong()).isEqualTo(20);
+        assertThat(t.get("unsynchronized").asLong()).isZero();
+        assertThat(t.get("p50").get("ns").asLong()).isEqualTo(5_000_000_000L);
+        assertThat(t.get("p50").get("minus_ns").isNull()).isTrue();
+        assertThat(doc.get("synchronization").get("nodes").get(1).get("quality").asText()).isEqualTo("one-way");
         JsonNode r = doc.get("simple").get(0).get("nodes").get(0);
         assertThat(r.get("p50").get("ns").asLong()).isEqualTo(25);
         List<String> lines = Files.readAllLines(inst);
-        assertThat(lines.get(0)).contains("\"latency_ns\":null");
+        assertThat(lines.get(0)).contains("\"latency_ns\":5000000000,\"minus_ns\":null");
         assertThat(lines.get(lines.size() - 1)).contains("\"latency_ns\":25,\"minus_ns\":1,\"plus_ns\":1");
     }
 

@@ -48,6 +48,24 @@ class ReportCommandTest {
         assertThat(console).isEmpty();
     }
 
+    /** A one-way node's bound has one side: the report draws that side (dashed) and says the other is unbounded. */
+    @Test
+    void aOneWayNodeIsDrawnWithItsOneSide() throws Exception {
+        Path in = dir.resolve("oneway.txt");
+        Files.writeString(in, "3\n0 1 1.0 1.5\n1 0 2.0 1.7\n0 1 2.5 2.9\n1 2 3.0 2.9\n1 2 4.0 4.3\n1 2 5.0 5.1\n");
+        Path result = dir.resolve("oneway.json");
+        CommandRun sync = CommandRun.of("sync", "-q", in.toString(), "-o", result.toString());
+        assertThat(sync.exitCode()).as(sync.err()).isZero();
+        Path html = dir.resolve("oneway.html");
+        CommandRun run = CommandRun.of("report", result.toString(), in.toString(), "-o", html.toString());
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String page = Files.readString(html);
+        String node2 = page.substring(page.indexOf("Accuracy of 2"));
+        assertThat(node2).contains("−Δ− only (no upper bound)").contains("stroke-dasharray=\"4,3\"");
+        assertThat(page).contains("One-sided bounds: the true time of the reference is bounded on one side only")
+                .doesNotContain("No accuracy bounds for this node");
+    }
+
     @Test
     void unreadableTracesStillGiveAReportAndExitThree() throws IOException {
         Path result = syncExample();

@@ -49,13 +49,30 @@ class SyncCommandTest {
         assertThat(result.node("1").transform().linearSegment().offset()).isBetween(-80.1e6, -80.0e6);
     }
 
+    /**
+     * Node 2 only receives from 1, and its clock reads 0.1 s early: it is placed on the reference
+     * with the smallest correction that removes the violation (+0.1 s), flagged one-way, with a
+     * lower bound only (the reference time is no earlier than the message allows); the summary
+     * says so, and no message is contradicted (exit 0).
+     */
     @Test
-    void aOneWayNodeIsPartialSuccessWithExitCode1() throws Exception {
+    void aOneWayNodeGetsTheSmallestCorrectionAndAOneSidedBound() throws Exception {
         Path in = tmp.resolve("oneway.txt");
-        Files.writeString(in, "3\n0 1 1.0 1.5\n1 0 2.0 1.7\n1 2 3.0 3.2\n");
-        Run r = run("sync", in.toString());
-        assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains("node 2 is not synchronized: messages with 1 in one direction only");
+        Path out = tmp.resolve("oneway.json");
+        Files.writeString(in, "3\n0 1 1.0 1.5\n1 0 2.0 1.7\n1 2 3.0 2.9\n");
+        Run r = run("sync", in.toString(), "-o", out.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("node 2 is tied one way only (to 1): its own clock shifted by +100000000 ns")
+                .contains("the smallest shift that removes every violation").contains("one-sided bound");
+        SyncResult result = ResultFile.read(out);
+        var node = result.node("2");
+        assertThat(node.quality()).isEqualTo(Quality.ONE_WAY);
+        assertThat(node.reference()).isEqualTo("1");
+        assertThat(node.transform().correction(2_900_000_000L)).isEqualTo(100_000_000.0);
+        // at the receive: exactly the send time, no earlier; no upper side
+        assertThat(node.bounds().minus(2_900_000_000L)).isZero();
+        assertThat(node.bounds().plus(2_900_000_000L)).isInfinite();
+        assertThat(Files.readString(out)).contains("[ 2900000000, 0.0, null ]");
     }
 
     @Test

@@ -19,6 +19,8 @@ public final class AddressTable {
     private int[] owner = new int[64];
     private int size;
     private int[] ownerById = new int[16];
+    private long[] hiById = new long[16];
+    private long[] loById = new long[16];
 
     public int size() {
         return size;
@@ -52,8 +54,12 @@ public final class AddressTable {
         }
         if (size == ownerById.length) {
             ownerById = Arrays.copyOf(ownerById, size * 2);
+            hiById = Arrays.copyOf(hiById, size * 2);
+            loById = Arrays.copyOf(loById, size * 2);
         }
         ownerById[size] = node;
+        hiById[size] = h;
+        loById[size] = l;
         put(h, l, size++, node);
         return true;
     }
@@ -160,6 +166,16 @@ public final class AddressTable {
     /** The node owning address {@code id} (from {@link #find}). */
     public int ownerOf(int id) {
         return ownerById[id];
+    }
+
+    /** The high 64 bits of address {@code id} (0 for IPv4). */
+    public long hiOf(int id) {
+        return hiById[id];
+    }
+
+    /** The low 64 bits of address {@code id} (IPv4 as ::ffff:a.b.c.d). */
+    public long loOf(int id) {
+        return loById[id];
     }
 
     /** The node owning the address, or -1. */

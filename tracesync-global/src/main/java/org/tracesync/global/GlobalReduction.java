@@ -346,7 +346,13 @@ public final class GlobalReduction {
                 NodeBounds rows = jointRows.get(m);
                 Quality q;
                 String note;
-                if (joint) {
+                if (joint && rows.isEmpty() && old.quality() == Quality.ONE_WAY && !old.bounds().isEmpty()) {
+                    // joint bounds are two-sided or none: a one-way node keeps its one-sided path
+                    // bound, re-centred (and widened where needed) to contain the program's transform
+                    rows = containing(old, transform);
+                    q = Quality.ONE_WAY;
+                    note = how + "; bounds: its one-sided path bound, re-centred (joint bounds are two-sided or none)";
+                } else if (joint) {
                     q = rows.isEmpty() ? (old.quality() == Quality.ACCURATE ? Quality.INCOMPLETE : old.quality())
                             : Quality.ACCURATE;
                     note = how + (rows.isEmpty()

@@ -3,6 +3,7 @@ package org.tracesync.spark;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import org.tracesync.core.matching.BroadcastMatcher;
 
 /**
  * The one-machine {@code TcpMatcher}'s rules, applied to the events of one shuffle partition,
@@ -80,6 +81,7 @@ final class ConnectionMatcher {
         boolean used;
         int from;
         int to;
+        long dataSent;
         long d21;
         long decisionTime;
     }
@@ -89,6 +91,19 @@ final class ConnectionMatcher {
         void message(int from, int to, long sendTime, long recvTime, long orderTime, int orderNode, long orderOffset);
 
         void roundTrip(int a, int b, long rtt);
+
+        /**
+         * An exchange, as {@code TcpMatcher} gives its {@code ExchangeSink} (a sent the data at t1,
+         * b received it at t2, sent the acknowledgement at t3, a received it at t4), with the merge-order
+         * key of the acknowledgement's first event (default: not kept).
+         */
+        default void exchange(int a, int b, long t1, long t2, long t3, long t4, long orderTime, int orderNode,
+                              long orderOffset) {
+        }
+
+        /** A broadcast group, as {@code BroadcastSink} receives it (default: not kept). */
+        default void broadcast(int sender, long sendTime, int[] receivers, long[] recvTimes) {
+        }
     }
 
     private final long window;
@@ -99,6 +114,7 @@ final class ConnectionMatcher {
     private final Map<Expected, Waiting> waiting = new HashMap<>();
     private long connection;
     private boolean any;
+    private BroadcastMatcher broadcasts;
 
     private long events;
     private long messages;
@@ -109,6 +125,7 @@ final class ConnectionMatcher {
     private long unmatched;
     private long exchanges;
     private long connections;
+    private long tcpSegments;
 
     ConnectionMatcher(long window, Output out) {
         this.window = window;
@@ -121,6 +138,14 @@ final class ConnectionMatcher {
      * has evicted by then are those that began more than W before that time.
      */
     void event(SegmentEvent e) {
+        if (e.datagram) {
+            // every datagram of the job, in merge order: the one-machine matcher's own sequence
+            if (broadcasts == null) {
+                broadcasts = new BroadcastMatcher(window, out::broadcast);
+            }
+            broadcasts.datagram(e.node, e.send, e.time, e.a, e.b, e.c);
+            return;
+        }
         long conn = e.connection();
         if (!any || conn != connection) {
             finishConnection();
@@ -129,10 +154,13 @@ final class ConnectionMatcher {
             connections++;
         }
         events++;
+        if (e.c >= 0) {
+            tcpSegments++;
+        }
         while (!order.isEmpty() && order.peekFirst().t0 < e.order - window) {
             decide(order.pollFirst());
         }
-        boolean retrans = e.send && retransmission(e);
+        boolean retrans = e.send && e.c >= 0 && retransmission(e); // other keys have no flow
         Key k = new Key(e.a, e.b, e.c);
         Instance in = live.get(k);
         if (in == null) {
@@ -200,7 +228,9 @@ final class ConnectionMatcher {
             messages++;
             out.message(in.sendNode, in.recvNode, in.sendTime, in.recvTime, in.firstOrder, in.firstNode,
                     in.firstOffset);
-            exchange(in);
+            if (in.c >= 0) {
+                exchange(in);
+            }
         }
     }
 
@@ -216,6 +246,8 @@ final class ConnectionMatcher {
             Waiting w = waiting.get(new Expected(in.a, ackNo));
             if (w != null && !w.used && w.from == to && w.to == from && in.t0 - w.decisionTime <= window) {
                 out.roundTrip(to, from, (in.recvTime - in.sendTime) + w.d21);
+                out.exchange(to, from, w.dataSent, w.dataSent + w.d21, in.sendTime, in.recvTime, in.firstOrder,
+                        in.firstNode, in.firstOffset);
                 exchanges++;
                 w.used = true;
             }
@@ -233,6 +265,7 @@ final class ConnectionMatcher {
             w.used = same;
             w.from = from;
             w.to = to;
+            w.dataSent = in.sendTime;
             w.d21 = in.recvTime - in.sendTime;
             w.decisionTime = in.t0;
         }
@@ -247,8 +280,17 @@ final class ConnectionMatcher {
         waiting.clear();
     }
 
+    /** Decides what is left: the current connection and the broadcast groups. */
+    void finish() {
+        finishConnection();
+        if (broadcasts != null) {
+            broadcasts.finish();
+        }
+    }
+
     MatchStats stats() {
         return new MatchStats(events, messages, ambiguous, retransmissions, duplicateEvents, sameNode, unmatched,
-                exchanges, connections);
+                exchanges, connections, broadcasts == null ? 0 : broadcasts.groups(),
+                broadcasts == null ? 0 : broadcasts.ambiguous(), tcpSegments);
     }
 }

@@ -26,6 +26,20 @@ public final class PairPart implements Serializable {
     long lastB = Long.MIN_VALUE;
     long rttMin = Long.MAX_VALUE;
     long rttCount;
+    /**
+     * With {@code --estimator regression} only: every message, {@value #STRIDE} longs each (first
+     * event's order time, node, offset; sender; send and receive time), in no particular order.
+     */
+    long[] log;
+    int logged;
+    static final int STRIDE = 6;
+    /**
+     * With {@code --estimator regression} only: every exchange, {@value #EXCHANGE_STRIDE} longs each
+     * (its acknowledgement's first-event order time, node, offset; data sender; t1, t2, t3, t4).
+     */
+    long[] exchangeLog;
+    int exchangesLogged;
+    static final int EXCHANGE_STRIDE = 8;
 
     public PairPart() {
     }
@@ -35,7 +49,21 @@ public final class PairPart implements Serializable {
      * is its key's first event in the one-machine merge order.
      */
     void message(int a, int b, int from, long sendTime, long recvTime, long orderTime, int orderNode,
-                 long orderOffset) {
+                 long orderOffset, boolean keep) {
+        if (keep) {
+            if (log == null) {
+                log = new long[STRIDE * 16];
+            } else if (logged * STRIDE == log.length) {
+                log = java.util.Arrays.copyOf(log, log.length * 2);
+            }
+            int i = logged++ * STRIDE;
+            log[i] = orderTime;
+            log[i + 1] = orderNode;
+            log[i + 2] = orderOffset;
+            log[i + 3] = from;
+            log[i + 4] = sendTime;
+            log[i + 5] = recvTime;
+        }
         boolean earlier = acc == null || before(orderTime, orderNode, orderOffset);
         if (earlier) {
             PairAccumulator old = acc;
@@ -73,6 +101,23 @@ public final class PairPart implements Serializable {
         return o < orderOffset;
     }
 
+    void exchange(int a, long t1, long t2, long t3, long t4, long orderTime, int orderNode, long orderOffset) {
+        if (exchangeLog == null) {
+            exchangeLog = new long[EXCHANGE_STRIDE * 16];
+        } else if (exchangesLogged * EXCHANGE_STRIDE == exchangeLog.length) {
+            exchangeLog = java.util.Arrays.copyOf(exchangeLog, exchangeLog.length * 2);
+        }
+        int i = exchangesLogged++ * EXCHANGE_STRIDE;
+        exchangeLog[i] = orderTime;
+        exchangeLog[i + 1] = orderNode;
+        exchangeLog[i + 2] = orderOffset;
+        exchangeLog[i + 3] = a;
+        exchangeLog[i + 4] = t1;
+        exchangeLog[i + 5] = t2;
+        exchangeLog[i + 6] = t3;
+        exchangeLog[i + 7] = t4;
+    }
+
     void roundTrip(long rtt) {
         rttCount++;
         rttMin = Math.min(rttMin, rtt);
@@ -93,6 +138,22 @@ public final class PairPart implements Serializable {
     }
 
     private PairPart absorbCounts(PairPart o) {
+        if (o.exchangesLogged > 0) {
+            int w = EXCHANGE_STRIDE;
+            if (exchangeLog == null || (exchangesLogged + o.exchangesLogged) * w > exchangeLog.length) {
+                exchangeLog = java.util.Arrays.copyOf(exchangeLog == null ? new long[0] : exchangeLog,
+                        (exchangesLogged + o.exchangesLogged) * w);
+            }
+            System.arraycopy(o.exchangeLog, 0, exchangeLog, exchangesLogged * w, o.exchangesLogged * w);
+            exchangesLogged += o.exchangesLogged;
+        }
+        if (o.logged > 0) {
+            if (log == null || (logged + o.logged) * STRIDE > log.length) {
+                log = java.util.Arrays.copyOf(log == null ? new long[0] : log, (logged + o.logged) * STRIDE);
+            }
+            System.arraycopy(o.log, 0, log, logged * STRIDE, o.logged * STRIDE);
+            logged += o.logged;
+        }
         firstB = Math.min(firstB, o.firstB);
         lastB = Math.max(lastB, o.lastB);
         rttMin = Math.min(rttMin, o.rttMin);

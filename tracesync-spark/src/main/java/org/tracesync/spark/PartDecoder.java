@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
+import org.tracesync.formats.pcap.BroadcastDatagram;
 import org.tracesync.formats.pcap.CapturePart;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.DecodedPacket;
@@ -16,8 +17,8 @@ import scala.Tuple2;
 /**
  * The decoding task: reads one {@link PartSpec} with the existing readers ({@link CapturePart},
  * {@link PacketDecoder}) and yields, lazily, one {@link SegmentEvent} per TCP segment between two
- * traced hosts that the capture's node sent or received — the events the one-machine reader gives
- * its matcher. Other packets are counted. When the part is done, its {@link PartReport} goes to
+ * traced hosts that the capture's node sent or received, and one per broadcast or multicast UDP
+ * datagram — the events the one-machine reader gives its matchers. Other packets are counted. When the part is done, its {@link PartReport} goes to
  * {@code reports}.
  *
  * <p>Cost: one pass over the part's bytes, O(1) per packet, one small object per TCP event.
@@ -43,23 +44,41 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
     /** The largest timestamp so far in the capture (the carry from earlier parts included). */
     private long order;
 
-    private PartDecoder(PartSpec spec, TracedAddresses traced, Consumer<PartReport> reports, CapturePart part) {
+    /** The node's coarse clock offset (ns), subtracted from every time for matching. */
+    private final long offset;
+    /** Stop after this many packets (the coarse-offset sample), else Long.MAX_VALUE. */
+    private final long limit;
+
+    private PartDecoder(PartSpec spec, TracedAddresses traced, Consumer<PartReport> reports, CapturePart part,
+                        long offset, long limit) {
         this.spec = spec;
         this.traced = traced;
         this.reports = reports;
         this.part = part;
         this.r = part.reader();
-        this.order = spec.carry();
+        this.offset = offset;
+        this.limit = limit;
+        this.order = spec.carry() == Long.MIN_VALUE ? Long.MIN_VALUE : spec.carry() - offset;
     }
 
     static Iterator<Tuple2<SegmentEvent, Object>> open(PartSpec spec, TracedAddresses traced,
                                                       Map<String, String> hadoopConf, Consumer<PartReport> reports) {
+        return open(spec, traced, hadoopConf, reports, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #open(PartSpec, TracedAddresses, Map, Consumer)}, times minus the node's coarse clock
+     * {@code offset}, stopping after {@code limit} packets.
+     */
+    static Iterator<Tuple2<SegmentEvent, Object>> open(PartSpec spec, TracedAddresses traced,
+                                                      Map<String, String> hadoopConf, Consumer<PartReport> reports,
+                                                      long offset, long limit) {
         Configuration conf = new Configuration(false);
         hadoopConf.forEach(conf::set);
         try {
             CapturePart part = CapturePart.open(Path.of(spec.name()), new HadoopFileChannel(spec.uri(), conf),
                     spec.start(), spec.end(), spec.boundary());
-            return new PartDecoder(spec, traced, reports, part);
+            return new PartDecoder(spec, traced, reports, part, offset, limit);
         } catch (IOException e) {
             throw new CaptureInputError(PartWalk.message(spec, e));
         }
@@ -94,14 +113,15 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
 
     private SegmentEvent advance() throws IOException {
         int node = spec.file();
-        while (r.next()) {
-            long ts = r.timestamp();
+        while (packets < limit && r.next()) {
+            long raw = r.timestamp();
+            long ts = raw - offset;
             if (packets++ == 0) {
-                firstTime = ts;
-            } else if (ts < lastTime) {
+                firstTime = raw;
+            } else if (raw < lastTime) {
                 backwardTimestamps++;
             }
-            lastTime = ts;
+            lastTime = raw;
             order = Math.max(order, ts);
             int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);
             if (kind == DecodedPacket.TCP) {
@@ -120,8 +140,12 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
                     }
                 }
                 otherTraffic++;
-            } else if (kind == DecodedPacket.UDP && isGroup(p)) {
+            } else if (kind == DecodedPacket.UDP && BroadcastDatagram.isBroadcast(p, traced.directedBroadcasts())) {
                 broadcastDatagrams++;
+                int src = traced.find(p.srcHi, p.srcLo);
+                boolean fromMe = src >= 0 && traced.ownerOf(src) == node;
+                long[] k = BroadcastDatagram.key(p, r.data());
+                return SegmentEvent.datagram(node, fromMe, ts, order, r.recordOffset(), k[0], k[1], k[2]);
             } else {
                 otherTraffic++;
             }
@@ -133,14 +157,6 @@ final class PartDecoder implements Iterator<Tuple2<SegmentEvent, Object>> {
         reports.accept(new PartReport(spec.file(), spec.part(), part.firstRecord(), stop, late, packets,
                 tcpBetweenTraced, otherTraffic, broadcastDatagrams, backwardTimestamps, firstTime, lastTime, order));
         return null;
-    }
-
-    /** Multicast, limited broadcast, or an IPv4 address ending in .255 (no netmask known here). */
-    private static boolean isGroup(DecodedPacket p) {
-        if (DecodedPacket.isGroupAddress(p.dstHi, p.dstLo)) {
-            return true;
-        }
-        return p.dstHi == 0 && (p.dstLo >>> 32) == 0xffff && (p.dstLo & 0xff) == 0xff;
     }
 
     private void closeQuietly() {

@@ -29,8 +29,17 @@ public final class SegmentEvent implements Serializable {
     public long offset;
     public int node;
     public boolean send;
+    /** A broadcast/multicast datagram (key: the one-machine datagram digest), not a segment. */
+    public boolean datagram;
 
     public SegmentEvent() {
+    }
+
+    /** A broadcast datagram with the one-machine digest {@code a, b, c}. */
+    static SegmentEvent datagram(int node, boolean send, long time, long order, long offset, long a, long b, long c) {
+        SegmentEvent e = new SegmentEvent(node, send, time, order, offset, a, b, c);
+        e.datagram = true;
+        return e;
     }
 
     public SegmentEvent(int node, boolean send, long time, long order, long offset, long a, long b, long c) {
@@ -49,8 +58,26 @@ public final class SegmentEvent implements Serializable {
         return (a >>> 32 & 0xffff) << 48 | (a >>> 48) << 32 | (a & 0xffff) << 16 | (a >>> 16 & 0xffff);
     }
 
-    /** The connection regardless of direction: the smaller of {@code a} and its reverse. */
+    /**
+     * Every broadcast datagram's "connection": they all meet in one match task, in merge order, as
+     * the one-machine {@code BroadcastMatcher} sees them (its window follows the datagrams' own times).
+     */
+    public static final long DATAGRAMS = -1L;
+
+    /**
+     * The connection regardless of direction: the smaller of {@code a} and its reverse. Keys that are
+     * not addressed TCP segments ({@code c < 0}: message ids, segments without addresses, unicast
+     * datagrams of kernel traces) have no connection: a mix of the whole key spreads them.
+     */
     public long connection() {
+        if (datagram) {
+            return DATAGRAMS;
+        }
+        if (c < 0) {
+            long h = (a * 0x9E3779B97F4A7C15L ^ b) * 0xC2B2AE3D27D4EB4FL ^ c;
+            h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccdL;
+            return (h ^ (h >>> 33)) & ~1L; // even: never DATAGRAMS (-1)
+        }
         long r = reversed(a);
         return Long.compareUnsigned(a, r) <= 0 ? a : r;
     }

@@ -20,8 +20,14 @@ final class TracedAddresses implements Serializable {
     private final int[] slot;
     private final int[] ownerById;
     private final int mask;
+    private final List<Long> directed;
 
-    TracedAddresses(List<NodeInfo> nodes) {
+    /**
+     * @param directed the directed IPv4 broadcast addresses of every capture's pcapng interfaces
+     *                 (their netmasks), as the one-machine reader gathers them
+     */
+    TracedAddresses(List<NodeInfo> nodes, List<Long> directed) {
+        this.directed = new java.util.ArrayList<>(directed);
         int count = 0;
         for (NodeInfo n : nodes) {
             count += n.addresses().size();
@@ -69,6 +75,11 @@ final class TracedAddresses implements Serializable {
             i = (i + 1) & mask;
         }
         return -1;
+    }
+
+    /** The directed broadcast addresses: what counts as a broadcast besides multicast and 255.255.255.255. */
+    List<Long> directedBroadcasts() {
+        return directed;
     }
 
     int ownerOf(int id) {

@@ -23,7 +23,7 @@ public final class TracesyncKryo implements KryoRegistrator {
                 out.writeLong(e.time);
                 out.writeVarLong(e.order - e.time, true); // >= 0, small unless timestamps jump back
                 out.writeVarLong(e.offset, true);
-                out.writeVarInt(e.node << 1 | (e.send ? 1 : 0), true);
+                out.writeVarInt(e.node << 2 | (e.datagram ? 2 : 0) | (e.send ? 1 : 0), true);
             }
 
             @Override
@@ -36,7 +36,8 @@ public final class TracesyncKryo implements KryoRegistrator {
                 e.order = e.time + in.readVarLong(true);
                 e.offset = in.readVarLong(true);
                 int f = in.readVarInt(true);
-                e.node = f >>> 1;
+                e.node = f >>> 2;
+                e.datagram = (f & 2) != 0;
                 e.send = (f & 1) != 0;
                 return e;
             }
@@ -45,6 +46,9 @@ public final class TracesyncKryo implements KryoRegistrator {
         kryo.register(PartSpec.class, new com.esotericsoftware.kryo.serializers.JavaSerializer());
         kryo.register(PartReport.class, new com.esotericsoftware.kryo.serializers.JavaSerializer());
         kryo.register(MatchStats.class, new com.esotericsoftware.kryo.serializers.JavaSerializer());
+        kryo.register(TraceSpec.class, new com.esotericsoftware.kryo.serializers.JavaSerializer());
+        kryo.register(TraceReport.class, new com.esotericsoftware.kryo.serializers.JavaSerializer());
+        kryo.register(LineWalk.class, new com.esotericsoftware.kryo.serializers.JavaSerializer());
         kryo.register(PairPart.class);
         kryo.register(org.tracesync.core.accumulate.PairAccumulator.class);
         kryo.register(org.tracesync.core.accumulate.HalfHull.class);

@@ -126,6 +126,49 @@ class SparkCaptureSyncTest {
         assertThat(m.unmatched()).isEqualTo(one.stats().evictedUnmatched() + one.stats().unmatchedAtEnd()).isPositive();
     }
 
+    /** {@code --estimator regression}: the messages go to the driver too, in the one-machine order of each pair. */
+    @Test
+    void regressionGivesTheOneMachineResult() throws IOException {
+        List<Path> files = SharedCaptures.threeHosts();
+        Synchronizer.Options regression = new Synchronizer.Options(Synchronizer.Estimator.REGRESSION, 0.95, null,
+                GlobalReduction.reducer(GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
+        MergedTraceInput in = (MergedTraceInput) TraceInputs.open(files, InputOptions.defaults());
+        Path oneOut = tmp.resolve("one-regression.json");
+        ResultFile.write(Synchronizer.synchronize(in, regression).result(), oneOut);
+        SparkCaptureSync.Outcome o = SparkCaptureSync.run(sc, files.stream().map(Path::toString).toList(),
+                new SparkCaptureSync.Options(InputOptions.defaults(), (nodes, rtt) -> regression, 256 << 10, 3, true));
+        Path sparkOut = tmp.resolve("spark-regression.json");
+        ResultFile.write(o.synchronization().result(), sparkOut);
+        String one = Files.readString(oneOut);
+        assertThat(one).contains("regression on ");
+        assertThat(Files.readString(sparkOut)).isEqualTo(one);
+    }
+
+    /** Microsecond captures: both widen every message by the two captures' resolution (1 µs each side). */
+    @Test
+    void microsecondCapturesGiveTheOneMachineResult() throws IOException {
+        List<Path> files = new java.util.ArrayList<>();
+        for (Path f : SharedCaptures.threeHosts()) {
+            files.add(toMicroseconds(f, tmp.resolve(f.getFileName())));
+        }
+        OneMachine one = oneMachine(files);
+        Spark s = spark(files, SparkCaptureSync.Options.DEFAULT_SPLIT_SIZE);
+        assertThat(s.result()).isEqualTo(one.result());
+        assertThat(s.outcome().matching().messages()).isEqualTo(one.stats().messages()).isGreaterThan(19_000);
+    }
+
+    /** A copy of a little-endian nanosecond pcap with microsecond timestamps (fractions truncated). */
+    private static Path toMicroseconds(Path ns, Path out) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(ns)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertThat(b.getInt(0)).isEqualTo(0xa1b23c4d);
+        b.putInt(0, 0xa1b2c3d4);
+        for (int at = 24; at + 16 <= b.limit(); at += 16 + b.getInt(at + 8)) {
+            b.putInt(at + 4, b.getInt(at + 4) / 1000);
+        }
+        Files.write(out, b.array());
+        return out;
+    }
+
     @Test
     void corruptCaptureIsReportedWithFileAndOffsetAsTheOneMachineReader() throws IOException {
         List<Path> shared = SharedCaptures.threeHosts();

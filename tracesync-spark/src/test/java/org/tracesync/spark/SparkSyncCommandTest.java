@@ -81,20 +81,54 @@ class SparkSyncCommandTest {
         assertThat(Files.readAllBytes(files.get(0))).isEqualTo(before);
     }
 
+    /** The shared options check themselves as in sync, before Spark starts. */
     @Test
-    void jsonLinesAreRefusedWithAPointerToTheDocs() throws Exception {
-        Path jsonl = tmp.resolve("a.jsonl");
-        Files.writeString(jsonl, "{\"node\":\"a\",\"t\":1700000000123456789,\"dir\":\"send\",\"msg\":\"m1\"}\n");
-        Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", jsonl.toString());
-        assertThat(r.exit()).isEqualTo(3);
-        assertThat(r.err().strip()).isEqualTo("tracesync: " + jsonl + ":offset 0: not a pcap/pcapng capture: tracesync-spark"
-                + " reads captures only (CTF traces, JSON lines and LTTV text: tracesync sync, see docs/SPARK.md)");
+    void sharedOptionsAreCheckedAsTracesyncSyncChecksThem() throws Exception {
+        List<Path> files = SharedCaptures.threeHosts();
+        Run w = run(TracesyncSpark.newCommandLine(), args("sync", files, "--match-window", "0").toArray(String[]::new));
+        List<String> plain = new ArrayList<>(List.of("sync"));
+        files.forEach(f -> plain.add(f.toString()));
+        plain.addAll(List.of("--match-window", "0"));
+        Run one = run(TracesyncCommand.newCommandLine(), plain.toArray(String[]::new));
+        assertThat(w.exit()).isEqualTo(2).isEqualTo(one.exit());
+        assertThat(w.err()).isEqualTo(one.err()).contains("--match-window: a number of seconds greater than 0");
+        Run both = run(TracesyncSpark.newCommandLine(), args("sync", files, "--rtt", "exchanges", "--min-latency", "5us")
+                .toArray(String[]::new));
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("give either --rtt or --min-latency, not both");
     }
 
     @Test
-    void aDirectoryIsRefusedWithAPointerToTheDocs() throws Exception {
+    void anLttvTextFileIsRefusedWithAPointerToTheDocs() throws Exception {
+        Path text = tmp.resolve("messages.txt");
+        Files.writeString(text, "2\n0 1 1.0 1.5\n");
+        Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", text.toString());
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err().strip()).isEqualTo("tracesync: " + text + ":offset 0: not a pcap/pcapng capture, CTF trace or"
+                + " JSON-lines log: tracesync-spark reads those (LTTV text and span files: tracesync sync, see docs/SPARK.md)");
+    }
+
+    @Test
+    void aDirectoryThatIsNotACtfTraceIsRefused() throws Exception {
         Run r = run(TracesyncSpark.newCommandLine(), "sync", "--master", "local[2]", tmp.toString());
         assertThat(r.exit()).isEqualTo(3);
-        assertThat(r.err()).contains(tmp + ": a directory: tracesync-spark reads pcap/pcapng captures only");
+        assertThat(r.err().strip()).isEqualTo("tracesync: " + tmp + ": a directory that is not a CTF trace (no metadata file)");
+    }
+
+    /** The CTF scp traces with the regression estimator: the options mean what they mean to sync. */
+    @Test
+    void ctfTracesWithTheRegressionEstimatorGiveTheResultFileOfTracesyncSync() throws Exception {
+        List<Path> traces = SharedCaptures.scpTraces();
+        Path spark = tmp.resolve("spark.json");
+        Path one = tmp.resolve("one.json");
+        Run s = run(TracesyncSpark.newCommandLine(), args("sync", traces, "-o", spark.toString(), "--estimator",
+                "regression").toArray(String[]::new));
+        assertThat(s.exit()).as(s.err()).isZero();
+        assertThat(s.out()).contains("2 nodes, 46 messages").contains("trace events in 2 trace tasks");
+        assertThat(Files.readString(spark)).contains("regression on ");
+        List<String> plain = new ArrayList<>(List.of("sync", "-q", "-o", one.toString(), "--estimator", "regression"));
+        traces.forEach(f -> plain.add(f.toString()));
+        assertThat(run(TracesyncCommand.newCommandLine(), plain.toArray(String[]::new)).exit()).isZero();
+        assertThat(Files.readString(spark)).isEqualTo(Files.readString(one));
     }
 }

@@ -275,6 +275,22 @@ public final class HtmlReport {
         for (int i = 0; i < rows.size(); i++) {
             yLimit = Math.max(yLimit, Math.max(-lo[i], hi[i]));
         }
+        // one side only (a one-way node; an incomplete pair's unbounded end): that side as a line
+        List<BoundRow> all = n.bounds().rowsWithin(start, end);
+        double[][] minusOnly = oneSide(all, start, true);
+        double[][] plusOnly = oneSide(all, start, false);
+        if (minusOnly[0].length > 0) {
+            band.line(minusOnly[0], minusOnly[1], BOUNDS, "−Δ− only (no upper bound)", "4,3");
+        }
+        if (plusOnly[0].length > 0) {
+            band.line(plusOnly[0], plusOnly[1], BOUNDS, "+Δ+ only (no lower bound)", "4,3");
+        }
+        for (double[] side : new double[][] {minusOnly[1], plusOnly[1]}) {
+            for (double v : side) {
+                yLimit = Math.max(yLimit, Math.abs(v));
+            }
+        }
+        boolean oneSided = minusOnly[0].length > 0 || plusOnly[0].length > 0;
         // the traces may be given in another order than the result's nodes: look the node up by name
         int index = in.sampler() == null ? -1 : in.sampler().indexOf(n.name());
         if (index >= 0 && in.sampler().latencies(index) != null) {
@@ -304,8 +320,11 @@ public final class HtmlReport {
         if (yLimit > 0) {
             band.yRange(-yLimit * 1.15, yLimit * 1.15);
         }
-        if (rows.isEmpty()) {
+        if (rows.isEmpty() && !oneSided) {
             out.append("<p>No accuracy bounds for this node (unknown).</p>\n");
+        } else if (oneSided) {
+            out.append("<p>One-sided bounds: the true time of the reference is bounded on one side only (dashed);"
+                    + " the other side is unbounded (").append(Html.escape(n.quality().label())).append(").</p>\n");
         }
         out.append("<div class=\"plots\">\n").append(correction.render()).append(band.render()).append("</div>\n");
         if (!n.transform().isLinear()) {
@@ -806,6 +825,19 @@ public final class HtmlReport {
     }
 
     // ---------------------------------------------------------------- formatting
+
+    /** {x (s since start), −minus or +plus (µs)} of the rows where only that side is finite. */
+    static double[][] oneSide(List<BoundRow> rows, long start, boolean minus) {
+        List<BoundRow> keep = rows.stream().filter(r -> minus
+                ? Double.isFinite(r.minus()) && !Double.isFinite(r.plus())
+                : Double.isFinite(r.plus()) && !Double.isFinite(r.minus())).toList();
+        double[][] out = new double[2][keep.size()];
+        for (int i = 0; i < keep.size(); i++) {
+            out[0][i] = (keep.get(i).t() - start) / 1e9;
+            out[1][i] = minus ? -keep.get(i).minus() / 1e3 : keep.get(i).plus() / 1e3;
+        }
+        return out;
+    }
 
     /** The rows with both sides finite (a one-sided or partly unbounded band is not drawn there). */
     private static List<BoundRow> finite(List<BoundRow> rows) {

@@ -100,8 +100,7 @@ public final class ConvexHullEstimator {
             return none(acc, Quality.ABSENT, "no messages", pu, pv, qu, qv);
         }
         if (n1 == 0 || n2 == 0) {
-            return none(acc, Quality.ONE_WAY, "messages in one direction only ("
-                    + (n1 == 0 ? "b to a" : "a to b") + "): one-sided bound, no estimate", pu, pv, qu, qv);
+            return oneWay(acc, pu, pv, qu, qv);
         }
         FeasibleRegion f = new FeasibleRegion(pu, pv, qu, qv);
         if (f.isEmpty()) {
@@ -273,6 +272,67 @@ public final class ConvexHullEstimator {
                         + "minimax line (smallest largest violation) violates " + violations + " hull points by up to "
                         + String.format(java.util.Locale.ROOT, "%.1f", eps) + " ns; no strict bounds",
                 null, new EstimateLine(c, d), null, new FallbackStatistics(violations, eps));
+    }
+
+    /**
+     * Messages one way only. Under the linear model (each clock linear with a positive rate over
+     * the pair's range) a → b messages only say that b's time at a's send instant is at most the
+     * receive time: every feasible line lies below the points, so the tightest upper bound on b's
+     * time given a's is the lower convex hull of the points inside their range (the half hull the
+     * accumulator keeps), flat before it (the rate may be as small as it likes, but positive: no
+     * line below the points rises above the lowest later point), and +∞ after the last vertex (the
+     * rate may be as large as it likes). Vertices before the lowest one are dropped (the bound is
+     * non-decreasing: {@code min over x' ≥ x}). The lower side is absent. Symmetrically for b → a
+     * messages (a lower bound from the upper hull, +∞ before, flat after).
+     *
+     * <p>No estimate line: the messages do not estimate the offset. The note states the smallest
+     * correction that removes every violation between the two alone, offset only — the a → b
+     * offset {@code min(0, min v)} for a → b messages, or {@code max(0, max v)} for b → a messages
+     * (v = y − x, after τ); path reduction applies that rule to the node against every node placed
+     * before it ({@code PathReduction}), and the global program does not take it for an estimate.
+     * O(h).
+     */
+    private static PairEstimate oneWay(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv) {
+        boolean aToB = pu.length > 0;
+        long[] u = aToB ? pu : qu;
+        long[] v = aToB ? pv : qv;
+        int n = u.length;
+        // the extreme y on the hull (y = x0 + u + v0 + v, compared as u + v: exact longs); the
+        // bound is non-decreasing, so the upper bound starts at the last lowest vertex, the lower
+        // bound ends at the first highest one
+        int from = 0;
+        int to = n - 1;
+        if (aToB) {
+            for (int k = 1; k < n; k++) {
+                if (u[k] + v[k] <= u[from] + v[from]) {
+                    from = k;
+                }
+            }
+        } else {
+            to = 0;
+            for (int k = 1; k < n; k++) {
+                if (u[k] + v[k] > u[to] + v[to]) {
+                    to = k;
+                }
+            }
+        }
+        long extremeV = v[0];
+        for (int k = 1; k < n; k++) {
+            extremeV = aToB ? Math.min(extremeV, v[k]) : Math.max(extremeV, v[k]);
+        }
+        double c = aToB ? Math.min(0.0, (double) (acc.v0() + extremeV)) - acc.v0()
+                : Math.max(0.0, (double) (acc.v0() + extremeV)) - acc.v0();
+        MonotoneBound bound = aToB
+                ? hullBound(MonotoneBound.Kind.UPPER, acc, u, v, new int[] {from, to}, 0.0, Double.POSITIVE_INFINITY)
+                : hullBound(MonotoneBound.Kind.LOWER, acc, u, v, new int[] {from, to}, Double.POSITIVE_INFINITY, 0.0);
+        double shift = c + acc.v0(); // a → b offset, ns
+        String note = "messages in one direction only (" + (aToB ? "a to b" : "b to a") + "): one-sided bound ("
+                + (aToB ? "b no later than" : "b no earlier than") + " the messages allow, under linear clocks), no estimate;"
+                + " between the two alone: " + (shift == 0 ? "no correction (nothing is violated)"
+                        : String.format(java.util.Locale.ROOT, "the smallest correction that removes every violation, "
+                                + "b shifted by %+.0f ns relative to a, drift 0", -shift));
+        return new PairEstimate(geometry(acc, pu, pv, qu, qv), note, null, null,
+                new PairBounds(aToB ? null : bound, aToB ? bound : null, Double.NaN), null);
     }
 
     private static PairEstimate none(PairAccumulator acc, Quality q, String note,

@@ -26,7 +26,8 @@ import org.tracesync.core.transform.MonotoneBound;
  * </ol>
  * The constructor checks the parts each class needs (accurate: a line and two-sided bounds;
  * incomplete, fallback and piecewise: a line — for piecewise the first piece's, the transform
- * and the joined bounds being the fit's; one-way, absent and invalid: none) and throws
+ * and the joined bounds being the fit's; one-way: no line, one side of bounds at most; absent and
+ * invalid: none) and throws
  * IllegalStateException (a bug, never a user error) otherwise.
  */
 public record PairEstimate(PairGeometry geometry, String note, DriftRange drift, EstimateLine line,
@@ -42,6 +43,9 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
         if (needsLine != (line != null)) {
             throw new IllegalStateException("pair " + geometry.a() + "/" + geometry.b() + " is " + q
                     + (needsLine ? " but has no line" : " but has a line"));
+        }
+        if (q == Quality.ONE_WAY && bounds != null && bounds.lowerAToB() != null && bounds.upperAToB() != null) {
+            throw new IllegalStateException("pair " + geometry.a() + "/" + geometry.b() + " is one-way with two-sided bounds");
         }
         if (q == Quality.ACCURATE && (bounds == null || bounds.lowerAToB() == null || bounds.upperAToB() == null
                 || Double.isInfinite(bounds.lowerAToB().slopeLeft()) || Double.isInfinite(bounds.upperAToB().slopeRight()))) {
@@ -186,6 +190,11 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
         return bounds != null && bounds.lowerAToB() != null && bounds.upperAToB() != null;
     }
 
+    /** True when at least one side is bounded (a one-way pair bounds one side). */
+    public boolean hasAnyBound() {
+        return bounds != null && (bounds.lowerAToB() != null || bounds.upperAToB() != null);
+    }
+
     /** a-time → b-time. */
     public ClockTransform transformAToB() {
         if (piecewise != null) {
@@ -197,6 +206,21 @@ public record PairEstimate(PairGeometry geometry, String note, DriftRange drift,
     /** Returns a copy with another note. */
     public PairEstimate withNote(String newNote) {
         return new PairEstimate(geometry, newNote, drift, line, bounds, fallback, piecewise);
+    }
+
+    /**
+     * A one-way pair without its one-sided bound, so that path composition leaves its nodes to a
+     * later pass (the spans' one-way attachment, after their offset-only refit); any other pair
+     * unchanged.
+     */
+    public PairEstimate withoutOneWayBound() {
+        return quality() == Quality.ONE_WAY && bounds != null
+                ? new PairEstimate(geometry, note, drift, line, null, fallback, piecewise) : this;
+    }
+
+    /** True for a pair path composition can place a node by: a line, or a one-way pair's one-sided bound. */
+    public boolean placesNodes() {
+        return hasEstimate() || (quality() == Quality.ONE_WAY && hasAnyBound());
     }
 
     /** Number of pieces of the transform (1 unless piecewise). */

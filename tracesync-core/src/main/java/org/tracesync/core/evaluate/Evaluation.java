@@ -74,6 +74,7 @@ public final class Evaluation {
     private double maxError;
     private long withBounds;
     private long contained;
+    private long oneSided;
     private double[] samples = new double[1024];
     private int sampleCount;
     private final Random reservoir = new Random(1);
@@ -207,9 +208,15 @@ public final class Evaluation {
         maxError = Math.max(maxError, a);
         sample(a);
         NodeBounds b = bounds[node];
-        if (!b.isEmpty()) {
+        double minus = b.minus(x);
+        double plus = b.plus(x);
+        // an absent side (+∞) is not checked; no side at all: not an instant with bounds
+        if (!b.isEmpty() && (Double.isFinite(minus) || Double.isFinite(plus))) {
             withBounds++;
-            if (-b.plus(x) - TOLERANCE <= err && err <= b.minus(x) + TOLERANCE) {
+            if (Double.isInfinite(minus) || Double.isInfinite(plus)) {
+                oneSided++;
+            }
+            if (-plus - TOLERANCE <= err && err <= minus + TOLERANCE) {
                 contained++;
             }
         }
@@ -274,7 +281,7 @@ public final class Evaluation {
             double[] sorted = Arrays.copyOf(samples, sampleCount);
             Arrays.sort(sorted);
             t = new EvaluationReport.Truth(instants, maxError, percentile(sorted, 0.50), percentile(sorted, 0.99),
-                    withBounds, withBounds == 0 ? Double.NaN : (double) contained / withBounds);
+                    withBounds, withBounds == 0 ? Double.NaN : (double) contained / withBounds, oneSided);
         }
         return new EvaluationReport(dirs, msgs, skipped, inversions, tooFast, all.report(), b, t);
     }

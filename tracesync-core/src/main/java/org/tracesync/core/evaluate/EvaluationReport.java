@@ -52,8 +52,10 @@ public record EvaluationReport(List<Direction> directions, long messages, long s
      * @param p99Error      99th percentile of |error|
      * @param withBounds    instants at which bounds are known
      * @param containedShare share of those whose bounds contain the truth (2 ns slack for the true clocks' rounding)
+     * @param oneSided      of the instants with bounds, those where only one side is bounded (a one-way node, an
+     *                      incomplete pair's unbounded end): only the present side is checked there
      */
     public record Truth(long instants, double maxError, double p50Error, double p99Error, long withBounds,
-                        double containedShare) {
+                        double containedShare, long oneSided) {
     }
 }

@@ -147,6 +147,20 @@ public final class EventBlock {
         hash[i] = KeyWindow.hash(ka, kb, kc);
     }
 
+    /**
+     * A segment or other key already packed as {@link #keyA}, {@link #keyB}, {@link #keyC} give it
+     * (events handed on as rows and read back, e.g. by a cluster job's coarse-offset sample).
+     */
+    public void addPacked(int node, boolean send, long t, long ka, long kb, long kc) {
+        int i = size++;
+        info[i] = (node & NODE_MASK) | (send ? SEND : 0);
+        time[i] = t;
+        a[i] = ka;
+        b[i] = kb;
+        c[i] = kc;
+        hash[i] = KeyWindow.hash(ka, kb, kc);
+    }
+
     /** A broadcast datagram, as {@link BroadcastMatcher#datagram} takes it. */
     public void addDatagram(int node, boolean send, long t, long ka, long kb, long kc) {
         int i = size++;
@@ -172,6 +186,41 @@ public final class EventBlock {
 
     public void clear() {
         size = 0;
+    }
+
+    /** Event i's node (for readers that hand the events on as rows, e.g. to a cluster job). */
+    public int nodeOf(int i) {
+        return node(info[i]);
+    }
+
+    /** Whether event i is a send. */
+    public boolean isSend(int i) {
+        return send(info[i]);
+    }
+
+    /** Whether event i is a broadcast datagram (else a segment or another key). */
+    public boolean isDatagram(int i) {
+        return datagram(info[i]);
+    }
+
+    /** Event i's time as it was added. */
+    public long time(int i) {
+        return time[i];
+    }
+
+    /** Event i's key, first word (a segment's connection). */
+    public long keyA(int i) {
+        return a[i];
+    }
+
+    /** Event i's key, second word. */
+    public long keyB(int i) {
+        return b[i];
+    }
+
+    /** Event i's key, third word ({@link #OTHER_KEY} set for keys that are not addressed TCP segments). */
+    public long keyC(int i) {
+        return c[i];
     }
 
     static int node(int info) {

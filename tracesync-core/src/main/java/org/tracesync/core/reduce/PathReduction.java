@@ -19,11 +19,22 @@ import org.tracesync.core.transform.NodeBounds;
 /**
  * Reduction to one reference per connected group by path composition (DESIGN §4).
  *
- * <p>Graph: nodes = traces; an edge for every pair with a two-sided estimate (accurate,
- * incomplete, fallback). Edge weight = the pair's uncertainty: the mean bound width over the
- * pair's span (ns) for accurate pairs; {@value #INCOMPLETE_WEIGHT} ns for incomplete ones (no
- * finite width); {@value #FALLBACK_WEIGHT} ns plus the largest violation for fallback ones, so
- * that a path avoids them when it can. Per group the reference is the node with the smallest sum
+ * <p>Graph: nodes = traces; an edge for every pair with an estimate (accurate, piecewise,
+ * incomplete, fallback) or a one-sided bound (one-way). Edge weight = the pair's uncertainty: the
+ * mean bound width over the pair's span (ns) for accurate pairs; {@value #INCOMPLETE_WEIGHT} ns for incomplete ones (no
+ * finite width); {@value #ONE_WAY_WEIGHT} ns for one-way ones (one side only);
+ * {@value #FALLBACK_WEIGHT} ns plus the largest violation for fallback ones, so that a path avoids
+ * them when it can.
+ *
+ * <p><b>Nodes reached by a one-way pair</b> (messages one way only: no estimate of their own) get
+ * the smallest correction that removes every violation: their own clock shifted by the constant
+ * σ closest to 0 that puts every hull point of their one-way pairs with nodes placed before them
+ * (parents first) on the right side of the corrected clocks (0 when nothing is violated; the
+ * middle, and quality fallback, when the points ask for σ ≥ lo and σ ≤ hi with lo &gt; hi). Hull
+ * vertices suffice while the placed nodes' transforms are linear (the extreme of y − k·x over the
+ * points, k &gt; 0, is a hull vertex); for a piecewise placed node it is checked at the vertices
+ * only. Their bounds are the one-sided bound of the tree pair, composed as any other; the quality
+ * stays {@code one-way}. Per group the reference is the node with the smallest sum
  * of shortest-path distances (Clément/Dagenais), ties to the first in input order, unless the
  * user names one. Transforms compose along the shortest paths; bounds compose as monotone bound
  * functions (t_C ∈ [L2(L1(t_A)), U2(U1(t_A))]). Nodes with no usable pair are reported
@@ -35,6 +46,7 @@ import org.tracesync.core.transform.NodeBounds;
 public final class PathReduction {
 
     static final double INCOMPLETE_WEIGHT = 1e12;
+    static final double ONE_WAY_WEIGHT = 5e12;
     static final double FALLBACK_WEIGHT = 1e13;
 
     private PathReduction() {
@@ -52,7 +64,7 @@ public final class PathReduction {
             adj.add(new ArrayList<>());
         }
         for (PairEstimate p : pairs) {
-            if (!p.hasEstimate() || p.quality() == Quality.INVALID) {
+            if (!p.placesNodes() || p.quality() == Quality.INVALID) {
                 continue;
             }
             double w = weight(p);
@@ -110,7 +122,9 @@ public final class PathReduction {
             MonotoneBound[] upper = new MonotoneBound[n];
             Quality[] quality = new Quality[n];
             boolean[] bounded = new boolean[n];
+            boolean[] placed = new boolean[n];
             for (int i : order) {
+                placed[i] = true;
                 if (i == ref) {
                     results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(i).name(),
                             Quality.REFERENCE, ClockTransform.identity(origin(acc, i)), NodeBounds.NONE,
@@ -122,27 +136,38 @@ public final class PathReduction {
                 }
                 Edge e = parent[i]; // e.from = parent, e.to = i
                 PairEstimate p = e.pair();
-                ClockTransform step;
+                ClockTransform step; // null for a one-way pair: the node is placed by its shift below
                 MonotoneBound lo;
                 MonotoneBound hi;
                 if (i == p.a()) {
-                    step = p.transformAToB();
+                    step = p.hasEstimate() ? p.transformAToB() : null;
                     lo = p.lowerAToB();
                     hi = p.upperAToB();
                 } else {
-                    step = p.transformAToB().inverse();
-                    lo = p.hasBounds() ? p.upperAToB().inverse() : null;
-                    hi = p.hasBounds() ? p.lowerAToB().inverse() : null;
+                    step = p.hasEstimate() ? p.transformAToB().inverse() : null;
+                    lo = p.upperAToB() == null ? null : p.upperAToB().inverse();
+                    hi = p.lowerAToB() == null ? null : p.lowerAToB().inverse();
                 }
                 int par = e.from();
                 boolean parentIsRef = par == ref;
-                transform[i] = parentIsRef ? step : step.then(transform[par]);
                 quality[i] = worse(parentIsRef ? Quality.ACCURATE : quality[par], p.quality());
-                bounded[i] = (parentIsRef || bounded[par]) && lo != null && hi != null;
+                String oneWay = "";
+                if (p.quality() == Quality.ONE_WAY) {
+                    OneWayShift shift = oneWayShift(i, pairs, placed, transform, ref);
+                    transform[i] = ClockTransform.linear(origin(acc, i), shift.sigma(), 0.0);
+                    if (shift.contradicted()) {
+                        quality[i] = worse(quality[i], Quality.FALLBACK);
+                    }
+                    oneWay = shift.describe(nodes.get(par).name());
+                    warnings.add("node " + nodes.get(i).name() + " " + oneWay);
+                } else {
+                    transform[i] = parentIsRef ? step : step.then(transform[par]);
+                }
+                bounded[i] = (parentIsRef || bounded[par]) && (lo != null || hi != null);
                 if (bounded[i]) {
                     // a side unbounded everywhere (null) stays so down the path
-                    lower[i] = parentIsRef ? lo : lower[par] == null ? null : MonotoneBound.compose(lower[par], lo);
-                    upper[i] = parentIsRef ? hi : upper[par] == null ? null : MonotoneBound.compose(upper[par], hi);
+                    lower[i] = lo == null ? null : parentIsRef ? lo : lower[par] == null ? null : MonotoneBound.compose(lower[par], lo);
+                    upper[i] = hi == null ? null : parentIsRef ? hi : upper[par] == null ? null : MonotoneBound.compose(upper[par], hi);
                     bounded[i] = lower[i] != null || upper[i] != null;
                 }
                 List<String> path = new ArrayList<>();
@@ -151,8 +176,10 @@ public final class PathReduction {
                 }
                 path.add(nodes.get(ref).name());
                 NodeBounds rows = bounded[i] ? NodeBounds.of(transform[i], lower[i], upper[i]) : NodeBounds.NONE;
-                String note = "via " + String.join(" -> ", path)
-                        + (bounded[i] ? "" : "; no strict bounds (" + boundlessReason(path, parent, i, ref) + ")");
+                String note = "via " + String.join(" -> ", path) + (oneWay.isEmpty() ? "" : "; " + oneWay)
+                        + (bounded[i] ? (lower[i] == null ? "; upper bound only (plus)" : upper[i] == null
+                                ? "; lower bound only (minus)" : "")
+                                : "; no strict bounds (" + boundlessReason(path, parent, i, ref) + ")");
                 results[i] = new NodeResult(nodes.get(i).name(), nodes.get(i).source(), nodes.get(ref).name(),
                         quality[i], transform[i], rows, path, start(acc, i), end(acc, i), note);
                 synced++;
@@ -233,8 +260,11 @@ public final class PathReduction {
     private static String boundlessReason(List<String> path, Edge[] parent, int i, int ref) {
         for (int k = i; k != ref; k = parent[k].from()) {
             PairEstimate p = parent[k].pair();
-            if (!p.hasBounds()) {
+            if (!p.hasAnyBound()) {
                 return "pair quality " + p.quality().label() + " on the path";
+            }
+            if (!p.hasBounds()) {
+                return "one-sided pairs on the path bound opposite sides";
             }
         }
         return "bounds unknown";
@@ -244,6 +274,7 @@ public final class PathReduction {
         return switch (p.quality()) {
             case ACCURATE, PIECEWISE -> Double.isNaN(p.meanAccuracy()) ? INCOMPLETE_WEIGHT : Math.max(p.meanAccuracy(), 1e-3);
             case INCOMPLETE -> INCOMPLETE_WEIGHT;
+            case ONE_WAY -> ONE_WAY_WEIGHT;
             case FALLBACK -> FALLBACK_WEIGHT + p.maxViolation();
             default -> Double.POSITIVE_INFINITY;
         };
@@ -258,9 +289,87 @@ public final class PathReduction {
             case ACCURATE -> 0;
             case PIECEWISE -> 1;
             case INCOMPLETE -> 2;
-            case FALLBACK -> 3;
-            default -> 4;
+            case ONE_WAY -> 3;
+            case FALLBACK -> 4;
+            default -> 5;
         };
+    }
+
+    /**
+     * The constant shift σ of a node's own clock (reference ns) closest to 0 within [lo, hi], the
+     * range that every hull point of its one-way pairs with placed nodes allows (see the class
+     * comment); the middle when lo &gt; hi.
+     */
+    record OneWayShift(double sigma, double lo, double hi, int points, int pairs) {
+
+        boolean contradicted() {
+            return lo > hi;
+        }
+
+        String describe(String parent) {
+            String range = Double.isInfinite(lo) && Double.isInfinite(hi) ? "no constraint"
+                    : Double.isInfinite(hi) ? String.format(java.util.Locale.ROOT, "one-sided bound: shift >= %.0f ns", lo)
+                    : Double.isInfinite(lo) ? String.format(java.util.Locale.ROOT, "one-sided bound: shift <= %.0f ns", hi)
+                    : String.format(java.util.Locale.ROOT, "%.0f ns <= shift <= %.0f ns", lo, hi);
+            String what = contradicted()
+                    ? "no constant shift removes every violation: the middle taken, violations remain"
+                    : sigma == 0 ? "nothing violated, so no shift"
+                    : "the smallest shift that removes every violation";
+            return String.format(java.util.Locale.ROOT, "is tied one way only (to %s): its own clock shifted by %+.0f ns "
+                    + "(%s; %s, from %d hull points of %d one-way pairs); one-sided bound", parent, sigma, range, what,
+                    points, pairs);
+        }
+    }
+
+    static OneWayShift oneWayShift(int i, List<PairEstimate> pairs, boolean[] placed, ClockTransform[] transform, int ref) {
+        double lo = Double.NEGATIVE_INFINITY;
+        double hi = Double.POSITIVE_INFINITY;
+        int points = 0;
+        int used = 0;
+        for (PairEstimate p : pairs) {
+            if (p.quality() != Quality.ONE_WAY || (p.a() != i && p.b() != i)) {
+                continue;
+            }
+            int j = p.a() == i ? p.b() : p.a();
+            if (!placed[j] || j == i) {
+                continue;
+            }
+            ClockTransform tj = j == ref ? null : transform[j];
+            used++;
+            boolean iIsB = p.b() == i;
+            // P: a → b messages, T_b(y) ≥ T_a(x); Q: b → a, T_a(x) ≥ T_b(y); x on a, y on b
+            for (int side = 0; side < 2; side++) {
+                long[] us = side == 0 ? p.pu() : p.qu();
+                long[] vs = side == 0 ? p.pv() : p.qv();
+                boolean aToB = side == 0;
+                for (int k = 0; k < us.length; k++) {
+                    long x = p.x0() + us[k];
+                    long y = x + p.v0() + vs[k];
+                    points++;
+                    if (iIsB) { // σ vs T_a(x) − y
+                        double bound = (double) (x - y) + (tj == null ? 0.0 : tj.correction(x));
+                        if (aToB) {
+                            lo = Math.max(lo, bound);
+                        } else {
+                            hi = Math.min(hi, bound);
+                        }
+                    } else { // σ vs T_b(y) − x
+                        double bound = (double) (y - x) + (tj == null ? 0.0 : tj.correction(y));
+                        if (aToB) {
+                            hi = Math.min(hi, bound);
+                        } else {
+                            lo = Math.max(lo, bound);
+                        }
+                    }
+                }
+            }
+        }
+        // whole ns, rounded inward, so that rounding a corrected time never inverts a message
+        double inLo = Math.ceil(lo);
+        double inHi = Math.floor(hi);
+        double sigma = lo > hi ? Math.rint(0.5 * (lo + hi)) : inLo > inHi ? 0.5 * (lo + hi)
+                : Math.min(Math.max(0.0, inLo), inHi);
+        return new OneWayShift(sigma, lo, hi, points, used);
     }
 
     private static NodeResult unsynchronized(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs, int i) {

@@ -104,7 +104,9 @@ public final class TruthScore implements MessageSink {
         double[] b = n.bounds().at(t);
         checks++;
         maxError = Math.max(maxError, Math.abs(error));
-        maxBoundWidth = Math.max(maxBoundWidth, b[0] + b[1]);
+        if (Double.isFinite(b[0] + b[1])) { // a one-sided bound has no width; its present side is checked below
+            maxBoundWidth = Math.max(maxBoundWidth, b[0] + b[1]);
+        }
         if (error < -b[0] - tolerance || error > b[1] + tolerance) {
             violations++;
             if (firstViolation.isEmpty()) {

@@ -50,6 +50,10 @@ class PairEstimateRuleTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("accurate without two-sided bounds");
         assertThatThrownBy(() -> new PairEstimate(geometry(3, 0), "", null, new EstimateLine(0, 0), null, null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("one-way but has a line");
+        // one-way: one side of bounds at most
+        PairEstimate twoSided = ConvexHullEstimator.estimate(pair());
+        assertThatThrownBy(() -> new PairEstimate(geometry(3, 0), "", null, null, twoSided.bounds(), null))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("one-way with two-sided bounds");
         assertThatThrownBy(() -> new PairEstimate(geometry(3, 3), "", null, null, null, null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("fallback but has no line");
     }

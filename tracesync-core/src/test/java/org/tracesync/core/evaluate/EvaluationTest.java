@@ -112,6 +112,38 @@ class EvaluationTest {
         assertThat(rep.truth().containedShare()).isLessThan(0.6);
     }
 
+    /**
+     * A one-way node b with a lower bound only (minus 100 ns, plus absent): only the present side
+     * is checked, and those instants are counted as one-sided. Corrected times 150 µs too early
+     * are on the unbounded side (contained); 150 µs too late break the present side.
+     */
+    @Test
+    void aOneSidedBoundIsCheckedOnItsPresentSideOnlyAndCounted() {
+        ClockModel[] clocks = clocks(3);
+        for (double extra : new double[] {-150_000, 150_000}) {
+            SyncResult two = result(clocks, extra, 200);
+            NodeBounds lowerOnly = NodeBounds.ofRows(List.of(new BoundRow(T0, 100, Double.NaN),
+                    new BoundRow(T0 + 10_000_000_000L, 100, Double.NaN)));
+            NodeResult b = two.nodes().get(1);
+            NodeResult oneWay = new NodeResult("b", "b", "a", Quality.ONE_WAY, b.transform(), lowerOnly, b.path(),
+                    b.start(), b.end(), "");
+            SyncResult r = new SyncResult("a", List.of(two.nodes().get(0), oneWay, two.nodes().get(2)), List.of(),
+                    Map.of(), List.of());
+            Evaluation ev = new Evaluation(r, List.of("a", "b", "c"), new RoundTripMinima(3), truth(clocks));
+            feed(ev, clocks, 3);
+            EvaluationReport.Truth t = ev.report().truth();
+            long bInstants = t.oneSided();
+            assertThat(bInstants).isBetween(1_000L, 1_700L); // b is an end of 2/3 of the messages, ± chance
+            assertThat(t.withBounds()).isEqualTo(t.instants());
+            double bShare = (double) bInstants / t.withBounds();
+            if (extra < 0) {
+                assertThat(t.containedShare()).isEqualTo(1.0);
+            } else {
+                assertThat(t.containedShare()).isCloseTo(1.0 - bShare, within(1e-9));
+            }
+        }
+    }
+
     static Map<String, ClockModel> truth(ClockModel[] clocks) {
         Map<String, ClockModel> m = new HashMap<>();
         for (ClockModel c : clocks) {

@@ -54,6 +54,15 @@ final class LinearClusterSimulation implements MessageInput {
         }
     }
 
+    /** Adds {@code count} messages from a to b only, spread over {@code duration} ns. */
+    void send(SplittableRandom r, int a, int b, int count, long duration, long min, double tailMean) {
+        for (int k = 0; k < count; k++) {
+            long send = T0 + r.nextLong(duration);
+            long latency = min + (long) (-Math.log(1 - r.nextDouble()) * tailMean);
+            messages.add(new Message(a, b, local(a, send), local(b, send + latency)));
+        }
+    }
+
     @Override
     public List<NodeInfo> nodes() {
         return nodes;

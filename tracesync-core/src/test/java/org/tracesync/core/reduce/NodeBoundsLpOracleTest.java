@@ -31,7 +31,8 @@ import org.tracesync.core.transform.NodeBounds;
  *
  * <p>Chains of 2–4 nodes with linear clocks; coordinates are small (a few thousand ns around
  * {@link #X_BASE}, drifts up to ±20 %) so the solver is well conditioned; the reference is chosen
- * by the reduction (the middle of a chain), so hops go both ways along the pair geometry.
+ * by the reduction (the middle of a chain), so hops go both ways along the pair geometry. Some
+ * links carry messages one way only: a path through such a hop has a one-sided bound downstream.
  */
 class NodeBoundsLpOracleTest {
 
@@ -41,6 +42,11 @@ class NodeBoundsLpOracleTest {
     }
 
     static Chain chain(int n, SplittableRandom r) {
+        return chain(n, r, -1);
+    }
+
+    /** @param forcedOneWay a link (i, i + 1) made one way only, or −1 */
+    static Chain chain(int n, SplittableRandom r, int forcedOneWay) {
         double[] offset = new double[n];
         double[] drift = new double[n];
         List<NodeInfo> nodes = new ArrayList<>();
@@ -55,9 +61,12 @@ class NodeBoundsLpOracleTest {
             // a third of the links: one direction early, the other late, so the drift is unbounded
             // on one side (an incomplete pair, bounded only where finite)
             boolean split = r.nextInt(3) == 0;
+            // a fifth of the links: one way only (either way), a one-sided bound
+            int oneWay = r.nextInt(5) == 0 || i == forcedOneWay ? 1 + r.nextInt(2) : 0;
             for (int k = 0; k < 2 * count; k++) {
-                int s = k % 2 == 0 ? i : i + 1;
-                int d = k % 2 == 0 ? i + 1 : i;
+                boolean forward = oneWay == 0 ? k % 2 == 0 : oneWay == 1;
+                int s = forward ? i : i + 1;
+                int d = forward ? i + 1 : i;
                 long send = split ? (k % 2 == 0 ? r.nextInt(450) : 550 + r.nextInt(450)) : r.nextInt(1000);
                 long latency = 1 + r.nextInt(60);
                 messages.add(new Message(s, d, local(offset, drift, s, send, true),
@@ -85,27 +94,35 @@ class NodeBoundsLpOracleTest {
         int checked = 0;
         int unbounded = 0;
         long incomplete = 0;
+        long oneWay = 0;
+        int oneSidedChecked = 0;
+        int oneSidedComposed = 0;
         for (int iter = 0; iter < 25; iter++) {
-            Chain c = chain(2 + r.nextInt(3), r);
+            // every fifth: four nodes, the middle link one way, reference n0: n2 and n3 lie behind it
+            boolean behindOneWay = iter % 5 == 0;
+            Chain c = behindOneWay ? chain(4, r, 1) : chain(2 + r.nextInt(3), r);
             PairAccumulators acc = new PairAccumulators(c.nodes().size());
             c.messages().forEach(m -> acc.message(m.sender(), m.receiver(), m.sendTime(), m.recvTime()));
             List<PairEstimate> pairs = new ArrayList<>();
             for (PairAccumulator p : acc.nonEmptyPairs()) {
                 pairs.add(ConvexHullEstimator.estimate(p));
             }
-            if (pairs.stream().anyMatch(p -> p.quality() != Quality.ACCURATE && p.quality() != Quality.INCOMPLETE)) {
+            if (pairs.stream().anyMatch(p -> p.quality() != Quality.ACCURATE && p.quality() != Quality.INCOMPLETE
+                    && p.quality() != Quality.ONE_WAY)) {
                 continue; // the oracle below is for pairs whose hulls do not cross
             }
             incomplete += pairs.stream().filter(p -> p.quality() == Quality.INCOMPLETE).count();
-            SyncResult result = PathReduction.reduce(c.nodes(), acc, pairs, null);
+            oneWay += pairs.stream().filter(p -> p.quality() == Quality.ONE_WAY).count();
+            SyncResult result = PathReduction.reduce(c.nodes(), acc, pairs, behindOneWay ? "n0" : null);
             for (NodeResult node : result.nodes()) {
                 if (!node.synchronizedToOther()) {
                     continue;
                 }
                 NodeBounds bounds = node.bounds();
                 if (bounds.isEmpty()) {
-                    // composition finite nowhere (incomplete pairs): the LP must agree at every instant
-                    assertThat(node.quality()).isEqualTo(Quality.INCOMPLETE);
+                    // composition finite nowhere (incomplete pairs, or one-way pairs bounding opposite
+                    // sides): the LP must agree at every instant
+                    assertThat(node.quality()).isIn(Quality.INCOMPLETE, Quality.ONE_WAY);
                     for (long t : new long[] {node.start(), node.end(), node.start() - 10_000, node.end() + 10_000}) {
                         double[] exact = composedEnvelope(c, node.path(), t);
                         assertThat(Double.isInfinite(exact[0]) && Double.isInfinite(exact[1]))
@@ -134,6 +151,10 @@ class NodeBoundsLpOracleTest {
                             seed, iter, node.name(), t).isEqualTo(Double.isInfinite(exact[1]));
                     if (Double.isInfinite(lower) || Double.isInfinite(upper)) {
                         unbounded++;
+                        if (node.quality() == Quality.ONE_WAY && Double.isInfinite(lower) != Double.isInfinite(upper)) {
+                            oneSidedChecked++;
+                            oneSidedComposed += node.path().size() >= 3 ? 1 : 0;
+                        }
                         if (Double.isInfinite(lower) && Double.isInfinite(upper)) {
                             continue;
                         }
@@ -164,6 +185,9 @@ class NodeBoundsLpOracleTest {
         assertThat(checkedFarOutside).isGreaterThan(30);
         assertThat(incomplete).as("incomplete pairs checked").isGreaterThan(5);
         assertThat(unbounded).as("instants with an unbounded side").isGreaterThan(5);
+        assertThat(oneWay).as("one-way pairs checked").isGreaterThan(3);
+        assertThat(oneSidedChecked).as("one-sided bounds of nodes behind a one-way hop checked").isGreaterThan(5);
+        assertThat(oneSidedComposed).as("one-sided bounds composed over two hops or more").isGreaterThan(0);
     }
 
     /** The reference-time interval of local time t, hop by hop along the path, by LP. */
@@ -195,17 +219,18 @@ class NodeBoundsLpOracleTest {
      * the box that stands for infinity).
      */
     static double envelope(Chain ch, int child, int parent, double x, boolean max) {
-        double small = envelope(ch, child, parent, x, max, 1e3);
-        double large = envelope(ch, child, parent, x, max, 1e4);
+        // both boxes grow: one-way pairs leave the intercept unbounded on one side too
+        double small = envelope(ch, child, parent, x, max, 1e3, 1e8);
+        double large = envelope(ch, child, parent, x, max, 1e4, 1e9);
         if (Math.abs(large - small) > 1e-3 * (1 + Math.abs(small))) {
             return max ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
         }
         return small;
     }
 
-    private static double envelope(Chain ch, int child, int parent, double x, boolean max, double box) {
+    private static double envelope(Chain ch, int child, int parent, double x, boolean max, double box, double cBox) {
         ExpressionsBasedModel model = new ExpressionsBasedModel();
-        Variable c = model.addVariable("c").lower(-1e9).upper(1e9);
+        Variable c = model.addVariable("c").lower(-cBox).upper(cBox);
         Variable d = model.addVariable("d").lower(-1.0).upper(box);
         int k = 0;
         for (Message m : ch.messages()) {

@@ -30,14 +30,25 @@ final class CtfEventCursor extends NetEventCursor {
     private final CtfNetworkEvents net;
     private NetEvent pending;
     private boolean ended;
+    /** The one stream read, or -1 for all of them. */
+    private final int only;
 
     CtfEventCursor(CtfTrace trace, List<String> warnings, AddressTable addresses) throws IOException {
+        this(trace, warnings, addresses, -1);
+    }
+
+    /** A pass over stream {@code only} alone (its index in the trace's stream files), or all when -1. */
+    CtfEventCursor(CtfTrace trace, List<String> warnings, AddressTable addresses, int only) throws IOException {
         super(addresses);
         this.trace = trace;
+        this.only = only;
         this.net = new CtfNetworkEvents(e -> pending = e);
         try {
             List<Path> files = trace.streamFiles();
             for (int i = 0; i < files.size(); i++) {
+                if (only >= 0 && i != only) {
+                    continue;
+                }
                 Path f = files.get(i);
                 if (!Files.exists(f)) {
                     throw new TraceFormatException(f, "", "stream file missing");
@@ -73,7 +84,9 @@ final class CtfEventCursor extends NetEventCursor {
         }
         if (!ended) {
             ended = true;
-            trace.passEnded(net.summary(), readers);
+            if (only < 0) {
+                trace.passEnded(net.summary(), readers);
+            }
         }
         return null;
     }
@@ -83,7 +96,7 @@ final class CtfEventCursor extends NetEventCursor {
         if (!ended) {
             return List.of();
         }
-        List<String> w = new ArrayList<>(trace.warnings());
+        List<String> w = new ArrayList<>(only < 0 ? trace.warnings() : List.of());
         if (tooManyAddresses() > 0) {
             w.add(trace.directory() + ": " + tooManyAddresses() + " network events not matched: the traces name more"
                     + " than 65,536 addresses");

@@ -237,6 +237,26 @@ public final class CtfTrace implements NetEventSource, EventTrace {
         }
     }
 
+    /**
+     * The coarsest step of the trace's clocks, ns: 1 for clocks of 1 GHz or more (LTTng's), else
+     * the clock period {@code 10⁹ / freq}; when the period is not a whole number of ns, its floor
+     * plus 2 (the conversion to ns floors, so a timestamp t then stands for an instant in
+     * (t − period, t + period + 1)). Every clock of the metadata counts (conservative: a stream
+     * maps its timestamps to one of them). O(clocks), no I/O.
+     */
+    @Override
+    public long timestampResolution() {
+        long r = 1;
+        for (CtfMetadata.ClockClass c : metadata.clocks()) {
+            long f = c.freq();
+            if (f > 0 && f < 1_000_000_000L) {
+                long period = 1_000_000_000L / f;
+                r = Math.max(r, 1_000_000_000L % f == 0 ? period : period + 2);
+            }
+        }
+        return r;
+    }
+
     @Override
     public NodeInfo node() {
         if (node == null) {
@@ -272,6 +292,15 @@ public final class CtfTrace implements NetEventSource, EventTrace {
     public EventCursor cursor(int index, AddressTable addresses) throws IOException {
         warnings.clear();
         return new CtfEventCursor(this, warnings, addresses);
+    }
+
+    /**
+     * A pass over one stream file's network events alone, in that file's order (a cluster job reads
+     * the streams of a trace in parallel; within a trace, the merge by time interleaves them without
+     * changing any stream's own order). The stream's warnings go to {@code warnings}.
+     */
+    public EventCursor streamCursor(int stream, AddressTable addresses, List<String> warnings) throws IOException {
+        return new CtfEventCursor(this, warnings, addresses, stream);
     }
 
     /** Called by a cursor at the end of its pass: the same bookkeeping as {@link #stream}. */

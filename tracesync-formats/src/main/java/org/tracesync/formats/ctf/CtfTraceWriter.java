@@ -21,8 +21,10 @@ import java.util.UUID;
  * {@code sched_switch} events as filler. One stream file per CPU ({@code channel0_N}), packets of a
  * fixed size, compact event headers with extended ones when 32 timestamp bits do not suffice.
  *
- * <p>The clock is {@code monotonic}, 1 GHz, with the offset given at creation, so an event written
- * at epoch time t (ns) has clock value {@code t − clockOffset}. Timestamps must not decrease within
+ * <p>The clock is {@code monotonic}, 1 GHz by default, with the offset given at creation, so an
+ * event written at epoch time t (ns) has clock value {@code t − clockOffset}. A coarser clock (a
+ * frequency dividing 10⁹, e.g. 1 MHz) truncates: clock value {@code ⌊(t − clockOffset) / period⌋},
+ * as a recorder with a µs clock would. Timestamps must not decrease within
  * one CPU. Memory: one packet buffer per CPU. Cost: linear in the events written.
  */
 public final class CtfTraceWriter implements Closeable {
@@ -36,6 +38,7 @@ public final class CtfTraceWriter implements Closeable {
 
     private final Path dir;
     private final long clockOffset;
+    private final long period;
     private final int packetSize;
     private final UUID uuid = UUID.randomUUID();
     private final List<Stream> streams = new ArrayList<>();
@@ -93,11 +96,25 @@ public final class CtfTraceWriter implements Closeable {
      * @param clockOffset epoch ns of clock value 0 (e.g. the boot time)
      */
     public CtfTraceWriter(Path dir, String hostname, long clockOffset, int packetSize) throws IOException {
+        this(dir, hostname, clockOffset, packetSize, 1_000_000_000L);
+    }
+
+    /**
+     * @param freq clock frequency, Hz: a divisor of 10⁹ (1 GHz: ns timestamps; 1 MHz: µs), with
+     *             {@code clockOffset} a whole number of its periods
+     */
+    public CtfTraceWriter(Path dir, String hostname, long clockOffset, int packetSize, long freq) throws IOException {
         if (packetSize < 4096 || Integer.bitCount(packetSize) != 1) {
             throw new IllegalArgumentException("packet size must be a power of two >= 4096");
         }
+        if (freq <= 0 || freq > 1_000_000_000L || 1_000_000_000L % freq != 0
+                || Math.floorMod(clockOffset, 1_000_000_000L / freq) != 0) {
+            throw new IllegalArgumentException("clock frequency must divide 10^9 and the offset be a whole number of"
+                    + " its periods: " + freq + " Hz, offset " + clockOffset);
+        }
         this.dir = dir;
         this.clockOffset = clockOffset;
+        this.period = 1_000_000_000L / freq;
         this.packetSize = packetSize;
         Files.createDirectories(dir);
         if (Files.exists(dir.resolve("metadata"))) {
@@ -211,7 +228,7 @@ public final class CtfTraceWriter implements Closeable {
     /** Appends one event (large event header, compact when the clock advanced less than 2³² cycles). */
     private void event(int cpu, long timestamp, int id, Payload payload) throws IOException {
         Stream s = stream(cpu);
-        long cycles = timestamp - clockOffset;
+        long cycles = Math.floorDiv(timestamp - clockOffset, period);
         if (cycles < 0) {
             throw new IllegalArgumentException("timestamp " + timestamp + " before the clock offset " + clockOffset);
         }
@@ -272,7 +289,7 @@ public final class CtfTraceWriter implements Closeable {
 
     private String metadata(String hostname) {
         long offS = Math.floorDiv(clockOffset, 1_000_000_000L);
-        long offC = Math.floorMod(clockOffset, 1_000_000_000L);
+        long offC = Math.floorMod(clockOffset, 1_000_000_000L) / period;
         String be8 = "integer { size = 8; align = 8; signed = 0; encoding = none; base = 10; byte_order = be; }";
         String be16 = "integer { size = 16; align = 8; signed = 0; encoding = none; base = 10; byte_order = be; }";
         String be16x = "integer { size = 16; align = 8; signed = 0; encoding = none; base = 16; byte_order = be; }";
@@ -359,7 +376,7 @@ public final class CtfTraceWriter implements Closeable {
                 + "\ttracer_major = 2;\n\ttracer_minor = 9;\n\ttracer_patchlevel = 0;\n"
                 + "\ttrace_producer = \"tracesync CtfTraceWriter\";\n};\n\n"
                 + "clock {\n\tname = \"monotonic\";\n\tuuid = \"" + UUID.nameUUIDFromBytes(uuid.toString().getBytes(StandardCharsets.UTF_8)) + "\";\n"
-                + "\tdescription = \"Monotonic Clock\";\n\tfreq = 1000000000;\n\tprecision = 0;\n"
+                + "\tdescription = \"Monotonic Clock\";\n\tfreq = " + 1_000_000_000L / period + ";\n\tprecision = 0;\n"
                 + "\toffset_s = " + offS + ";\n\toffset = " + offC + ";\n\tabsolute = FALSE;\n};\n\n"
                 + "typealias integer {\n\tsize = 32; align = 8; signed = false;\n\tmap = clock.monotonic.value;\n} := uint32_clock_monotonic_t;\n\n"
                 + "typealias integer {\n\tsize = 64; align = 8; signed = false;\n\tmap = clock.monotonic.value;\n} := uint64_clock_monotonic_t;\n\n"

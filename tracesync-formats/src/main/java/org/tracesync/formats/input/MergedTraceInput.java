@@ -46,9 +46,9 @@ public final class MergedTraceInput implements MessageInput {
     /** Blocks in flight between the reading thread and the matching one. */
     private static final int HANDOVER_BLOCKS = 4;
     /** Events of each trace read for the coarse clock offsets. */
-    static final int SAMPLE_EVENTS = 1 << 16;
+    public static final int SAMPLE_EVENTS = 1 << 16;
     /** Keys the coarse-offset sample holds at most. */
-    static final int SAMPLE_KEYS = 1 << 16;
+    public static final int SAMPLE_KEYS = 1 << 16;
 
     private final List<EventTrace> traces;
     private final List<NodeInfo> nodes;

@@ -90,6 +90,28 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
         this.node = new NodeInfo(name[0] == null ? stem : name[0], file.toString());
     }
 
+    /** A reader that parses lines only ({@link #parseLine}); it has not read the file. */
+    private JsonLinesReader(Path file, NodeInfo node) {
+        this.file = file;
+        this.node = node;
+    }
+
+    /** One event line, parsed and checked as a pass over the file checks it. */
+    public record LineEvent(String node, long t, boolean send, String msg) {
+    }
+
+    /**
+     * Parses line {@code lineNumber} of {@code file} as a pass does (for readers of a part of the
+     * file, such as a cluster job's task): the same checks and the same error messages.
+     *
+     * @param expectedNode the node of the file's first event, or null for the first event itself
+     */
+    public static LineEvent parseLine(Path file, String line, long lineNumber, String expectedNode)
+            throws TraceFormatException {
+        Line l = new JsonLinesReader(file, null).parse(line, lineNumber, expectedNode);
+        return new LineEvent(l.node(), l.t(), l.send(), l.msg());
+    }
+
     /** True when the file name says JSON lines ({@code .jsonl}, {@code .ndjson}). */
     public static boolean looksLikeJsonLines(Path file) {
         String n = file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);

@@ -67,14 +67,7 @@ final class CaptureTrace implements EventTrace {
     }
 
     static boolean isBroadcast(DecodedPacket p, List<Long> directed) {
-        if (DecodedPacket.isGroupAddress(p.dstHi, p.dstLo)) {
-            return true;
-        }
-        if (p.dstHi == 0 && (p.dstLo >>> 32) == 0xffff) {
-            long v4 = p.dstLo & 0xffffffffL;
-            return directed.isEmpty() ? (v4 & 0xff) == 0xff : directed.contains(v4);
-        }
-        return false;
+        return BroadcastDatagram.isBroadcast(p, directed);
     }
 
     private static final class Cursor implements EventCursor {
@@ -138,23 +131,11 @@ final class CaptureTrace implements EventTrace {
             }
             if (kind == DecodedPacket.UDP && isBroadcast(p, directed)) {
                 boolean fromMe = traced.owner(p.srcHi, p.srcLo) == self;
-                long hash = payloadHash(r.data(), p.payloadOffset, p.payloadCaptured);
-                long a = p.srcLo ^ Long.rotateLeft(p.srcHi, 17);
-                long b = p.dstLo ^ Long.rotateLeft(p.dstHi, 17) ^ ((long) p.payloadLength << 48);
-                long c = (long) p.srcPort << 48 | (long) p.dstPort << 32 | ((p.ipId ^ hash) & 0xffffffffL);
-                block.addDatagram(node, fromMe, ts, a, b, c);
+                long[] k = BroadcastDatagram.key(p, r.data());
+                block.addDatagram(node, fromMe, ts, k[0], k[1], k[2]);
                 return BROADCAST;
             }
             return OTHER;
-        }
-
-        private static long payloadHash(byte[] b, int off, int len) {
-            int n = Math.min(len, 64);
-            long h = 0xcbf29ce484222325L;
-            for (int i = 0; i < n; i++) {
-                h = (h ^ (b[off + i] & 0xff)) * 0x100000001b3L;
-            }
-            return h ^ (h >>> 32);
         }
 
         @Override

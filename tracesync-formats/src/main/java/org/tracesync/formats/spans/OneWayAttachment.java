@@ -7,9 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.NodeBounds;
@@ -41,6 +43,17 @@ public final class OneWayAttachment {
     static final int MAX_KEPT = 1 << 20;
 
     private OneWayAttachment() {
+    }
+
+    /**
+     * The reducer for span sets: {@code inner} with one-way pairs stripped of their bound, so
+     * that hosts tied one way only stay on their own reference until {@link #attach} places them,
+     * after {@link OffsetOnlyFit} (the core places them itself otherwise; docs/SPANS.md says why
+     * spans differ).
+     */
+    public static Synchronizer.Reducer afterFit(Synchronizer.Reducer inner) {
+        return (nodes, acc, pairs, reference) -> inner.reduce(nodes, acc,
+                pairs.stream().map(PairEstimate::withoutOneWayBound).toList(), reference);
     }
 
     /** The result with every attachable group attached; the input result when there is none. */

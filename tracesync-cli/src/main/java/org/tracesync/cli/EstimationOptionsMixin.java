@@ -1,0 +1,110 @@
+package org.tracesync.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.tracesync.core.model.MinimumLatency;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.reduce.PathReduction;
+import org.tracesync.core.reduce.Synchronizer;
+import org.tracesync.formats.evaluate.RttFile;
+import org.tracesync.global.GlobalReduction;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * How the matched messages become transforms: reference, estimator, reduction, minimum latency —
+ * the options of {@code tracesync sync} that {@code tracesync-spark sync} shares, with one meaning.
+ */
+public final class EstimationOptionsMixin {
+
+    /** Pair estimators. */
+    public enum EstimatorChoice { bisector, regression }
+
+    /** Reductions to one reference. */
+    public enum ReductionChoice { global, path }
+
+    @Option(names = "--reference", paramLabel = "NODE", description = "Use this node as the reference (default: the most central node of each group).")
+    String reference;
+
+    @Option(names = "--estimator", paramLabel = "NAME", defaultValue = "bisector",
+            description = "Pair estimate: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    EstimatorChoice estimator;
+
+    @Option(names = "--confidence", defaultValue = "0.95", paramLabel = "P",
+            description = "Regression outlier rejection level (default: ${DEFAULT-VALUE}).")
+    double confidence;
+
+    @Option(names = "--reduction", paramLabel = "NAME",
+            description = {"Reduction to one reference: ${COMPLETION-CANDIDATES}. Default: global for every group with redundant links"
+                    + " (more pairs than nodes - 1), path composition otherwise; path when the global program is infeasible."})
+    ReductionChoice reduction;
+
+    @Option(names = "--min-latency", paramLabel = "TIME", converter = DurationConverter.class,
+            description = {"Strict minimum one-way latency of every message (e.g. 5us), when you know one: every pair's"
+                    + " hulls, path composition and the global program use it, which narrows the bounds. A pair whose"
+                    + " messages are faster (its hulls cross with it) is estimated without it, with a warning. Default: 0."})
+    Long minLatency;
+
+    @Option(names = "--rtt", paramLabel = "FILE|exchanges",
+            description = {"Minimum latency per pair from minimum round trips: an RTT file (lines 'addr addr rtt_ms'),"
+                    + " or 'exchanges' for the TCP exchanges (data + ack) found in the captures. Each direction gets"
+                    + " half its pair's round trip (assumes symmetric minimum latencies); checked like --min-latency."})
+    String rtt;
+
+    public String reference() {
+        return reference;
+    }
+
+    public EstimatorChoice estimator() {
+        return estimator;
+    }
+
+    public ReductionChoice reduction() {
+        return reduction;
+    }
+
+    public Long minLatency() {
+        return minLatency;
+    }
+
+    public String rtt() {
+        return rtt;
+    }
+
+    /** Whether the minimum latency comes from the TCP exchanges the matching finds. */
+    public boolean rttFromExchanges() {
+        return "exchanges".equals(rtt);
+    }
+
+    /** The usage errors these options can make by themselves. */
+    public void check(CommandLine cl) {
+        if (minLatency != null && minLatency < 0) {
+            throw new CommandLine.ParameterException(cl, "--min-latency must be >= 0");
+        }
+        if (minLatency != null && rtt != null) {
+            throw new CommandLine.ParameterException(cl, "give either --rtt or --min-latency, not both");
+        }
+    }
+
+    /**
+     * Estimator, confidence, reference and reduction, plus the minimum latency when it is known
+     * before the messages are read (--min-latency, an RTT file); {@code --rtt exchanges} is the
+     * caller's, once the exchanges are found. τmin goes into every pair's hulls, so the global
+     * program adds none of its own.
+     */
+    public Synchronizer.Options toOptions(List<NodeInfo> nodes) throws IOException {
+        Synchronizer.Options options = new Synchronizer.Options(
+                estimator == EstimatorChoice.regression ? Synchronizer.Estimator.REGRESSION : Synchronizer.Estimator.BISECTOR,
+                confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
+                        : GlobalReduction.reducer(reduction == ReductionChoice.global
+                                ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
+        if (minLatency != null) {
+            return options.withLatency(MinimumLatency.uniform(nodes.size(), minLatency, "--min-latency " + minLatency + " ns"));
+        }
+        if (rtt != null && !rttFromExchanges()) {
+            return options.withLatency(RttFile.read(Path.of(rtt), nodes).asMinimumLatency("half the round trips of " + rtt));
+        }
+        return options;
+    }
+}
