@@ -148,8 +148,8 @@ public final class EvalCommand implements Callable<Integer> {
         EvaluationReport.Truth t = report.truth();
         if (t != null && t.withBounds() > 0 && t.containedShare() < 1) {
             spec.commandLine().getErr().println(String.format(java.util.Locale.ROOT,
-                    "tracesync: the bounds contain the truth at only %.2f%% of the instants: the truth file or the"
-                            + " result is wrong", 100 * t.containedShare()));
+                    "tracesync: the bounds contain the truth at only %s of the instants: the truth file or the"
+                            + " result is wrong", EvaluationTable.contained(t)));
             spec.commandLine().getErr().flush();
             code = ExitCode.SYNC_INCOMPLETE;
         }

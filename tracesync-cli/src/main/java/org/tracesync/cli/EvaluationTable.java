@@ -59,12 +59,29 @@ final class EvaluationTable {
             b.append(String.format(Locale.ROOT, "error vs true clocks (µs): max %s, p50 %s, p99 %s over %d instants%n",
                     us(t.maxError()), us(t.p50Error()), us(t.p99Error()), t.instants()));
             b.append(String.format(Locale.ROOT, "bounds contain the truth at %s of %d instants with bounds%s%n",
-                    Double.isNaN(t.containedShare()) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * t.containedShare()),
+                    contained(t),
                     t.withBounds(), t.oneSided() == 0 ? "" : String.format(Locale.ROOT,
                             " (%d of them one-sided: only the bounded side checked)", t.oneSided())));
         }
         b.append(r.noInversion() ? "no inversion\n" : r.inversions() + " inversions\n");
         return b.toString();
+    }
+
+    /**
+     * The share of instants whose truth lies inside the bounds, rounded down (a share below 1 is
+     * never printed as 100.00 %), with the count outside when there is one; "-" without bounds.
+     */
+    static String contained(EvaluationReport.Truth t) {
+        if (t.withBounds() == 0 || Double.isNaN(t.containedShare())) {
+            return "-";
+        }
+        long outside = Math.round((1 - t.containedShare()) * t.withBounds());
+        double percent = Math.floor(t.containedShare() * 10_000 + 1e-9) / 100;
+        if (outside == 0) {
+            return String.format(Locale.ROOT, "%.2f%%", percent);
+        }
+        percent = Math.min(percent, 99.99);
+        return String.format(Locale.ROOT, "%.2f%% (%d of %d outside)", percent, outside, t.withBounds());
     }
 
     static String json(EvaluationReport r, String tauSource) throws com.fasterxml.jackson.core.JsonProcessingException {

@@ -43,7 +43,8 @@ class ConvertCommandTest {
 
         if (CtfSyncApplyTest.babeltraceInstalled()) {
             List<String> events = CtfSyncApplyTest.babeltrace(out.resolve("h2"), tmp);
-            assertThat(events).hasSize((int) h2Packets + 1); // + the statedump interface event
+            // + the statedump: its interface event and lttng_statedump_end
+            assertThat(events).hasSize((int) h2Packets + 2);
         } else if ("1".equals(System.getenv("TRACESYNC_REQUIRE_SHARED_DATA"))) {
             fail("babeltrace2 not installed");
         }

@@ -19,37 +19,61 @@ import org.tracesync.core.transform.MonotoneBound;
  *
  * <h2>Pieces</h2>
  * The pair's {@link TimeBuckets} (hulls per time bucket) are scanned in time order, greedily: a
- * piece grows bucket by bucket for as long as one line fits all its messages with
- * {@link #MARGIN} ns to spare, then the next piece starts. Greedy longest-feasible-prefix gives
- * the fewest pieces among fits whose knots lie on bucket boundaries (each piece ends as late as
- * any fit's could). Each piece takes the bisector of its own feasible region (Duda, Haddad).
+ * piece grows bucket by bucket for as long as one line fits all its messages with a margin to
+ * spare, then the next piece starts. Greedy longest-feasible-prefix gives the fewest pieces among
+ * fits whose knots lie on bucket boundaries (each piece ends as late as any fit's could). Each
+ * piece takes the bisector of its own feasible region (Duda, Haddad). Two scans with two margins:
+ * <ul>
+ *   <li><b>Transform pieces</b> keep {@link #fitMargin} from the messages: (1 − {@link #BEND_SHARE})
+ *       of the widest corridor a line finds through half-minute windows of this pair (about half
+ *       the sum of the two minimum latencies where the clocks are linear). A piece that runs past
+ *       a kink of the clock loses that margin within a few seconds and ends there, so each rate
+ *       change costs about one knot, a linear stretch none, and a curving clock gets
+ *       pieces short enough that its sag stays within 2·BEND_SHARE of that corridor.</li>
+ *   <li><b>Bound pieces</b> keep {@link #MARGIN} only, and are then subdivided where neighbouring
+ *       pieces show curvature ({@link #subdivide}); they carry the bounds only, so a short
+ *       bound piece costs no segment.</li>
+ * </ul>
  *
  * <h2>Continuity</h2>
- * Neighbouring pieces are then joined by a <b>bridge</b>: a short piece from the left line at the
- * start of one of its last buckets to the right line at the end of one of the next piece's first
- * buckets (1–{@value #MAX_BRIDGE} buckets each side, shortest first), kept when every message of
- * the buckets it spans stays on its side. Knots stay on bucket boundaries, so each bucket follows
- * one line and checking its hull vertices is exact: no message is inverted. A continuous
- * transform keeps each trace's own event order. With bridges the count is at most 2k − 1 for the
- * k greedy pieces.
+ * Neighbouring transform pieces are joined, in this order of preference:
+ * <ol>
+ *   <li>at their lines' <b>crossing</b>, when it lies in the second half of the left piece or the
+ *       first half of the right one and the kinked function fits every message between it and
+ *       the boundary: one knot, inside a bucket;</li>
+ *   <li>by a <b>slew</b> ({@link #slew}): where one or a few short pieces or broken buckets lie
+ *       between two pieces, a line of at most {@link #MAX_SLEW_RATE} from the left line to the
+ *       right one that, with both knots, fits every message around — a kink pair, not a step;</li>
+ *   <li>by a <b>bridge</b>: a short piece from the left line at the start of one of its last
+ *       buckets to the right line at the end of one of the next piece's first buckets
+ *       (1–{@value #MAX_BRIDGE} buckets each side, shortest first).</li>
+ * </ol>
+ * Each is kept only when the function fits: checked against the buckets' hulls as polylines
+ * (hull vertices, and both lines at each knot inside a hull's span), which is exact for the
+ * polylines and so sufficient for the messages: no message is inverted. A continuous transform
+ * keeps each trace's own event order.
  *
  * <h2>Steps</h2>
- * Where no bridge fits, the two pieces' bound intervals at the cut are compared: disjoint by more
- * than their two widths together (an offset jump far beyond the corridor) is a
+ * Where none of these joins two pieces, the two pieces' bound intervals at the cut are compared:
+ * disjoint by more than their two widths together (an offset jump far beyond the corridor) is a
  * {@link ClockStep}, reported with its size and bounds; otherwise a small <em>break</em>
- * (counted and stated in the note). A bucket that no line fits by itself holds a step: it is left
- * out of both pieces and the cut is placed inside it where fewest of its hull points are violated
- * (its other messages may stay inverted: counted in {@code unresolved}).
+ * (counted and stated in the note). A bucket that no line fits by itself and no slew explains
+ * holds a step: it is left out of both pieces and the cut is placed inside it where fewest of
+ * its hull points are violated (its other messages may stay inverted: counted in
+ * {@code unresolved}).
  *
  * <h2>Bounds</h2>
- * Each fitted piece's strict bounds are Poirier's envelope of its own feasible region; they are
- * strict <em>if each clock is linear within each piece</em>. Pieces are as long as the data
- * allows, so a clock that curves inside a piece can leave them — stated in the note and in
- * USER_GUIDE. The pieces' bounds are joined into one pair of monotone bound functions with
- * samples on both sides of every cut, so linear interpolation between rows stays exact.
+ * Each bound piece's bounds are Poirier's envelope of its own feasible region, widened by its
+ * curvature allowance ε; they are strict <em>if each clock stays within ε of a line within each
+ * bound piece</em> (ε is estimated from the neighbours' curvature, so this is an assumption, not a
+ * guarantee) — stated in the note and in USER_GUIDE. A transform piece is a feasible line over
+ * its buckets, and so is the line of any shorter piece inside it. The bound pieces' bounds are
+ * joined into one pair of monotone bound functions with samples on both sides of every cut, so
+ * linear interpolation between rows stays exact.
  *
- * <p>Cost: O(Σ bucket vertices · h) for the greedy scan (a hull copy and a {@link FeasibleRegion}
- * per bucket), O(h) per bridge. Linear traces never get here: a pair whose hulls admit one line
+ * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
+ * per bucket), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
+ * candidate knots). Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
  * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
@@ -76,6 +100,7 @@ public final class PiecewiseEstimator {
         long cut; // absolute a-time where this piece's segment starts (pieces after the first)
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
+        boolean slew; // a slew's line (see slew()): its bounds are the neighbours' envelope
         double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
         double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
 
@@ -100,9 +125,121 @@ public final class PiecewiseEstimator {
         }
         long x0 = acc.x0();
         long v0 = acc.v0();
-        // 1. the longest feasible pieces, greedily, each with its own bisector and bounds
+        // 1. bound pieces: the longest feasible pieces, greedily, subdivided where the clock curves,
+        //    each with its own strict bounds
+        Scan scan = scan(b, tb, MARGIN);
+        if (scan == null) {
+            return fallback;
+        }
+        for (Piece p : scan.pieces) {
+            if (Double.isInfinite(p.spread)) {
+                // a piece whose messages do not even bound its drift: the data is too sparse to
+                // tell a changing clock from a wrong match; any messages can be cut into such pieces
+                return fallback;
+            }
+        }
+        List<Integer> subBroken = new ArrayList<>();
+        List<Piece> boundPieces = subdivide(scan.pieces, b, tb, scan.brokenBefore, subBroken);
+        Piece before = null;
+        for (int k = 0; k < boundPieces.size(); k++) {
+            Piece p = boundPieces.get(k);
+            bounds(p, b, x0, v0);
+            p.cut = x0 + p.uk;
+            int broken = subBroken.get(k);
+            if (before != null && broken >= 0) {
+                p.cut = x0 + cutInside(b, broken, p.first - 1, before, p, tb, x0);
+            }
+            before = p;
+        }
+        // 2. transform pieces: the longest pieces whose line keeps a margin from the messages close
+        //    to what a linear stretch of this pair keeps (so a piece ends soon after a kink)
+        long fitMargin = fitMargin(b);
+        Scan fit = fitMargin > MARGIN ? scan(b, tb, fitMargin) : scan;
+        if (fit == null) {
+            fit = scan;
+        }
+        List<Piece> pieces = fit == scan ? copies(scan.pieces) : fit.pieces;
+        List<Integer> brokenBefore = fit.brokenBefore;
+        int unresolved = fit.unresolved;
+        for (Piece p : pieces) {
+            p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
+            p.cut = x0 + p.uk;
+            bounds(p, b, x0, v0);
+        }
+        // 3. join neighbours continuously where the data allows (by a bridge over the buckets
+        //    around the boundary); else a step or a break
+        java.util.Map<Integer, Long> stepCuts = new java.util.HashMap<>(); // first broken bucket → cut
+        List<Piece> joined = new ArrayList<>();
+        joined.add(pieces.get(0));
+        for (int k = 1; k < pieces.size(); k++) {
+            Piece left = joined.get(joined.size() - 1);
+            Piece right = pieces.get(k);
+            int broken = brokenBefore.get(k);
+            if (broken >= 0) {
+                // buckets no line fits: a slew (a kink pair) when one line of a slew's rate joins
+                // the two pieces through them, else a step
+                Piece slew = slew(left, right, broken, right.first - 1, b, tb, x0);
+                if (slew != null) {
+                    unresolved -= right.first - broken;
+                    joined.add(slew);
+                } else {
+                    right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
+                    stepCuts.put(broken, right.cut);
+                    classify(left, right, b, broken, x0, v0, tb);
+                }
+                joined.add(right);
+                continue;
+            }
+            // short pieces between two: a slew's buckets when one line replaces them
+            int skip = 0;
+            Piece slew = null;
+            for (int j = k; j + 1 < pieces.size() && pieces.get(j + 1).first - right.first <= SLEW_BUCKETS; j++) {
+                slew = slew(left, pieces.get(j + 1), right.first, pieces.get(j + 1).first - 1, b, tb, x0);
+                if (slew != null) {
+                    skip = j + 1 - k;
+                    break;
+                }
+            }
+            if (slew != null) {
+                for (int j = k + 1; j <= k + skip; j++) {
+                    if (brokenBefore.get(j) >= 0) {
+                        unresolved -= pieces.get(j).first - brokenBefore.get(j);
+                    }
+                }
+                joined.add(slew);
+                joined.add(pieces.get(k + skip));
+                k += skip;
+                continue;
+            }
+            if (!cross(left, right, b, tb, x0) && !join(left, right, b, tb, x0, joined)) {
+                classify(left, right, b, right.first, x0, v0, tb);
+            }
+            joined.add(right);
+        }
+        // the bounds jump where the transform does: bound pieces after the same broken buckets
+        // start at the transform's cut
+        for (int k = 1; k < boundPieces.size(); k++) {
+            Long cut = stepCuts.get(subBroken.get(k));
+            if (subBroken.get(k) >= 0 && cut != null && cut > boundPieces.get(k - 1).cut) {
+                boundPieces.get(k).cut = cut;
+            }
+        }
+        return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
+    }
+
+    /** Pieces of a greedy scan, the first broken bucket before each (or −1), and the broken buckets. */
+    private record Scan(List<Piece> pieces, List<Integer> brokenBefore, int unresolved) {
+    }
+
+    /**
+     * The greedy scan: from the first bucket on, the longest piece whose line keeps {@code margin}
+     * ns from every message, then the next. A bucket that fits no line on its own is broken (a
+     * step inside). Null when no piece is found.
+     */
+    private static Scan scan(List<Bucket> b, TimeBuckets tb, long margin) {
+        int m = b.size();
         List<Piece> pieces = new ArrayList<>();
-        List<Integer> brokenBefore = new ArrayList<>(); // first broken bucket before each piece, or -1
+        List<Integer> brokenBefore = new ArrayList<>();
         Piece prev = null;
         int i = 0;
         int unresolved = 0;
@@ -116,13 +253,13 @@ public final class PiecewiseEstimator {
                 i++;
                 continue;
             }
-            Piece p = free(b, i, tb, prev);
+            Piece p = free(b, i, m - 1, tb, prev, margin);
             if (p != null && p.first == p.last && Double.isInfinite(p.spread) && i + 1 < m) {
                 p = null; // one bucket that joins neither neighbour and fixes no drift: a step inside it
             }
             if (p == null) {
                 if (i + 1 >= m && pieces.isEmpty()) {
-                    return fallback;
+                    return null;
                 }
                 unresolved++;
                 if (brokenSince < 0) {
@@ -138,41 +275,428 @@ public final class PiecewiseEstimator {
             brokenSince = -1;
             i = p.last + 1;
         }
-        if (pieces.isEmpty()) {
-            return fallback;
-        }
+        return pieces.isEmpty() ? null : new Scan(pieces, brokenBefore, unresolved);
+    }
+
+    private static List<Piece> copies(List<Piece> pieces) {
+        List<Piece> out = new ArrayList<>(pieces.size());
         for (Piece p : pieces) {
-            if (Double.isInfinite(p.spread)) {
-                // a piece whose messages do not even bound its drift: the data is too sparse to
-                // tell a changing clock from a wrong match; any messages can be cut into such pieces
-                return fallback;
+            Piece c = new Piece();
+            c.first = p.first;
+            c.last = p.last;
+            c.start = p.start;
+            c.uk = p.uk;
+            c.vk = p.vk;
+            c.d = p.d;
+            c.spread = p.spread;
+            c.epsilon = p.epsilon;
+            out.add(c);
+        }
+        return out;
+    }
+
+    /** Buckets per window of {@link #fitMargin} (at least). */
+    private static final int MARGIN_WINDOW_BUCKETS = 30;
+
+    /** Share of the linear margin a transform piece may give up to a bend of the clock. */
+    static final double BEND_SHARE = 0.05;
+
+    /**
+     * The margin transform pieces keep from the messages: (1 − BEND_SHARE) × the median, over
+     * windows of {@link #MARGIN_WINDOW_BUCKETS} buckets, of the largest margin a line keeps from
+     * the window's messages (half the height of the widest corridor through them). A window over
+     * which the clocks are linear keeps about half the sum of the two minimum latencies; a piece
+     * that runs past a kink loses margin quickly, so it ends within about BEND_SHARE × that of
+     * the kink. O(buckets · h).
+     */
+    private static long fitMargin(List<Bucket> b) {
+        int windows = b.size() / MARGIN_WINDOW_BUCKETS;
+        if (windows < 1) {
+            return 0;
+        }
+        double[] margins = new double[windows];
+        int n = 0;
+        for (int w = 0; w < windows; w++) {
+            HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+            HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+            for (int k = w * MARGIN_WINDOW_BUCKETS; k < (w + 1) * MARGIN_WINDOW_BUCKETS; k++) {
+                add(p, q, b.get(k), 0);
+            }
+            if (p.isEmpty() || q.isEmpty()) {
+                continue;
+            }
+            FeasibleRegion f = new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs());
+            if (f.isEmpty() || !f.isBounded()) {
+                continue;
+            }
+            margins[n++] = 0.5 * maxPhi(f);
+        }
+        if (n == 0) {
+            return 0;
+        }
+        Arrays.sort(margins, 0, n);
+        return (long) Math.floor((1 - BEND_SHARE) * margins[n / 2]);
+    }
+
+    /** The largest φ(d) over [d_min, d_max] (φ is concave). */
+    private static double maxPhi(FeasibleRegion f) {
+        return f.phi(argMaxPhi(f));
+    }
+
+    /**
+     * The slope of the widest corridor, argmax φ(d) over [d_min, d_max] (φ is concave): golden-section
+     * search, 80 steps.
+     */
+    private static double argMaxPhi(FeasibleRegion f) {
+        double lo = f.dMin().toDouble();
+        double hi = f.dMax().toDouble();
+        final double g = 0.6180339887498949;
+        double x1 = hi - g * (hi - lo);
+        double x2 = lo + g * (hi - lo);
+        double f1 = f.phi(x1);
+        double f2 = f.phi(x2);
+        for (int it = 0; it < 80; it++) {
+            if (f1 < f2) {
+                lo = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = lo + g * (hi - lo);
+                f2 = f.phi(x2);
+            } else {
+                hi = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = hi - g * (hi - lo);
+                f1 = f.phi(x1);
             }
         }
-        List<Integer> subBroken = new ArrayList<>();
-        pieces = subdivide(pieces, b, tb, brokenBefore, subBroken);
-        brokenBefore = subBroken;
-        for (Piece p : pieces) {
-            p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
-            p.cut = x0 + p.uk;
-            bounds(p, b, x0, v0);
+        double best = f1 >= f2 ? x1 : x2;
+        double dMin = f.dMin().toDouble();
+        double dMax = f.dMax().toDouble();
+        if (f.phi(dMin) > f.phi(best)) {
+            best = dMin;
         }
-        // 2. join neighbours continuously where the data allows (at the lines' crossing, or by a
-        //    bridge over the buckets around the boundary); else a step or a break
-        List<Piece> joined = new ArrayList<>();
-        joined.add(pieces.get(0));
-        for (int k = 1; k < pieces.size(); k++) {
-            Piece left = joined.get(joined.size() - 1);
-            Piece right = pieces.get(k);
-            int broken = brokenBefore.get(k);
-            if (broken >= 0) {
-                right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                classify(left, right, b, broken, x0, v0, tb);
-            } else if (!join(left, right, b, tb, x0, joined)) {
-                classify(left, right, b, right.first, x0, v0, tb);
+        if (f.phi(dMax) > f.phi(best)) {
+            best = dMax;
+        }
+        return best;
+    }
+
+    /** A piece of at most this many buckets between two others may be a slew's (see {@link #slew}). */
+    private static final int SLEW_BUCKETS = 5;
+
+    /**
+     * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
+     * most). A faster "slew" (chrony may slew at up to 83,333 ppm) is reported as a step.
+     */
+    static final double MAX_SLEW_RATE = 1e-3;
+
+    /**
+     * Joins {@code right} to {@code left} at their lines' crossing, when it lies within
+     * {@link #MAX_BRIDGE} buckets of their boundary and the kinked function fits every message of
+     * the buckets around it (checked against the hulls as polylines: exact). One knot, inside a
+     * bucket, instead of a bridge's two.
+     */
+    private static boolean cross(Piece left, Piece right, List<Bucket> b, TimeBuckets tb, long x0) {
+        if (left.d == right.d) {
+            return false;
+        }
+        int lb = (left.first + left.last + 1) / 2;
+        int rb = (right.first + right.last) / 2;
+        if (lb > left.last || rb < right.first) {
+            return false;
+        }
+        double at = right.uk + (left.at(right.uk) - right.vk) / (right.d - left.d);
+        long from = Math.max(tb.startU(b.get(lb).key()), left.cut - x0 + 1);
+        long to = tb.startU(b.get(rb).key()) + tb.width();
+        if (!(at > from && at < to)) {
+            return false;
+        }
+        long knot = Math.round(at);
+        long boundary = tb.startU(b.get(right.first).key());
+        int kb = right.first + (int) Math.floorDiv(knot - boundary, tb.width());
+        if (!sides(b, Math.min(kb, left.last), Math.max(kb, right.first), new long[] {knot}, new Piece[] {left, right})) {
+            return false;
+        }
+        right.vk = right.at(knot);
+        right.uk = knot;
+        right.cut = x0 + knot;
+        right.start = Start.CONTINUOUS;
+        return true;
+    }
+
+    /**
+     * A slew between {@code left} and {@code right} through buckets [from, to] (broken buckets, or
+     * short pieces): a line S from {@code left} at knot k1 to {@code right} at knot k2, of at most
+     * {@link #MAX_SLEW_RATE}, such that the continuous function left → S → right fits every
+     * message of the buckets around (a kink pair). The knots are tried on a grid of
+     * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
+     * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
+     * the true one among them when the clocks follow left and right outside the slew; the one
+     * keeping the messages farthest away (leximin of the gaps) is taken. When none fits, a grid
+     * {@value #FINE_STEPS} times finer is searched around the pair that came nearest. Null when none fits: a step (an offset
+     * jump only a faster change explains), or no slew. Moves {@code right}'s start to k2. O(c² ·
+     * h) for c candidate knots ({@link #MAX_KNOT_CANDIDATES} at most).
+     */
+    private static Piece slew(Piece left, Piece right, int from, int to, List<Bucket> b, TimeBuckets tb, long x0) {
+        if (from > to || right.first <= to) {
+            return null;
+        }
+        long w = tb.width();
+        int zf = Math.max(left.first, from - 1);
+        int zt = Math.min(right.last, to + 1);
+        long lower = Math.max(tb.startU(b.get(zf).key()), left.cut - x0 + 1);
+        long upper = tb.startU(b.get(zt).key()) + w;
+        long[] candidates = knotCandidates(b, zf, zt, tb, lower, upper);
+        // every chain that fits is consistent with the messages (the true one among them: its
+        // messages keep at least the minimum latencies from it); take the one that keeps the
+        // messages of the buckets around farthest away, in the leximin order: the largest
+        // smallest gap, then the largest second smallest, and so on (the chain in the middle of
+        // the corridor, which tight messages elsewhere in the buckets do not decide)
+        Search search = new Search(left, right, b, zf, zt);
+        search.run(candidates, candidates);
+        if (search.best == null && search.nearK2 > search.nearK1) {
+            // none fits on the coarse grid: a finer one around the pair that came nearest
+            long spacing = Math.max(1, (upper - lower) / Math.max(1, candidates.length));
+            search.run(around(search.nearK1, spacing, lower, upper), around(search.nearK2, spacing, lower, upper));
+        }
+        if (search.best == null) {
+            return null;
+        }
+        long bestK1 = search.bestK1;
+        long bestK2 = search.bestK2;
+        Piece slew = new Piece();
+        slew.uk = bestK1;
+        slew.vk = left.at(bestK1);
+        slew.d = (right.at(bestK2) - slew.vk) / (double) (bestK2 - bestK1);
+        slew.cut = x0 + bestK1;
+        slew.start = Start.CONTINUOUS;
+        slew.first = from;
+        slew.last = to;
+        slew.bridge = true;
+        slew.slew = true;
+        right.vk = right.at(bestK2);
+        right.uk = bestK2;
+        right.cut = x0 + bestK2;
+        right.start = Start.CONTINUOUS;
+        return slew;
+    }
+
+    /**
+     * The search for a slew's knots: over pairs of candidate knots (k1 &lt; k2), the chain
+     * left → S → right that fits and keeps the messages of buckets [zf, zt] farthest away in the
+     * leximin order (the largest smallest gap, then the second smallest, …), and the pair that
+     * came nearest to fitting (largest smallest gap at the hull vertices) when none fits.
+     */
+    private static final class Search {
+        final Piece left;
+        final Piece right;
+        final List<Bucket> b;
+        final int zf;
+        final int zt;
+        final double[] gaps;
+        double[] best;
+        long bestK1;
+        long bestK2;
+        double near = Double.NEGATIVE_INFINITY;
+        long nearK1;
+        long nearK2;
+
+        Search(Piece left, Piece right, List<Bucket> b, int zf, int zt) {
+            this.left = left;
+            this.right = right;
+            this.b = b;
+            this.zf = zf;
+            this.zt = zt;
+            this.gaps = new double[countPoints(b, zf, zt)];
+        }
+
+        void run(long[] k1s, long[] k2s) {
+            Piece s = new Piece();
+            Piece[] chain = {left, s, right};
+            for (long k1 : k1s) {
+                double v1 = left.at(k1);
+                for (long k2 : k2s) {
+                    if (k2 <= k1) {
+                        continue;
+                    }
+                    s.uk = k1;
+                    s.vk = v1;
+                    s.d = (right.at(k2) - v1) / (double) (k2 - k1);
+                    if (Math.abs(s.d) > MAX_SLEW_RATE) {
+                        continue;
+                    }
+                    long[] knots = {k1, k2};
+                    gaps(b, zf, zt, knots, chain, gaps);
+                    double min = Double.POSITIVE_INFINITY;
+                    for (double g : gaps) {
+                        min = Math.min(min, g);
+                    }
+                    if (min < 0 || !sides(b, zf - 1, zt + 1, knots, chain)) {
+                        if (min > near) {
+                            near = min;
+                            nearK1 = k1;
+                            nearK2 = k2;
+                        }
+                        continue;
+                    }
+                    Arrays.sort(gaps);
+                    if (best == null || Arrays.compare(gaps, best) > 0) {
+                        best = gaps.clone();
+                        bestK1 = k1;
+                        bestK2 = k2;
+                    }
+                }
             }
-            joined.add(right);
         }
-        return result(acc, fallback, joined, pieces, unresolved, tb.width());
+    }
+
+    /** Knots in steps of spacing / {@value #FINE_STEPS} · 2 within ± spacing of {@code k}, inside (lower, upper). */
+    private static long[] around(long k, long spacing, long lower, long upper) {
+        long[] out = new long[2 * FINE_STEPS + 1];
+        int n = 0;
+        for (int i = -FINE_STEPS; i <= FINE_STEPS; i++) {
+            long u = k + spacing * i / FINE_STEPS;
+            if (u > lower && u < upper && (n == 0 || out[n - 1] != u)) {
+                out[n++] = u;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** Steps each side of a knot in the fine search. */
+    private static final int FINE_STEPS = 20;
+
+    /** Distances (ns) of every hull vertex of buckets [from, to] to the function, on its side, into {@code out}. */
+    private static void gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out) {
+        int n = 0;
+        for (int k = from; k <= to; k++) {
+            Bucket bucket = b.get(k);
+            for (int m = 0; m < bucket.pu().length; m++) {
+                long u = bucket.pu()[m];
+                out[n++] = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
+            }
+            for (int m = 0; m < bucket.qu().length; m++) {
+                long u = bucket.qu()[m];
+                out[n++] = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
+            }
+        }
+    }
+
+    private static int lineAt(long u, long[] knots) {
+        int i = 0;
+        while (i < knots.length && u >= knots[i]) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Candidate knots of a slew, at most this many (evenly thinned beyond). */
+    private static final int MAX_KNOT_CANDIDATES = 256;
+
+    /** Candidate knots per bucket besides its hull vertices: a regular grid of this many. */
+    private static final int KNOT_GRID = 40;
+
+    /** A grid of {@link #KNOT_GRID} per bucket and the hull vertex abscissae of buckets [from, to] inside (lower, upper), sorted, distinct. */
+    private static long[] knotCandidates(List<Bucket> b, int from, int to, TimeBuckets tb, long lower, long upper) {
+        long[] c = new long[KNOT_GRID * (to - from + 2) + 2 * countPoints(b, from, to)];
+        int n = 0;
+        for (int k = from; k <= to + 1; k++) {
+            long start = k <= to ? tb.startU(b.get(k).key()) : tb.startU(b.get(to).key()) + tb.width();
+            for (int g = 0; g < (k <= to ? KNOT_GRID : 1); g++) {
+                c[n++] = start + g * (tb.width() / KNOT_GRID);
+            }
+        }
+        for (int k = from; k <= to; k++) {
+            for (long u : b.get(k).pu()) {
+                c[n++] = u;
+            }
+            for (long u : b.get(k).qu()) {
+                c[n++] = u;
+            }
+        }
+        Arrays.sort(c, 0, n);
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            if (c[k] > lower && c[k] < upper && (m == 0 || c[m - 1] != c[k])) {
+                c[m++] = c[k];
+            }
+        }
+        if (m <= MAX_KNOT_CANDIDATES) {
+            return Arrays.copyOf(c, m);
+        }
+        long[] thin = new long[MAX_KNOT_CANDIDATES];
+        for (int k = 0; k < thin.length; k++) {
+            thin[k] = c[(int) ((long) k * (m - 1) / (thin.length - 1))];
+        }
+        return thin;
+    }
+
+    /**
+     * True when the function that follows {@code lines[0]} before {@code knots[0]},
+     * {@code lines[i]} on [knots[i − 1], knots[i]) and the last line after lies on or below every
+     * a → b point and on or above every b → a point of buckets [from, to] (clamped). Each bucket's
+     * hull is a polyline below (above) all its points, and the function is linear between the
+     * knots, so checking the hull vertices and both lines at each knot inside the hull's span is
+     * exact for the polyline, hence sufficient for the points. O(h · knots) per bucket.
+     */
+    private static boolean sides(List<Bucket> b, int from, int to, long[] knots, Piece[] lines) {
+        return slack(b, from, to, knots, lines) >= 0;
+    }
+
+    /**
+     * The smallest distance (ns) between that function and the buckets' hull polylines, on the
+     * side each message must keep: negative when some hull vertex or knot is on the wrong side
+     * (then not the smallest, the first found). Same checks as {@link #sides}.
+     */
+    private static double slack(List<Bucket> b, int from, int to, long[] knots, Piece[] lines) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int k = Math.max(0, from); k <= Math.min(b.size() - 1, to); k++) {
+            Bucket bucket = b.get(k);
+            min = Math.min(min, side(bucket.pu(), bucket.pv(), knots, lines, true));
+            if (min < 0) {
+                return min;
+            }
+            min = Math.min(min, side(bucket.qu(), bucket.qv(), knots, lines, false));
+            if (min < 0) {
+                return min;
+            }
+        }
+        return min;
+    }
+
+    private static double side(long[] us, long[] vs, long[] knots, Piece[] lines, boolean below) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int n = 0; n < us.length; n++) {
+            int i = 0;
+            while (i < knots.length && us[n] >= knots[i]) {
+                i++;
+            }
+            double gap = below ? vs[n] - lines[i].at(us[n]) : lines[i].at(us[n]) - vs[n];
+            if (gap < 0) {
+                return gap;
+            }
+            min = Math.min(min, gap);
+        }
+        for (int i = 0; i < knots.length; i++) {
+            long kn = knots[i];
+            if (us.length < 2 || kn <= us[0] || kn >= us[us.length - 1]) {
+                continue;
+            }
+            int j = 0;
+            while (us[j + 1] < kn) {
+                j++;
+            }
+            double h = vs[j] + (double) (vs[j + 1] - vs[j]) * (double) (kn - us[j]) / (double) (us[j + 1] - us[j]);
+            for (Piece line : new Piece[] {lines[i], lines[i + 1]}) {
+                double gap = below ? h - line.at(kn) : line.at(kn) - h;
+                if (gap < 0) {
+                    return gap;
+                }
+                min = Math.min(min, gap);
+            }
+        }
+        return min;
     }
 
     /** Buckets on each side of a boundary a bridge may span, at most. */
@@ -254,19 +778,23 @@ public final class PiecewiseEstimator {
                 || !new FeasibleRegion(bucket.pu(), bucket.pv(), bucket.qu(), bucket.qv()).isEmpty();
     }
 
-    /** The longest piece from bucket i fitted on its own (bisector); null when it is one-way. */
-    private static Piece free(List<Bucket> b, int i, TimeBuckets tb, Piece prev) {
-        return free(b, i, b.size() - 1, tb, prev);
+    /** The longest piece from bucket i fitted on its own (bisector), growing no further than bucket {@code limit}. */
+    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+        return free(b, i, limit, tb, prev, MARGIN);
     }
 
-    /** Same, growing no further than bucket {@code limit}. */
-    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+    /**
+     * Same, keeping {@code margin} ns from the messages (halved until bucket i alone admits it,
+     * then 0); null when it is one-way.
+     */
+    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev, long wanted) {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        long margin = MARGIN;
+        long margin = wanted;
         add(p, q, b.get(i), margin);
-        if (!p.isEmpty() && !q.isEmpty() && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
-            margin = 0; // a bucket whose own corridor is narrower than the margin
+        while (margin > 0 && !p.isEmpty() && !q.isEmpty()
+                && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
+            margin = margin > MARGIN ? margin / 2 : 0; // a bucket whose own corridor is narrower than the margin
             p = new HalfHull(HalfHull.Side.LOWER);
             q = new HalfHull(HalfHull.Side.UPPER);
             add(p, q, b.get(i), margin);
@@ -400,6 +928,16 @@ public final class PiecewiseEstimator {
     /** Lines of neighbouring pieces further apart than this at their boundary meet at a step (ns). */
     static final double STEP_LIKE = 200_000;
 
+    /**
+     * Longest bound piece (ns): bounds assume the clock linear within a bound piece, and a kink
+     * of the clock (an NTP rate correction of up to 2 ppm between two clocks) bends it by at most
+     * 2 ppm × 32 s / 4 = 16 µs from its best line over 32 s, which the minimum latencies' slack
+     * (tens of µs) absorbs; over the 10-minute pieces of a kinked clock it would not. Shorter
+     * bound pieces cost bound width only where the data is sparse: half a minute of messages
+     * pins the corridor nearly as well as an hour.
+     */
+    static final long MAX_BOUND_SPAN = 32_000_000_000L;
+
     /** A subdivided piece keeps at least this many buckets (bridges need room). */
     private static final int MIN_SUB_BUCKETS = 3;
 
@@ -438,7 +976,9 @@ public final class PiecewiseEstimator {
             double sag = kappa * span[k] * span[k] / 8;
             int buckets = p.last - p.first + 1;
             int parts = (int) Math.min(Math.max(1, buckets / MIN_SUB_BUCKETS), Math.ceil(Math.sqrt(sag / TARGET_SAG)));
-            parts = Math.max(1, parts);
+            // and no longer than MAX_BOUND_SPAN: a kink that the neighbours do not show stays small
+            long maxBuckets = Math.max(MIN_SUB_BUCKETS, MAX_BOUND_SPAN / tb.width());
+            parts = Math.max(Math.max(1, parts), (int) ((buckets + maxBuckets - 1) / maxBuckets));
             int start = p.first;
             for (int s = 0; s < parts; s++) {
                 int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
@@ -607,8 +1147,14 @@ public final class PiecewiseEstimator {
         MonotoneBound upper = null;
         double mean = Double.NaN;
         if (bounded) {
-            lower = join(fitted, MonotoneBound.Kind.LOWER);
-            upper = join(fitted, MonotoneBound.Kind.UPPER);
+            List<long[]> zones = new ArrayList<>();
+            for (int k = 0; k + 1 < n; k++) {
+                if (pieces.get(k).slew) {
+                    zones.add(new long[] {pieces.get(k).cut - width, pieces.get(k + 1).cut + width});
+                }
+            }
+            lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, zones);
+            upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, zones);
             mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
         }
         PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width);
@@ -624,6 +1170,83 @@ public final class PiecewiseEstimator {
                 acc.minX(), acc.maxX(), fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv());
         return new PairEstimate(geometry, note, null, new EstimateLine(first.vk - first.d * (double) first.uk, first.d),
                 bounded ? new PairBounds(lower, upper, mean) : null, FallbackStatistics.NONE, fit);
+    }
+
+    /**
+     * The bound {@code f} with each slew zone [a, b] replaced by the envelope of the bound pieces
+     * on both sides of it, extended into the zone: below both lower bounds (above both upper
+     * ones). A slew moves the offset monotonically from one side's line to the other's, so the
+     * clock stays between them (an assumption, like linearity within a piece). Sampled at both
+     * ends and {@value #ZONE_SAMPLES} points between, and interpolated linearly: the minimum
+     * (maximum) of two linear bounds is concave (convex), so the interpolation stays on the safe
+     * side.
+     */
+    private static MonotoneBound withSlews(MonotoneBound f, List<Piece> pieces, List<long[]> zones) {
+        if (zones.isEmpty()) {
+            return f;
+        }
+        boolean up = f.kind() == MonotoneBound.Kind.UPPER;
+        long[] ts = new long[f.size() + zones.size() * (ZONE_SAMPLES + 3)];
+        long[] rs = new long[ts.length];
+        int n = 0;
+        int z = 0;
+        int k = 0;
+        while (k < f.size() || z < zones.size()) {
+            if (z < zones.size() && (k >= f.size() || f.t(k) >= zones.get(z)[0])) {
+                long a = zones.get(z)[0];
+                long b = zones.get(z)[1];
+                MonotoneBound before = side(pieces, a, up);
+                MonotoneBound after = side(pieces, b, up);
+                for (int i = 0; i <= ZONE_SAMPLES + 1; i++) {
+                    long t = a + (b - a) * i / (ZONE_SAMPLES + 1);
+                    if (n > 0 && ts[n - 1] >= t) {
+                        continue;
+                    }
+                    double d1 = before.deltaAt(t);
+                    double d2 = after.deltaAt(t);
+                    ts[n] = t;
+                    rs[n++] = t + (long) (up ? Math.ceil(Math.max(d1, d2)) : Math.floor(Math.min(d1, d2)));
+                }
+                while (k < f.size() && f.t(k) <= b) {
+                    k++;
+                }
+                z++;
+            } else {
+                if (n == 0 || f.t(k) > ts[n - 1]) {
+                    ts[n] = f.t(k);
+                    rs[n++] = f.r(k);
+                }
+                k++;
+            }
+        }
+        if (up) {
+            for (int i = 1; i < n; i++) {
+                if (rs[i] <= rs[i - 1]) {
+                    rs[i] = rs[i - 1] + 1;
+                }
+            }
+        } else {
+            for (int i = n - 2; i >= 0; i--) {
+                if (rs[i] >= rs[i + 1]) {
+                    rs[i] = rs[i + 1] - 1;
+                }
+            }
+        }
+        return new MonotoneBound(f.kind(), Arrays.copyOf(ts, n), Arrays.copyOf(rs, n), f.slopeLeft(), f.slopeRight());
+    }
+
+    /** Samples inside a slew zone, besides its ends. */
+    private static final int ZONE_SAMPLES = 32;
+
+    /** The bound of the bound piece holding {@code t} (the last one starting at or before it). */
+    private static MonotoneBound side(List<Piece> pieces, long t, boolean up) {
+        Piece pick = pieces.get(0);
+        for (Piece p : pieces) {
+            if (p.cut <= t) {
+                pick = p;
+            }
+        }
+        return up ? pick.upper : pick.lower;
     }
 
     /**

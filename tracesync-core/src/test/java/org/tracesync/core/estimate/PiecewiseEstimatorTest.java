@@ -95,7 +95,8 @@ class PiecewiseEstimatorTest {
         SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
-        assertThat(pair.pieces()).isBetween(2, 400);
+        // as few pieces as the error goal allows: about one per 10 minutes here (before: one per 75 s)
+        assertThat(pair.pieces()).isBetween(2, 24);
         assertThat(pair.steps()).isEmpty();
         NodeResult node = result.nodes().get(1);
         assertThat(node.quality()).isEqualTo(Quality.PIECEWISE);
@@ -110,18 +111,78 @@ class PiecewiseEstimatorTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {4, 5})
+    @ValueSource(longs = {4, 5, 6, 7})
     void ntpCorrectionsAndSlewsBecomePiecewiseWithoutInversions(long seed) throws Exception {
         SimulationConfig base = twoNodes(seed, 3 * HOUR, 0.0);
         ClockWander wander = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(1, 500e-6);
         SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
+        long rateChanges = config.clocks().stream().mapToLong(c -> c.events().size()).sum();
         SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
+        // issue #13 item 2: a slew is a kink pair, not a step: no step, no break, continuous
+        assertThat(pair.steps()).isEmpty();
+        assertThat(pair.pieces()).isBetween(2, (int) (2 * rateChanges + 1));
+        assertContinuousExceptAt(result.nodes().get(1), List.of(), 0);
         TruthScore.Score s = score(config, result);
-        // a slew inside a bucket can leave a few messages inverted around it; never more than a handful
-        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isLessThanOrEqualTo(s.messages() / 10_000);
+        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
+        // away from the slews the error stays under 10 µs; at a slew's corners it is as large as
+        // the corridor there allows (5 messages/s each way: one every 200 ms, when a 500 ppm slew
+        // moves the offset 100 µs): 9–64 µs on these seeds (main before: 183–364 µs). The issue's
+        // 40 µs is not met at every slew.
+        assertThat(s.maxError()).isLessThan(80_000);
         assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
+    }
+
+    /**
+     * Issue #13 item 1: as few pieces as the data allows. NTP-like rate corrections are kinks: a
+     * piece ends soon after each kink it cannot absorb, so a continuous fit needs at most two
+     * segments per rate change of either clock (the piece and the bridge into the next one), and
+     * a clock whose rate does not change needs none. Before, the kinks' neighbours were cut as if
+     * the clock curved there (the 6 h trace of PERFORMANCE.md: 1,865 pieces for 44 rate changes).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {4, 5, 6})
+    void ntpCorrectionsNeedAtMostTwoSegmentsPerRateChange(long seed) throws Exception {
+        SimulationConfig base = twoNodes(seed, 3 * HOUR, 0.0);
+        ClockWander wander = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6);
+        SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
+        long rateChanges = config.clocks().stream().mapToLong(c -> c.events().size()).sum();
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        PairResult pair = result.pairs().get(0);
+        assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
+        assertThat(pair.pieces()).isBetween(2, (int) (2 * rateChanges + 1));
+        assertThat(pair.steps()).isEmpty();
+        assertContinuousExceptAt(result.nodes().get(1), List.of(), 0);
+        TruthScore.Score s = score(config, result);
+        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
+        // error no larger than the 40 µs minimum latency, truth inside the bounds at >= 99.9 %
+        assertThat(s.maxError()).isLessThan(40_000);
+        assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
+    }
+
+    /**
+     * Issue #13 item 3, at a unit test's size: a mesh whose every clock wanders (random walk and
+     * NTP-like corrections), by path composition of the piecewise pairs. The truth stays inside
+     * the bounds at >= 99.9 % of the message instants (bound pieces of at most 32 s; on the 8 h
+     * 5-node mesh the longer ones of before gave 99.65 %, on these 2 h they already held), and
+     * the error under the 40 µs minimum latency (before: above it on seed 3).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {3, 8})
+    void meshOfWanderingClocksKeepsTheTruthInsideTheBounds(long seed) throws Exception {
+        LatencyModel latency = new LatencyModel(40_000, 50_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(4, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        SimulationConfig base = new SimulationConfig(seed, clocks, Topology.MESH.links(4, latency), START, 2 * HOUR, 5.0,
+                false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        ClockWander wander = ClockWander.NONE.withWalk(10_000_000_000L, 0.01e-6).withNtp(1_024_000_000_000L, 1e-6);
+        SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        assertThat(result.pairs()).allMatch(p -> p.quality() == Quality.PIECEWISE);
+        TruthScore.Score s = score(config, result);
+        assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
+        assertThat(s.maxError()).isLessThan(40_000);
     }
 
     @Test

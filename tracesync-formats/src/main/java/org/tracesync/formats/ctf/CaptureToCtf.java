@@ -16,12 +16,23 @@ import org.tracesync.formats.pcap.PacketDecoder;
  * capture's exact ns timestamp; the node's IPv4 addresses become statedump interface events.
  * This is how tests (and users) obtain traces of the lttng-modules ≥ 2.9 layout, which no public
  * trace has. Streaming: one packet in memory at a time.
+ *
+ * <p>A CTF stream never goes back in time, but a capture may: tcpdump on a busy host writes some
+ * receptions late. As a kernel records on several CPUs, each packet goes to the first CPU stream
+ * whose last event is not after it, a new one when there is none (up to {@value #MAX_CPUS}; a
+ * packet that would need more, or that precedes the trace's clock origin by more than a second,
+ * is skipped and counted). Readers merge the streams by time, so every packet is read back at its
+ * own timestamp. Cost: O(c) per packet for c streams (one or two for a capture written nearly in
+ * order).
  */
 public final class CaptureToCtf {
 
     /** What a conversion wrote. */
     public record Outcome(Path trace, long packets, long skipped) {
     }
+
+    /** Most CPU streams a conversion opens for packets that come out of time order. */
+    static final int MAX_CPUS = 64;
 
     private CaptureToCtf() {
     }
@@ -42,8 +53,9 @@ public final class CaptureToCtf {
                 throw new org.tracesync.formats.TraceFormatException(capture, "", "the capture holds no packet");
             }
             long t0 = first.timestamp();
+            long clockOrigin = t0 - 1_000_000_000L;
             try (CaptureReader r = CaptureReader.open(capture);
-                 CtfTraceWriter w = new CtfTraceWriter(traceDir, node.name(), t0 - 1_000_000_000L)) {
+                 CtfTraceWriter w = new CtfTraceWriter(traceDir, node.name(), clockOrigin)) {
                 for (String a : node.addresses()) {
                     long[] parsed = DecodedPacket.parseAddress(a);
                     byte[] bytes = parsed == null ? null : DecodedPacket.addressBytes(parsed[0], parsed[1]);
@@ -51,7 +63,9 @@ public final class CaptureToCtf {
                         w.networkInterface(0, t0, "eth0", bytes);
                     }
                 }
-                long last = t0;
+                long[] lastOnCpu = new long[MAX_CPUS];
+                int cpus = 1;
+                lastOnCpu[0] = t0; // the statedump
                 while (r.next()) {
                     int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), d);
                     if (kind == DecodedPacket.OTHER) {
@@ -63,14 +77,19 @@ public final class CaptureToCtf {
                     for (long[] a : own) {
                         send |= a[0] == d.srcHi && a[1] == d.srcLo;
                     }
-                    // CTF streams must not go backwards: a capture's rare reordering is clamped (and counted)
+                    // CTF streams must not go backwards: the first CPU whose stream is not after this packet
                     long ts = r.timestamp();
-                    if (ts < last) {
+                    int cpu = 0;
+                    while (cpu < cpus && lastOnCpu[cpu] > ts) {
+                        cpu++;
+                    }
+                    if (ts < clockOrigin || cpu == MAX_CPUS) {
                         skipped++;
                         continue;
                     }
-                    last = ts;
-                    w.networkPacket(0, ts, send, "eth0", 0xffff8880_0000_0000L + packets, ip);
+                    cpus = Math.max(cpus, cpu + 1);
+                    lastOnCpu[cpu] = ts;
+                    w.networkPacket(cpu, ts, send, "eth0", 0xffff8880_0000_0000L + packets, ip);
                     packets++;
                 }
             }

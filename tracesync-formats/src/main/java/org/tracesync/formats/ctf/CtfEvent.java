@@ -33,6 +33,24 @@ public interface CtfEvent {
     /** Raw bytes of an array/sequence of byte-aligned integers, as stored (for addresses). */
     byte[] bytes(CtfFieldRef field);
 
+    /** Length in bytes of {@link #bytes}'s result, without the copy. */
+    default int byteLength(CtfFieldRef field) {
+        return bytes(field).length;
+    }
+
+    /**
+     * Bytes {@code from} to {@code from + count − 1} (count ≤ 8) of {@link #bytes}'s result as one
+     * big-endian number (addresses in network order), without the copy.
+     */
+    default long bigEndianBytes(CtfFieldRef field, int from, int count) {
+        byte[] b = bytes(field);
+        long v = 0;
+        for (int i = 0; i < count; i++) {
+            v = v << 8 | (b[from + i] & 0xFFL);
+        }
+        return v;
+    }
+
     /** Label of an enum field's value, or null when no label matches. */
     default String enumLabel(CtfFieldRef field) {
         if (field.type() instanceof CtfType.EnumType e) {

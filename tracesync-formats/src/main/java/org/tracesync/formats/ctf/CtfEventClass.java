@@ -1,6 +1,7 @@
 package org.tracesync.formats.ctf;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,8 @@ import org.tracesync.formats.ctf.CtfMetadata.EventClass;
 public final class CtfEventClass {
 
     private final EventClass meta;
-    final FieldDecoder context;
-    final FieldDecoder fields;
+    FieldDecoder context;
+    FieldDecoder fields;
     private final Map<String, CtfFieldRef> byPath = new LinkedHashMap<>();
     private final List<CtfFieldRef> payload = new ArrayList<>();
     /** Per-class cache of {@link CtfNetworkEvents} (which network layout, resolved fields). */
@@ -39,6 +40,17 @@ public final class CtfEventClass {
                 }
             }
         }
+    }
+
+    /**
+     * From now on, reads only the context and payload fields whose slots are in {@code wanted}
+     * (plus what decoding itself needs: {@link PrunedDecoders}); the other fields' values are stale.
+     */
+    void readOnly(BitSet wanted) {
+        BitSet w = (BitSet) wanted.clone();
+        w.or(PrunedDecoders.referencedSlots(context, fields));
+        context = PrunedDecoders.prune(context, w);
+        fields = PrunedDecoders.prune(fields, w);
     }
 
     private static String display(String path) {

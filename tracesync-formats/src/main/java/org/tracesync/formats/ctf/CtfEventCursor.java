@@ -7,9 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import org.tracesync.core.model.NetEvent;
+import org.tracesync.core.matching.EventBlock;
+import org.tracesync.core.model.Direction;
 import org.tracesync.formats.AddressTable;
-import org.tracesync.formats.NetEventCursor;
+import org.tracesync.formats.EventCursor;
 import org.tracesync.formats.TraceFormatException;
 
 /**
@@ -17,9 +18,13 @@ import org.tracesync.formats.TraceFormatException;
  * trace's streams merged in timestamp order (as {@link CtfTrace#read}: a priority queue, ties to
  * the lower stream index), every event given to a {@link CtfNetworkEvents}, the network events it
  * recognises returned. Memory is independent of the trace length (one packet per stream); cost
- * O(log s) per event for s streams plus the decoding.
+ * O(log s) per event for s streams plus the decoding, which reads only the fields the handler uses
+ * ({@link CtfStreamReader#readOnly}). Nothing is allocated per event: a network
+ * event's fields arrive in the handler's reused {@link CtfNetworkEvents.Segment} and go to the
+ * block as numbers, its addresses through the pass's {@link AddressTable} (the keys a
+ * {@code NetEventCursor} would add for the same events' {@code NetEvent}s).
  */
-final class CtfEventCursor extends NetEventCursor {
+final class CtfEventCursor implements EventCursor {
 
     private final CtfTrace trace;
     private final List<CtfStreamReader> readers = new ArrayList<>();
@@ -28,8 +33,11 @@ final class CtfEventCursor extends NetEventCursor {
         return c != 0 ? c : Integer.compare(a.streamIndex(), b.streamIndex());
     });
     private final CtfNetworkEvents net;
-    private NetEvent pending;
+    private final AddressTable addresses;
+    private CtfNetworkEvents.Segment current;
     private boolean ended;
+    /** Events dropped because the address table was full. */
+    private long tooManyAddresses;
     /** The one stream read, or -1 for all of them. */
     private final int only;
 
@@ -39,10 +47,10 @@ final class CtfEventCursor extends NetEventCursor {
 
     /** A pass over stream {@code only} alone (its index in the trace's stream files), or all when -1. */
     CtfEventCursor(CtfTrace trace, List<String> warnings, AddressTable addresses, int only) throws IOException {
-        super(addresses);
         this.trace = trace;
+        this.addresses = addresses;
         this.only = only;
-        this.net = new CtfNetworkEvents(e -> pending = e);
+        this.net = CtfNetworkEvents.toSegments(s -> current = s);
         try {
             List<Path> files = trace.streamFiles();
             for (int i = 0; i < files.size(); i++) {
@@ -54,6 +62,7 @@ final class CtfEventCursor extends NetEventCursor {
                     throw new TraceFormatException(f, "", "stream file missing");
                 }
                 CtfStreamReader r = new CtfStreamReader(f, i, trace.metadata(), warnings);
+                r.readOnly(net::slotsRead); // the network fields; other events are stepped over
                 readers.add(r);
                 if (r.advance()) {
                     queue.add(r);
@@ -69,17 +78,16 @@ final class CtfEventCursor extends NetEventCursor {
     }
 
     @Override
-    protected NetEvent next() throws IOException {
+    public boolean advance() throws IOException {
+        current = null;
         while (!queue.isEmpty()) {
             CtfStreamReader r = queue.poll();
             net.event(r);
             if (r.advance()) {
                 queue.add(r);
             }
-            if (pending != null) {
-                NetEvent e = pending;
-                pending = null;
-                return e;
+            if (current != null) {
+                return true;
             }
         }
         if (!ended) {
@@ -88,7 +96,46 @@ final class CtfEventCursor extends NetEventCursor {
                 trace.passEnded(net.summary(), readers);
             }
         }
-        return null;
+        return false;
+    }
+
+    /** The current network event's fields (valid until the next {@link #advance}), for tests. */
+    CtfNetworkEvents.Segment segment() {
+        return current;
+    }
+
+    @Override
+    public long time() {
+        return current.timestamp;
+    }
+
+    @Override
+    public int emit(EventBlock block, int node, long time) {
+        CtfNetworkEvents.Segment s = current;
+        boolean send = s.direction == Direction.SEND;
+        if (s.sourceLength == 0 || s.destinationLength == 0) {
+            block.addSegmentWithoutAddresses(node, send, time, s.seq, s.ack, s.flags);
+            return KEY;
+        }
+        int src = intern(s.sourceLength, s.sourceHi, s.sourceLo);
+        int dst = intern(s.destinationLength, s.destinationHi, s.destinationLo);
+        if (src < 0 || dst < 0) {
+            tooManyAddresses++;
+            return OTHER;
+        }
+        if (s.flags == -1) {
+            block.addUnicastDatagram(node, send, time, src, dst, s.sourcePort, s.destinationPort, s.seq, s.ack,
+                    s.payloadLength);
+        } else {
+            block.addSegment(node, send, time, src, dst, s.sourcePort, s.destinationPort, s.seq, s.ack, s.flags,
+                    s.payloadLength);
+        }
+        return KEY;
+    }
+
+    /** The address's id (IPv4 and IPv6 only, as {@link AddressTable#intern(byte[])}); -1 when full or another length. */
+    private int intern(int length, long hi, long lo) {
+        return length == 4 || length == 16 ? addresses.intern(hi, lo) : -1;
     }
 
     @Override
@@ -97,8 +144,8 @@ final class CtfEventCursor extends NetEventCursor {
             return List.of();
         }
         List<String> w = new ArrayList<>(only < 0 ? trace.warnings() : List.of());
-        if (tooManyAddresses() > 0) {
-            w.add(trace.directory() + ": " + tooManyAddresses() + " network events not matched: the traces name more"
+        if (tooManyAddresses > 0) {
+            w.add(trace.directory() + ": " + tooManyAddresses + " network events not matched: the traces name more"
                     + " than 65,536 addresses");
         }
         return w;

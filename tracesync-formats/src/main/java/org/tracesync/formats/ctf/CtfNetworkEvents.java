@@ -31,7 +31,10 @@ import org.tracesync.core.model.NetEventSink;
  * </ul>
  *
  * <p>Own addresses come from {@code lttng_statedump_network_interface}. Cost per event: one field
- * read of the event class; events that are not network events allocate nothing.
+ * read of the event class; events that are not network events allocate nothing. A network event
+ * is first read into one reused {@link Segment} (primitive fields, addresses as 128-bit numbers):
+ * the matching pipeline's cursor takes it from there without allocating
+ * ({@link #toSegments}); a {@link NetEventSink} gets a {@link NetEvent} built from it.
  */
 public final class CtfNetworkEvents implements CtfEventHandler {
 
@@ -76,7 +79,8 @@ public final class CtfNetworkEvents implements CtfEventHandler {
     private static final Object NOT_NETWORK = new Object();
     private static final Object HEADERLESS = new Object();
 
-    private final NetEventSink sink;
+    private final SegmentSink sink;
+    private final Segment segment = new Segment();
     private final Set<String> addresses = new LinkedHashSet<>();
     private long sends;
     private long receives;
@@ -109,13 +113,103 @@ public final class CtfNetworkEvents implements CtfEventHandler {
      * regenerate statedump}) are not seen.
      */
     public static CtfNetworkEvents untilStatedumpEnd() {
-        CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
+        CtfNetworkEvents net = toSegments(s -> { });
         net.stopAtStatedumpEnd = true;
         return net;
     }
 
     public CtfNetworkEvents(NetEventSink sink) {
+        this.sink = s -> sink.event(new NetEvent(s.direction, s.timestamp, s.key()));
+    }
+
+    private CtfNetworkEvents(SegmentSink sink) {
         this.sink = sink;
+    }
+
+    /** A handler that hands each network event to {@code sink} as the one reused {@link Segment}. */
+    static CtfNetworkEvents toSegments(SegmentSink sink) {
+        return new CtfNetworkEvents(sink);
+    }
+
+    /** Receives network events as the reused {@link Segment}, valid during the call only. */
+    @FunctionalInterface
+    interface SegmentSink {
+        void segment(Segment s);
+    }
+
+    /**
+     * One network event's match fields, overwritten by the next event. Addresses are 128-bit
+     * numbers (hi, lo) as {@link org.tracesync.formats.AddressTable} keys them — IPv4 as
+     * ::ffff:a.b.c.d — with their length in bytes: 4, 16, 0 for the add-on events (no addresses),
+     * or another length kept as read ({@code oddSource}, {@code oddDestination}), which no address
+     * table accepts.
+     */
+    static final class Segment {
+        Direction direction;
+        long timestamp;
+        int sourceLength;
+        long sourceHi;
+        long sourceLo;
+        byte[] oddSource;
+        int destinationLength;
+        long destinationHi;
+        long destinationLo;
+        byte[] oddDestination;
+        int sourcePort;
+        int destinationPort;
+        long seq;
+        long ack;
+        int flags;
+        int payloadLength;
+
+        /** The key a {@link NetEvent} carries (DESIGN §1), as this class built it before segments. */
+        TcpSegmentKey key() {
+            return new TcpSegmentKey(bytes(sourceLength, sourceHi, sourceLo, oddSource),
+                    bytes(destinationLength, destinationHi, destinationLo, oddDestination), sourcePort, destinationPort,
+                    seq, ack, flags, payloadLength);
+        }
+
+        private static byte[] bytes(int length, long hi, long lo, byte[] odd) {
+            if (length == 0) {
+                return null;
+            }
+            if (length != 4 && length != 16) {
+                return odd;
+            }
+            byte[] b = new byte[length];
+            for (int i = 0; i < length; i++) {
+                int k = length - 1 - i; // byte k from the end
+                b[i] = (byte) (k < 8 ? lo >>> (8 * k) : hi >>> (8 * (k - 8)));
+            }
+            return b;
+        }
+
+        /** Reads an address field: its length and value, without a copy when it is 4 or 16 bytes. */
+        void address(CtfEvent e, CtfFieldRef f, boolean source) {
+            int n = e.byteLength(f);
+            long hi = 0;
+            long lo = 0;
+            byte[] odd = null;
+            if (n == 4) {
+                lo = 0xffff_0000_0000L | e.bigEndianBytes(f, 0, 4);
+            } else if (n == 16) {
+                hi = e.bigEndianBytes(f, 0, 8);
+                lo = e.bigEndianBytes(f, 8, 8);
+            } else {
+                odd = e.bytes(f);
+            }
+            if (source) {
+                sourceLength = n;
+                sourceHi = hi;
+                sourceLo = lo;
+                oddSource = odd;
+            } else {
+                destinationLength = n;
+                destinationHi = hi;
+                destinationLo = lo;
+                oddDestination = odd;
+            }
+        }
     }
 
     public Summary summary() {
@@ -149,6 +243,46 @@ public final class CtfNetworkEvents implements CtfEventHandler {
             a.emit(e);
         } else if (l instanceof Statedump s) {
             s.read(e);
+        }
+    }
+
+    /**
+     * The slots of {@code ec}'s fields this handler reads (empty for events it ignores), for a
+     * reader that decodes nothing else ({@link CtfStreamReader#readOnly}).
+     */
+    java.util.BitSet slotsRead(CtfEventClass ec) {
+        Object l = ec.networkLayout;
+        if (l == null) {
+            l = resolve(ec);
+            ec.networkLayout = l;
+        }
+        java.util.BitSet s = new java.util.BitSet();
+        if (l instanceof Headers h) {
+            add(s, h.nhType);
+            for (Ip ip : new Ip[] {h.v4, h.v6}) {
+                if (ip != null) {
+                    add(s, ip.saddr(), ip.daddr(), ip.length(), ip.ihl(), ip.ipId(), ip.thType());
+                    for (Transport t : new Transport[] {ip.tcp(), ip.udp()}) {
+                        if (t != null) {
+                            add(s, t.sport(), t.dport(), t.seq(), t.ack(), t.dataOffset(), t.flags(), t.udpLength(),
+                                    t.udpCheck());
+                        }
+                    }
+                }
+            }
+        } else if (l instanceof Addon a) {
+            add(s, a.seq(), a.ack(), a.flags());
+        } else if (l instanceof Statedump d) {
+            add(s, d.ipv4());
+        }
+        return s;
+    }
+
+    private static void add(java.util.BitSet s, CtfFieldRef... refs) {
+        for (CtfFieldRef r : refs) {
+            if (r != null && r.slot() >= 0) {
+                s.set(r.slot());
+            }
         }
     }
 
@@ -193,11 +327,20 @@ public final class CtfNetworkEvents implements CtfEventHandler {
 
     private record Addon(Direction dir, CtfFieldRef seq, CtfFieldRef ack, CtfFieldRef flags, CtfNetworkEvents owner) {
         void emit(CtfEvent e) {
-            TcpSegmentKey key = new TcpSegmentKey(null, null, -1, -1, e.longValue(seq), e.longValue(ack),
-                    (int) e.longValue(flags), -1);
+            Segment s = owner.segment;
+            s.direction = dir;
+            s.timestamp = e.timestamp();
+            s.sourceLength = 0;
+            s.destinationLength = 0;
+            s.sourcePort = -1;
+            s.destinationPort = -1;
+            s.seq = e.longValue(seq);
+            s.ack = e.longValue(ack);
+            s.flags = (int) e.longValue(flags);
+            s.payloadLength = -1;
             owner.layout = Layout.ADDON;
             owner.count(dir);
-            owner.sink.event(new NetEvent(dir, e.timestamp(), key));
+            owner.sink.segment(s);
         }
     }
 
@@ -230,8 +373,85 @@ public final class CtfNetworkEvents implements CtfEventHandler {
     }
 
     /** Resolved fields of one IP version, with its transport headers. */
-    private record Ip(boolean v4, CtfFieldRef saddr, CtfFieldRef daddr, CtfFieldRef length, CtfFieldRef ihl,
-                      CtfFieldRef ipId, CtfFieldRef thType, Transport tcp, Transport udp) {
+    private static final class Ip {
+        static final int OTHER = 0;
+        static final int TCP = 1;
+        static final int UDP = 2;
+
+        private final boolean v4;
+        private final CtfFieldRef saddr;
+        private final CtfFieldRef daddr;
+        private final CtfFieldRef length;
+        private final CtfFieldRef ihl;
+        private final CtfFieldRef ipId;
+        private final CtfFieldRef thType;
+        private final Transport tcp;
+        private final Transport udp;
+        /** The last transport-header type value seen and what it selects (labels compared once per value). */
+        private long thValue;
+        private int thKind;
+        private boolean thKnown;
+
+        Ip(boolean v4, CtfFieldRef saddr, CtfFieldRef daddr, CtfFieldRef length, CtfFieldRef ihl, CtfFieldRef ipId,
+           CtfFieldRef thType, Transport tcp, Transport udp) {
+            this.v4 = v4;
+            this.saddr = saddr;
+            this.daddr = daddr;
+            this.length = length;
+            this.ihl = ihl;
+            this.ipId = ipId;
+            this.thType = thType;
+            this.tcp = tcp;
+            this.udp = udp;
+        }
+
+        boolean v4() {
+            return v4;
+        }
+
+        CtfFieldRef saddr() {
+            return saddr;
+        }
+
+        CtfFieldRef daddr() {
+            return daddr;
+        }
+
+        CtfFieldRef length() {
+            return length;
+        }
+
+        CtfFieldRef ihl() {
+            return ihl;
+        }
+
+        CtfFieldRef ipId() {
+            return ipId;
+        }
+
+        CtfFieldRef thType() {
+            return thType;
+        }
+
+        Transport tcp() {
+            return tcp;
+        }
+
+        Transport udp() {
+            return udp;
+        }
+
+        /** {@link #TCP}, {@link #UDP} or {@link #OTHER}, by the transport header type's label. */
+        int transportOf(CtfEvent e) {
+            long v = e.longValue(thType);
+            if (!thKnown || v != thValue) {
+                String th = e.enumLabel(thType);
+                thKind = "_tcp".equals(th) || "tcp".equals(th) ? TCP : "_udp".equals(th) || "udp".equals(th) ? UDP : OTHER;
+                thValue = v;
+                thKnown = true;
+            }
+            return thKind;
+        }
     }
 
     private static final class Headers {
@@ -279,41 +499,60 @@ public final class CtfNetworkEvents implements CtfEventHandler {
                     Transport.of(ec, prefix + "tcp."), Transport.of(ec, prefix + "udp."));
         }
 
+        /** The last network-header type value seen and the IP version it selects (labels compared once per value). */
+        private long nhValue;
+        private Ip nhIp;
+        private boolean nhKnown;
+
+        private Ip ipOf(CtfEvent e) {
+            long v = e.longValue(nhType);
+            if (!nhKnown || v != nhValue) {
+                String nh = e.enumLabel(nhType);
+                nhIp = "_ipv4".equals(nh) || "ipv4".equals(nh) ? v4 : "_ipv6".equals(nh) || "ipv6".equals(nh) ? v6 : null;
+                nhValue = v;
+                nhKnown = true;
+            }
+            return nhIp;
+        }
+
         void emit(CtfEvent e) {
-            String nh = e.enumLabel(nhType);
-            Ip ip = "_ipv4".equals(nh) || "ipv4".equals(nh) ? v4 : "_ipv6".equals(nh) || "ipv6".equals(nh) ? v6 : null;
+            Ip ip = ipOf(e);
             if (ip == null || ip.thType() == null) {
                 owner.unparsed++;
                 return;
             }
-            String th = e.enumLabel(ip.thType());
-            boolean tcp = "_tcp".equals(th) || "tcp".equals(th);
-            boolean udp = "_udp".equals(th) || "udp".equals(th);
-            Transport t = tcp ? ip.tcp() : udp ? ip.udp() : null;
+            int th = ip.transportOf(e);
+            boolean tcp = th == Ip.TCP;
+            Transport t = tcp ? ip.tcp() : th == Ip.UDP ? ip.udp() : null;
             if (t == null || (tcp && (t.seq() == null || t.ack() == null || t.flags() == null))) {
                 owner.unparsed++;
                 return;
             }
-            byte[] src = e.bytes(ip.saddr());
-            byte[] dst = e.bytes(ip.daddr());
+            Segment s = owner.segment;
+            s.direction = dir;
+            s.timestamp = e.timestamp();
+            s.address(e, ip.saddr(), true);
+            s.address(e, ip.daddr(), false);
             long ipLen = e.longValue(ip.length());
             long ipHeader = ip.v4() ? (ip.ihl() == null ? 5 : e.longValue(ip.ihl())) * 4 : 0;
-            TcpSegmentKey key;
+            s.sourcePort = (int) e.longValue(t.sport());
+            s.destinationPort = (int) e.longValue(t.dport());
             if (tcp) {
                 long f = e.longValue(t.flags());
                 long dataOffset = t.dataOffset() != null ? e.longValue(t.dataOffset()) : (f >>> 12) & 0xF;
-                long payload = ipLen - ipHeader - dataOffset * 4;
-                key = new TcpSegmentKey(src, dst, (int) e.longValue(t.sport()), (int) e.longValue(t.dport()),
-                        e.longValue(t.seq()), e.longValue(t.ack()), (int) (f & 0x1FF), (int) payload);
+                s.seq = e.longValue(t.seq());
+                s.ack = e.longValue(t.ack());
+                s.flags = (int) (f & 0x1FF);
+                s.payloadLength = (int) (ipLen - ipHeader - dataOffset * 4);
             } else {
-                long ulen = t.udpLength() == null ? -1 : e.longValue(t.udpLength()) - 8;
-                key = new TcpSegmentKey(src, dst, (int) e.longValue(t.sport()), (int) e.longValue(t.dport()),
-                        ip.v4() && ip.ipId() != null ? e.longValue(ip.ipId()) : -1,
-                        t.udpCheck() == null ? -1 : e.longValue(t.udpCheck()), -1, (int) ulen);
+                s.seq = ip.v4() && ip.ipId() != null ? e.longValue(ip.ipId()) : -1;
+                s.ack = t.udpCheck() == null ? -1 : e.longValue(t.udpCheck());
+                s.flags = -1;
+                s.payloadLength = (int) (t.udpLength() == null ? -1 : e.longValue(t.udpLength()) - 8);
             }
             owner.layout = Layout.HEADERS;
             owner.count(dir);
-            owner.sink.event(new NetEvent(dir, e.timestamp(), key));
+            owner.sink.segment(s);
         }
     }
 

@@ -201,6 +201,23 @@ final class CtfStreamReader implements CtfEvent {
         return file;
     }
 
+    /**
+     * Reads of each event class only the context and payload fields whose slots {@code wanted}
+     * gives for it (see {@link CtfEventClass#readOnly}); call before the first {@link #advance}.
+     */
+    void readOnly(java.util.function.Function<CtfEventClass, java.util.BitSet> wanted) {
+        for (CtfEventClass ec : byId != null ? java.util.Arrays.asList(byId) : byIdSparse.values()) {
+            if (ec != null) {
+                ec.readOnly(wanted.apply(ec));
+            }
+        }
+    }
+
+    /** The decoded values of the current event (and stale ones of fields it did not have), for tests. */
+    long[] slots() {
+        return slots;
+    }
+
     long streamClassId() {
         return streamClassId;
     }
@@ -469,6 +486,21 @@ final class CtfStreamReader implements CtfEvent {
             throw error("field extends past the end of the packet content");
         }
         pos = p + size;
+        return bitsAt(p, size, bigEndian);
+    }
+
+    /** Moves to bit position {@code p}, which the caller has checked against the content's end. */
+    void seek(long p) {
+        pos = p;
+    }
+
+    /**
+     * The unsigned value of the {@code size}-bit field at bit position {@code p} of the window; the
+     * caller has checked that it lies before the content's end. Byte-aligned 8/16/32/64-bit fields
+     * are one buffer read; others assemble their bytes (big-endian fields from each byte's most
+     * significant bit, little-endian from its least, as CTF lays them out).
+     */
+    long bitsAt(long p, int size, boolean bigEndian) {
         int off = (int) (p >>> 3);
         if ((p & 7) == 0) {
             switch (size) {
@@ -588,6 +620,41 @@ final class CtfStreamReader implements CtfEvent {
         byte[] b = new byte[(int) (n * elementBits / 8)];
         le.get((int) (startBit >>> 3), b);
         return b;
+    }
+
+    @Override
+    public int byteLength(CtfFieldRef field) {
+        return (int) (slots[field.slot() + 1] * wholeByteElementBits(field) / 8);
+    }
+
+    @Override
+    public long bigEndianBytes(CtfFieldRef field, int from, int count) {
+        long n = slots[field.slot() + 1] * wholeByteElementBits(field) / 8;
+        if (from < 0 || count < 0 || count > 8 || from + count > n) {
+            throw new IndexOutOfBoundsException("bytes " + from + ".." + (from + count) + " of " + n + " in " + field.path());
+        }
+        int start = (int) (slots[field.slot()] >>> 3) + from;
+        if (count == 4) {
+            return be.getInt(start) & 0xFFFFFFFFL;
+        }
+        if (count == 8) {
+            return be.getLong(start);
+        }
+        long v = 0;
+        for (int i = 0; i < count; i++) {
+            v = v << 8 | (le.get(start + i) & 0xFFL);
+        }
+        return v;
+    }
+
+    /** Element size of an array or sequence of whole bytes (as {@link #bytes} requires), else an exception. */
+    private long wholeByteElementBits(CtfFieldRef field) {
+        long elementBits = fixedBits(field.type() instanceof CtfType.SequenceType s ? s.element()
+                : field.type() instanceof CtfType.ArrayType a ? a.element() : null);
+        if (elementBits <= 0 || elementBits % 8 != 0 || (slots[field.slot()] & 7) != 0) {
+            throw new IllegalArgumentException(field.path() + " is not an array or sequence of whole bytes");
+        }
+        return elementBits;
     }
 
     /** Size in bits of a fixed-size, padding-free type (integers and arrays of them), else -1. */

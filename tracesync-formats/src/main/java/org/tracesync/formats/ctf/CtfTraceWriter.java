@@ -17,7 +17,10 @@ import java.util.UUID;
  * Writes CTF 1.8 traces laid out as lttng-modules (≥ 2.9, x86-64 little-endian) writes a kernel
  * trace: {@code net_dev_queue} / {@code net_if_receive_skb} events carrying the IPv4/IPv6 header
  * and the TCP/UDP/ICMP header (the later layout: transport header inside the network header,
- * {@code data_offset}, 9-bit {@code flags}), {@code lttng_statedump_network_interface} events, and
+ * {@code data_offset}, 9-bit {@code flags}), {@code lttng_statedump_network_interface} events
+ * followed, as LTTng ends its statedump, by one {@code lttng_statedump_end} (written before the
+ * next other event, or at the end, at the last interface event's time and on its CPU, when all
+ * interface events went to one CPU; readers that only want the own addresses stop there), and
  * {@code sched_switch} events as filler. One stream file per CPU ({@code channel0_N}), packets of a
  * fixed size, compact event headers with extended ones when 32 timestamp bits do not suffice.
  *
@@ -34,6 +37,7 @@ public final class CtfTraceWriter implements Closeable {
     static final int ID_NET_IF_RECEIVE_SKB = 1;
     static final int ID_STATEDUMP_NETWORK_INTERFACE = 2;
     static final int ID_SCHED_SWITCH = 3;
+    static final int ID_STATEDUMP_END = 4;
     private static final int HEADER_AND_CONTEXT = 76;
 
     private final Path dir;
@@ -42,6 +46,10 @@ public final class CtfTraceWriter implements Closeable {
     private final int packetSize;
     private final UUID uuid = UUID.randomUUID();
     private final List<Stream> streams = new ArrayList<>();
+    /** CPU of the statedump's interface events (-1: none yet, -2: several CPUs, no end is written). */
+    private int statedumpCpu = -1;
+    private long statedumpLast;
+    private boolean statedumpOpen;
 
     private final class Stream {
         final int cpu;
@@ -155,11 +163,26 @@ public final class CtfTraceWriter implements Closeable {
             p.put(name).put((byte) 0);
             p.put(ipv4, 0, 4);
         });
+        statedumpCpu = statedumpCpu == -1 || statedumpCpu == cpu ? cpu : -2;
+        statedumpLast = timestamp;
+        statedumpOpen = true;
+    }
+
+    /** Ends an open statedump: {@code lttng_statedump_end} after the last interface event, on its CPU. */
+    private void endStatedump() throws IOException {
+        if (!statedumpOpen) {
+            return;
+        }
+        statedumpOpen = false;
+        if (statedumpCpu >= 0) {
+            event(statedumpCpu, statedumpLast, ID_STATEDUMP_END, p -> { });
+        }
     }
 
     /** Writes a {@code sched_switch} event (filler, as a kernel trace has many). */
     public void schedSwitch(int cpu, long timestamp, String prevComm, int prevTid, int prevPrio, long prevState,
                             String nextComm, int nextTid, int nextPrio) throws IOException {
+        endStatedump();
         byte[] prev = prevComm.getBytes(StandardCharsets.UTF_8);
         byte[] next = nextComm.getBytes(StandardCharsets.UTF_8);
         event(cpu, timestamp, ID_SCHED_SWITCH, p -> {
@@ -179,6 +202,7 @@ public final class CtfTraceWriter implements Closeable {
      */
     public void networkPacket(int cpu, long timestamp, boolean send, String ifName, long skbAddr, byte[] ipPacket)
             throws IOException {
+        endStatedump();
         byte[] name = ifName.getBytes(StandardCharsets.UTF_8);
         int version = ipPacket.length > 0 ? (ipPacket[0] & 0xFF) >>> 4 : 0;
         int nh = version == 4 && ipPacket.length >= 20 ? 1 : version == 6 && ipPacket.length >= 40 ? 2 : 0;
@@ -269,6 +293,11 @@ public final class CtfTraceWriter implements Closeable {
     @Override
     public void close() throws IOException {
         IOException first = null;
+        try {
+            endStatedump();
+        } catch (IOException e) {
+            first = e;
+        }
         for (Stream s : streams) {
             if (s == null) {
                 continue;
@@ -393,6 +422,8 @@ public final class CtfTraceWriter implements Closeable {
                 + "event {\n\tname = \"lttng_statedump_network_interface\";\n\tid = " + ID_STATEDUMP_NETWORK_INTERFACE
                 + ";\n\tstream_id = 0;\n\tfields := struct {\n\t\tstring _name;\n"
                 + "\t\tinteger { size = 32; align = 8; signed = 0; encoding = none; base = 16; byte_order = be; } _address_ipv4;\n\t};\n};\n\n"
+                + "event {\n\tname = \"lttng_statedump_end\";\n\tid = " + ID_STATEDUMP_END
+                + ";\n\tstream_id = 0;\n\tfields := struct {\n\t};\n};\n\n"
                 + "event {\n\tname = \"sched_switch\";\n\tid = " + ID_SCHED_SWITCH + ";\n\tstream_id = 0;\n\tfields := struct {\n"
                 + "\t\tinteger { size = 8; align = 8; signed = 0; encoding = UTF8; base = 10; } _prev_comm[16];\n"
                 + "\t\tinteger { size = 32; align = 8; signed = 1; encoding = none; base = 10; } _prev_tid;\n"

@@ -131,6 +131,179 @@ abstract class FieldDecoder {
         }
     }
 
+    /**
+     * A run of consecutive fields of fixed size (integers, enums, floats, arrays of fixed length
+     * and fixed-size elements) whose alignments all divide the run's starting alignment, so that
+     * each field's bit offset from the run's (aligned) start is known when the decoder is built
+     * ({@link PrunedDecoders}). Decoding checks the run's end against the content's end once, then
+     * reads only the wanted fields at their offsets (an integer with a role is always read; an
+     * array's position and length are always set) and moves past the run: fields nobody reads cost
+     * nothing. When the run does not fit before the content's end it decodes field by field through
+     * the fields' own decoders, so the error, and the field it names, are theirs.
+     */
+    static final class FixedRunDecoder extends FieldDecoder {
+        private static final int INTEGER = 0;
+        private static final int FLOAT = 1;
+        private static final int ARRAY = 2;
+
+        final int align;
+        /** Bits from the run's aligned start to the end of its last field. */
+        final long bits;
+        final FieldDecoder[] fields;
+        private final long minBits;
+        /** The wanted fields only: kind, offset from the run's start, size, byte order, sign, slot, role, length. */
+        private final int[] kind;
+        private final long[] offset;
+        private final int[] size;
+        private final boolean[] bigEndian;
+        private final boolean[] signed;
+        private final int[] slot;
+        private final int[] role;
+        private final long[] length;
+
+        /**
+         * @param fields decoders for which {@link #fixed} holds, whose alignments divide {@code align}
+         * @param wanted per field: read it (integers with a role and arrays are read anyway)
+         */
+        FixedRunDecoder(int align, FieldDecoder[] fields, boolean[] wanted) {
+            this.align = align;
+            this.fields = fields;
+            int n = fields.length;
+            int k = 0;
+            long[] offsets = new long[n];
+            boolean[] read = new boolean[n];
+            long off = 0;
+            long min = 0;
+            for (int i = 0; i < n; i++) {
+                FieldDecoder f = fields[i];
+                int a = alignment(f);
+                if (a <= 0 || align % a != 0) {
+                    throw new IllegalArgumentException("field alignment " + a + " does not divide the run's " + align);
+                }
+                off = alignUp(off, a);
+                offsets[i] = off;
+                off += fixedBits(f);
+                min += f.minBits();
+                read[i] = wanted[i] || f instanceof ArrayDecoder || (f instanceof IntegerDecoder d && d.role != ROLE_NONE);
+                if (read[i]) {
+                    k++;
+                }
+            }
+            bits = off;
+            minBits = min;
+            kind = new int[k];
+            offset = new long[k];
+            size = new int[k];
+            bigEndian = new boolean[k];
+            signed = new boolean[k];
+            slot = new int[k];
+            role = new int[k];
+            length = new long[k];
+            int j = 0;
+            for (int i = 0; i < n; i++) {
+                if (!read[i]) {
+                    continue;
+                }
+                offset[j] = offsets[i];
+                if (fields[i] instanceof IntegerDecoder d) {
+                    kind[j] = INTEGER;
+                    size[j] = d.size;
+                    bigEndian[j] = d.bigEndian;
+                    signed[j] = d.signed;
+                    slot[j] = d.slot;
+                    role[j] = d.role;
+                } else if (fields[i] instanceof FloatDecoder d) {
+                    kind[j] = FLOAT;
+                    size[j] = d.size;
+                    bigEndian[j] = d.bigEndian;
+                    slot[j] = d.slot;
+                } else {
+                    ArrayDecoder d = (ArrayDecoder) fields[i];
+                    kind[j] = ARRAY;
+                    slot[j] = d.slot;
+                    length[j] = d.fixedLength;
+                }
+                j++;
+            }
+        }
+
+        /** True when {@code f} can join a run: its size is fixed and known now. */
+        static boolean fixed(FieldDecoder f) {
+            return f instanceof IntegerDecoder || f instanceof FloatDecoder
+                    || (f instanceof ArrayDecoder a && a.lengthSlot < 0 && a.stride > 0 && a.fixedLength >= 0
+                    && a.fixedLength <= (1L << 24)); // longer arrays decode on their own: offsets stay small
+        }
+
+        private static long fixedBits(FieldDecoder f) {
+            if (f instanceof IntegerDecoder d) {
+                return d.size;
+            }
+            if (f instanceof FloatDecoder d) {
+                return d.size;
+            }
+            ArrayDecoder a = (ArrayDecoder) f;
+            return a.fixedLength * a.stride;
+        }
+
+        /** The alignment (bits) a fixed field's decoder applies before reading. */
+        static int alignment(FieldDecoder f) {
+            if (f instanceof IntegerDecoder d) {
+                return Math.max(1, d.align);
+            }
+            if (f instanceof FloatDecoder d) {
+                return Math.max(1, d.align);
+            }
+            if (f instanceof ArrayDecoder d) {
+                return Math.max(1, d.align);
+            }
+            return -1;
+        }
+
+        private static long alignUp(long p, int bits) {
+            return bits > 1 ? (p + bits - 1) & -(long) bits : p;
+        }
+
+        @Override
+        void decode(CtfStreamReader in, long[] slots) throws TraceFormatException {
+            in.align(align);
+            long p = in.bitPosition();
+            if (bits > in.bitsLeft()) {
+                for (FieldDecoder f : fields) {
+                    f.decode(in, slots);
+                }
+                return;
+            }
+            for (int i = 0; i < kind.length; i++) {
+                long q = p + offset[i];
+                switch (kind[i]) {
+                    case INTEGER -> {
+                        int n = size[i];
+                        long v = in.bitsAt(q, n, bigEndian[i]);
+                        if (signed[i] && n < 64) {
+                            v = (v << (64 - n)) >> (64 - n);
+                        }
+                        slots[slot[i]] = v;
+                        if (role[i] != ROLE_NONE) {
+                            in.role(role[i], v, n);
+                        }
+                    }
+                    case FLOAT -> slots[slot[i]] = in.bitsAt(q, size[i], bigEndian[i]);
+                    default -> {
+                        slots[slot[i]] = q;
+                        slots[slot[i] + 1] = length[i];
+                    }
+                }
+            }
+            in.seek(p + bits);
+        }
+
+        /** As the fields' decoders say (the sum of their minima, as a structure of them would). */
+        @Override
+        long minBits() {
+            return minBits;
+        }
+    }
+
     /** A variant: the tag's value (in {@code tagSlot}) selects an option through enum ranges. */
     static final class VariantDecoder extends FieldDecoder {
         final int slot;

@@ -1,6 +1,7 @@
 package org.tracesync.formats.ctf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -110,6 +111,48 @@ class CtfTraceWriterTest {
             w.networkPacket(1, t + 1, true, "eth0", 1, new byte[0]);
         }
         return sent;
+    }
+
+    @Test
+    void theStatedumpEndsAfterItsInterfacesSoTheAddressScanStopsThere() throws Exception {
+        Path dir = tmp.resolve("statedump");
+        writeTrace(dir, 7, 2000);
+        CtfTrace t = CtfTrace.open(dir);
+        List<String> names = new ArrayList<>();
+        t.read(e -> names.add(e.eventClass().name()));
+        // as LTTng writes it: the interface events, then one lttng_statedump_end, then the rest
+        assertThat(names.subList(0, 3)).containsExactly("lttng_statedump_network_interface",
+                "lttng_statedump_network_interface", "lttng_statedump_end");
+        assertThat(names).filteredOn("lttng_statedump_end"::equals).hasSize(1);
+        assertThat(names).hasSize(4004); // 2,000 packets, their filler events, the statedump
+
+        // the own-address scan reads three events of 4,004, not the whole trace
+        CtfNetworkEvents net = CtfNetworkEvents.untilStatedumpEnd();
+        int[] seen = {0};
+        assertThatThrownBy(() -> t.read(e -> {
+            seen[0]++;
+            net.event(e);
+        })).isSameAs(CtfNetworkEvents.StatedumpEnd.INSTANCE);
+        assertThat(seen[0]).isEqualTo(3);
+        assertThat(net.summary().addresses()).containsExactly("127.0.0.1", "10.0.0.1");
+        assertThat(CtfTrace.open(dir).node().addresses()).containsExactly("127.0.0.1", "10.0.0.1");
+    }
+
+    @Test
+    void interfacesOnSeveralCpusGetNoStatedumpEnd() throws Exception {
+        // the merge order of equal timestamps across CPUs is the stream order: no end event could
+        // be placed after every interface for sure, so none is written (the scan reads to the end)
+        Path dir = tmp.resolve("two-cpus");
+        try (CtfTraceWriter w = new CtfTraceWriter(dir, "h", T0, 4096)) {
+            w.networkInterface(0, T0 + 10, "eth0", new byte[] {10, 0, 0, 1});
+            w.networkInterface(1, T0 + 10, "eth1", new byte[] {10, 0, 1, 1});
+            w.schedSwitch(0, T0 + 20, "a", 1, 120, 0, "b", 2, 120);
+        }
+        List<String> names = new ArrayList<>();
+        CtfTrace.open(dir).read(e -> names.add(e.eventClass().name()));
+        assertThat(names).containsExactly("lttng_statedump_network_interface", "lttng_statedump_network_interface",
+                "sched_switch");
+        assertThat(CtfTrace.open(dir).node().addresses()).containsExactly("10.0.0.1", "10.0.1.1");
     }
 
     @Test

@@ -13,22 +13,22 @@ import org.tracesync.core.matching.TcpMatcher;
 import org.tracesync.core.model.NodeInfo;
 import org.tracesync.formats.EventTrace;
 import org.tracesync.formats.InputOptions;
-import org.tracesync.formats.pcap.CaptureFormat;
+import org.tracesync.formats.TraceFormat;
 
 /**
- * Times the two halves of a capture pass apart (docs/PERFORMANCE.md, "where the time goes"), in
+ * Times the two halves of a pass over event traces of any format (captures, CTF, JSON lines) apart (docs/PERFORMANCE.md, "where the time goes"), in
  * CPU time of the calling thread: the reading half ({@link MergedEventReader}: read, merge,
- * decode, fill blocks) per packet, then the matching half ({@link TcpMatcher#match} into
+ * decode, fill blocks) per event (packets of a capture, every event of a CTF trace), then the matching half ({@link TcpMatcher#match} into
  * {@link PairAccumulators}) per event, replaying blocks read once and kept in memory. With a
  * reading thread the pass runs at the speed of the slower half; on one thread, of their sum.
  *
- * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.input.CaptureStageRun REPEAT FILE...</pre>
+ * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.input.TraceStageRun REPEAT TRACE...</pre>
  * (The blocks of a 1 GB set take about 500 MB.) In this package because the reading half is
  * package-private.
  */
-public final class CaptureStageRun {
+public final class TraceStageRun {
 
-    private CaptureStageRun() {
+    private TraceStageRun() {
     }
 
     public static void main(String[] args) throws IOException {
@@ -38,7 +38,7 @@ public final class CaptureStageRun {
             files.add(Path.of(args[i]));
         }
         InputOptions opts = InputOptions.defaults();
-        List<EventTrace> traces = new CaptureFormat().open(files, opts);
+        List<EventTrace> traces = open(files, opts);
         List<NodeInfo> nodes = traces.stream().map(EventTrace::node).toList();
         long[] noOffsets = new long[nodes.size()];
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
@@ -52,7 +52,7 @@ public final class CaptureStageRun {
                     block.clear();
                     more = in.fill(block);
                 } while (more);
-                System.out.printf("reading half, run %d: %.1f ns CPU per packet (%d packets)%n", k + 1,
+                System.out.printf("reading half, run %d: %.1f ns CPU per event (%d events)%n", k + 1,
                         (cpu.getCurrentThreadCpuTime() - start) / (double) in.events, in.events);
             }
         }
@@ -81,5 +81,21 @@ public final class CaptureStageRun {
             System.out.printf("matching half, run %d: %.1f ns CPU per event (%d events, %d messages)%n", k + 1,
                     (cpu.getCurrentThreadCpuTime() - start) / (double) events, events, acc.messages());
         }
+    }
+
+    /** Opens the traces as {@code sync} does: grouped by format (captures together), in the given order. */
+    private static List<EventTrace> open(List<Path> files, InputOptions opts) throws IOException {
+        EventTrace[] traces = new EventTrace[files.size()];
+        java.util.Map<TraceFormat, List<Integer>> byFormat = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < files.size(); i++) {
+            byFormat.computeIfAbsent(TraceInputs.formatOf(files.get(i)), f -> new ArrayList<>()).add(i);
+        }
+        for (java.util.Map.Entry<TraceFormat, List<Integer>> e : byFormat.entrySet()) {
+            List<EventTrace> opened = e.getKey().open(e.getValue().stream().map(files::get).toList(), opts);
+            for (int j = 0; j < opened.size(); j++) {
+                traces[e.getValue().get(j)] = opened.get(j);
+            }
+        }
+        return List.of(traces);
     }
 }

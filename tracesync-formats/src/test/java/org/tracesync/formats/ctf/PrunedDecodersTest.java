@@ -1,0 +1,148 @@
+package org.tracesync.formats.ctf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link PrunedDecoders} against decoding field by field, the reference: on the shared LTTng traces,
+ * a trace of our writer and seeded random metadata over random bytes (bit fields of every size,
+ * both byte orders, alignments, signed values, arrays, nested structures, strings, variants), a
+ * reader whose decoders are pruned must stop at the same events (class, offset, timestamp) and
+ * fail with the same error at the same place; when it wants every field, its values must all be
+ * the same; when it wants none, only the positions tell, and they must agree.
+ */
+class PrunedDecodersTest {
+
+    @TempDir
+    Path tmp;
+
+    private static final Function<CtfEventClass, BitSet> EVERY_FIELD = ec -> {
+        BitSet b = new BitSet();
+        b.set(0, DecoderCompiler.MAX_SLOTS);
+        return b;
+    };
+    private static final Function<CtfEventClass, BitSet> NO_FIELD = ec -> new BitSet();
+
+    /** Reads one stream file to its end (or its error) and says, per event, where it was and what it held. */
+    private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values)
+            throws IOException {
+        List<String> out = new ArrayList<>();
+        CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>());
+        if (wanted != null) {
+            r.readOnly(wanted);
+        }
+        try {
+            while (r.advance()) {
+                StringBuilder sb = new StringBuilder(r.eventClass().name()).append(' ').append(r.offset()).append(' ')
+                        .append(r.timestamp());
+                if (values) {
+                    for (long v : r.slots()) {
+                        sb.append(' ').append(v);
+                    }
+                }
+                out.add(sb.toString());
+            }
+        } catch (org.tracesync.formats.TraceFormatException e) {
+            out.add("error: " + e.getMessage());
+        } finally {
+            r.close();
+        }
+        return out;
+    }
+
+    private static void assertSameAsFieldByField(Path file, CtfMetadata meta) throws IOException {
+        List<String> reference = read(file, meta, null, true);
+        assertThat(read(file, meta, EVERY_FIELD, true)).containsExactlyElementsOf(reference);
+        List<String> positions = read(file, meta, null, false);
+        assertThat(read(file, meta, NO_FIELD, false)).containsExactlyElementsOf(positions);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"scp_src", "bug446190", "ust-tracef", "writer"})
+    void prunedDecodersReadRealTracesAsFieldByField(String name) throws Exception {
+        Path dir;
+        if (name.equals("writer")) {
+            dir = tmp.resolve("w");
+            CtfTraceWriterTest.writeTrace(dir, 5, 3000);
+        } else {
+            dir = SharedCtfData.trace(name);
+        }
+        CtfTrace t = CtfTrace.open(dir);
+        for (Path f : t.streamFiles()) {
+            assertSameAsFieldByField(f, t.metadata());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+    void prunedDecodersReadRandomLayoutsAsFieldByField(long seed) throws Exception {
+        SplittableRandom r = new SplittableRandom(seed);
+        Path dir = tmp.resolve("r" + seed);
+        Files.createDirectories(dir);
+        StringBuilder fields = new StringBuilder();
+        int[] counter = {0};
+        structBody(r, fields, counter, 0);
+        String order = r.nextBoolean() ? "le" : "be";
+        String meta = "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = " + order + "; };\n"
+                + "stream { };\n"
+                + "event { name = \"e\"; fields := struct {\n" + fields + "}; };\n";
+        Files.writeString(dir.resolve("metadata"), meta);
+        CtfMetadata m = CtfMetadataFile.read(dir.resolve("metadata"));
+        byte[] data = new byte[200 + r.nextInt(3000)];
+        for (int i = 0; i < data.length; i++) {
+            // mostly small bytes, so that variant tags and strings end now and then
+            data[i] = (byte) (r.nextInt(4) == 0 ? r.nextInt(256) : r.nextInt(3));
+        }
+        Path stream = dir.resolve("stream");
+        Files.write(stream, data);
+        assertSameAsFieldByField(stream, m);
+    }
+
+    private static String integer(SplittableRandom r) {
+        int[] aligns = {1, 1, 4, 8, 8, 16, 32, 64};
+        int align = aligns[r.nextInt(aligns.length)];
+        int size = align >= 8 && r.nextBoolean() ? new int[] {8, 16, 32, 64}[r.nextInt(4)] : 1 + r.nextInt(64);
+        return "integer { size = " + size + "; align = " + align + "; signed = " + r.nextBoolean() + "; byte_order = "
+                + (r.nextBoolean() ? "be" : "le") + "; }";
+    }
+
+    private static void structBody(SplittableRandom r, StringBuilder sb, int[] counter, int depth) {
+        int n = 1 + r.nextInt(8);
+        for (int i = 0; i < n; i++) {
+            String name = "f" + counter[0]++;
+            int k = r.nextInt(10);
+            if (k < 5) {
+                sb.append(integer(r)).append(' ').append(name).append(";\n");
+            } else if (k == 5) {
+                sb.append(integer(r)).append(' ').append(name).append('[').append(r.nextInt(4)).append("];\n");
+            } else if (k == 6 && depth < 2) {
+                sb.append("struct {\n");
+                structBody(r, sb, counter, depth + 1);
+                sb.append("} align(").append(new int[] {1, 8, 32}[r.nextInt(3)]).append(") ").append(name).append(";\n");
+            } else if (k == 7) {
+                sb.append("string ").append(name).append(";\n");
+            } else if (k == 8 && depth < 2) {
+                String tag = name + "_tag";
+                sb.append("enum : integer { size = 8; align = 8; signed = false; } { a = 0, b = 1, c = 2 } ")
+                        .append(tag).append(";\n");
+                sb.append("variant <").append(tag).append("> {\nstruct {\n");
+                structBody(r, sb, counter, depth + 1);
+                sb.append("} a;\n").append(integer(r)).append(" b;\nstruct { } c;\n} ").append(name).append(";\n");
+            } else {
+                sb.append("floating_point { exp_dig = 8; mant_dig = 24; align = 32; } ").append(name).append(";\n");
+            }
+        }
+    }
+}
