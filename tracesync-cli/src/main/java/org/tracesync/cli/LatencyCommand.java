@@ -27,11 +27,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "latency", mixinStandardHelpOptions = true,
         description = {"Measures latencies of simple and chained events across machines, with error bars from synchronization.",
             "Inputs: probe traces (tracesync-probe output, or its output directory), latency JSON lines, and any other traces"
-                    + " (CTF, pcap/pcapng) as more synchronization input.",
+                    + " (CTF, pcap/pcapng, span files) as more synchronization input; kernel traces, captures and span"
+                    + " hosts named like a probed node join it.",
             "Exit codes: 0 every measurement has an error bar, 1 some could not be synchronized, 2 usage error, 3 input error."})
 public final class LatencyCommand implements Callable<Integer> {
 
-    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "Probe traces or their directory, latency JSON lines, other traces.")
+    @Parameters(arity = "1..*", paramLabel = "TRACE", description = "Probe traces or their directory, latency JSON lines, other traces, span files.")
     List<Path> inputs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write latency.json here (format tracesync-latency/1).")
@@ -76,7 +77,7 @@ public final class LatencyCommand implements Callable<Integer> {
             throw new CommandFailure(ExitCode.INPUT, "no latency event in the inputs (give probe traces or latency JSON lines)");
         }
         LatencyInstances found = LatencyInstances.find(in.events());
-        LatencyMessageInput messages = new LatencyMessageInput(found, in.otherMessages(), in.otherNodes());
+        LatencyMessageInput messages = in.messageInput(found);
         if (reference != null && messages.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--reference " + reference
                     + ": no such node (nodes: " + messages.nodes().stream().map(n -> n.name()).toList() + ")");

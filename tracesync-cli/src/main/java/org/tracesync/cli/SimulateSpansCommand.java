@@ -17,11 +17,32 @@ import picocli.CommandLine.Option;
 /** {@code tracesync simulate-spans}: span files of a simulated shop whose hosts' clocks disagree, and their truth. */
 @Command(name = "simulate-spans", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulates a shop (5 services on 4 hosts with skewed, drifting clocks; RPC and async messaging)"
-                + " and writes its spans as OTLP JSON lines, Jaeger JSON and/or Zipkin v2 JSON, plus truth.json"
+                + " and writes its spans as OTLP JSON lines, OTLP protobuf (the collector file exporter's length-prefixed"
+                + " form), Jaeger JSON and/or Zipkin v2 JSON, plus truth.json"
                 + " (the hosts' true clocks). Every format holds the same traces."})
 public final class SimulateSpansCommand implements Callable<Integer> {
 
-    enum Format { otlp, jaeger, zipkin }
+    enum Format {
+        otlp, otlpProto, jaeger, zipkin;
+
+        @Override
+        public String toString() {
+            return this == otlpProto ? "otlp-proto" : name();
+        }
+    }
+
+    /** {@code otlp-proto} on the command line (picocli matches enum names otherwise). */
+    static final class FormatConverter implements CommandLine.ITypeConverter<Format> {
+        @Override
+        public Format convert(String value) {
+            for (Format f : Format.values()) {
+                if (f.toString().equals(value)) {
+                    return f;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected one of otlp, otlp-proto, jaeger, zipkin, not '" + value + "'");
+        }
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,11 +56,12 @@ public final class SimulateSpansCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--format", split = ",", paramLabel = "FMT", defaultValue = "otlp,jaeger,zipkin",
-            description = "otlp, jaeger, zipkin, or several (default: ${DEFAULT-VALUE}). Files: spans.otlp.jsonl, spans.jaeger.json, spans.zipkin.json.")
+    @Option(names = "--format", split = ",", paramLabel = "FMT", defaultValue = "otlp,jaeger,zipkin", converter = FormatConverter.class,
+            description = "otlp, otlp-proto, jaeger, zipkin, or several (default: ${DEFAULT-VALUE}). Files: spans.otlp.jsonl,"
+                    + " spans.otlp.binpb, spans.jaeger.json, spans.zipkin.json.")
     List<Format> formats;
 
-    @Option(names = "--ns", description = "OTLP times at 1 ns resolution (default: 1 µs, as Jaeger and Zipkin, so that the files hold the same times).")
+    @Option(names = "--ns", description = "OTLP times at 1 ns resolution (default: 1 µs, as Jaeger and Zipkin, so that the files hold the same times); OTLP formats only.")
     boolean nanos;
 
     @Option(names = "--gap", paramLabel = "TIME", defaultValue = "2ms", converter = DurationConverter.class,
@@ -49,8 +71,8 @@ public final class SimulateSpansCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Format> distinct = new ArrayList<>(EnumSet.copyOf(formats));
-        if (nanos && !(distinct.size() == 1 && distinct.get(0) == Format.otlp)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--ns is for --format otlp alone (Jaeger and Zipkin are µs)");
+        if (nanos && (distinct.contains(Format.jaeger) || distinct.contains(Format.zipkin))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ns is for the OTLP formats alone (Jaeger and Zipkin are µs)");
         }
         if (traces < 1 || gap < 1000) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--traces must be >= 1 and --gap >= 1us");
@@ -72,6 +94,7 @@ public final class SimulateSpansCommand implements Callable<Integer> {
                 files.add(file);
                 writers.add(new SimulatedSpanWriter(switch (f) {
                     case otlp -> SpanFormat.OTLP_JSON;
+                    case otlpProto -> SpanFormat.OTLP_PROTO;
                     case jaeger -> SpanFormat.JAEGER_JSON;
                     case zipkin -> SpanFormat.ZIPKIN_JSON;
                 }, file));
@@ -100,6 +123,7 @@ public final class SimulateSpansCommand implements Callable<Integer> {
     private static String fileName(Format f) {
         return switch (f) {
             case otlp -> "spans.otlp.jsonl";
+            case otlpProto -> "spans.otlp.binpb";
             case jaeger -> "spans.jaeger.json";
             case zipkin -> "spans.zipkin.json";
         };

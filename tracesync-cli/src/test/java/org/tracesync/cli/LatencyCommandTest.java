@@ -149,6 +149,48 @@ class LatencyCommandTest {
         assertThat(outside).isZero();
     }
 
+    /**
+     * The server's drift changes by 80 ppm halfway (a kink: no line fits the client/server and
+     * server/backend pairs, they become piecewise): every measurement still gets a bar, and every
+     * true latency lies inside it.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {4, 5})
+    void piecewisePairsGiveBarsThatHoldTheTruth(long seed) throws Exception {
+        long[] alpha = {37_000_000L, -12_345_678L, 5_432_100L};
+        double[] beta = {42e-6, -31e-6, 18e-6};
+        double[] beta2 = {42e-6, -31e-6 + (seed % 2 == 0 ? 80e-6 : -80e-6), 18e-6};
+        int requests = 6_000;
+        long kink = ThreeTierRequests.T0 + 1_000_000_000L + requests * 1_500_000L;
+        ThreeTierRequests sim = new ThreeTierRequests(tmp, requests, seed, alpha, beta, beta2, kink);
+        Path inst = tmp.resolve("instances.jsonl");
+        Path out = tmp.resolve("latency.json");
+        List<String> args = new ArrayList<>(List.of("latency"));
+        for (Path f : sim.files) {
+            args.add(f.toString());
+        }
+        args.addAll(List.of("--instances", inst.toString(), "-o", out.toString(), "-q"));
+        CommandRun run = CommandRun.of(args.toArray(new String[0]));
+        JsonNode doc = JSON.readTree(out.toFile());
+        assertThat(doc.get("synchronization").get("pairs").toString()).contains("\"quality\":\"piecewise\"");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(doc.get("measurements").get("bounded").asLong()).isEqualTo(requests * 10L);
+        long outside = 0;
+        for (String line : Files.readAllLines(inst)) {
+            JsonNode n = JSON.readTree(line);
+            String event = n.get("event").asText();
+            long seq = n.get("seq").asLong();
+            String key = n.has("node") ? event + "/" + seq : n.has("end_to_end") ? event + "/" + seq + "/e2e"
+                    : event + "/" + seq + "/" + n.get("from_step").asInt() + "/" + n.get("to_step").asInt();
+            long truth = sim.truth.get(key);
+            long latency = n.get("latency_ns").asLong();
+            if (truth < latency - n.get("minus_ns").asLong() || truth > latency + n.get("plus_ns").asLong()) {
+                outside++;
+            }
+        }
+        assertThat(outside).isZero();
+    }
+
     @Test
     void aBadLineIsOneMessageWithFileAndLineAndNoOutputIsWritten() throws Exception {
         Path f = tmp.resolve("x.jsonl");
@@ -225,14 +267,31 @@ class LatencyCommandTest {
         }
     }
 
+    /**
+     * A span file is synchronization input, read as spans (not as latency lines): its hosts are nodes
+     * of their own here (no probe recorded them), synchronized with each other by their CLIENT/SERVER
+     * call, and listed in latency.json; a probed machine's spans join its node (RealtimeJoinTest).
+     */
     @Test
-    void aSpanFileIsRefusedByNameNotMisreadAsLatencyLines() throws Exception {
+    void aSpanFileIsSynchronizationInputNotMisreadAsLatencyLines() throws Exception {
         Path lines = tmp.resolve("a.jsonl");
-        Files.writeString(lines, "{\"node\":\"x\",\"t\":10,\"event\":\"o\",\"seq\":1,\"step\":1}\n");
+        Files.writeString(lines, "{\"node\":\"x\",\"t\":10,\"event\":\"o\",\"seq\":1,\"step\":1}\n"
+                + "{\"node\":\"x\",\"t\":510,\"event\":\"o\",\"seq\":1,\"step\":2}\n");
         Path otlp = tmp.resolve("traces.json");
-        Files.writeString(otlp, "{\"resourceSpans\":[]}\n");
-        CommandRun run = CommandRun.of("latency", lines.toString(), otlp.toString());
-        assertThat(run.exitCode()).isEqualTo(ExitCode.INPUT);
-        assertThat(run.err().strip()).startsWith("tracesync: " + otlp + ": a span file").doesNotContain("\n");
+        String span = "{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"host.name\",\"value\":{\"stringValue\":\"%s\"}}]},"
+                + "\"scopeSpans\":[{\"spans\":[{\"traceId\":\"0123456789abcdef0123456789abcdef\",\"spanId\":\"%s\","
+                + "\"parentSpanId\":\"%s\",\"kind\":%d,\"startTimeUnixNano\":\"%d\",\"endTimeUnixNano\":\"%d\"}]}]}]}\n";
+        Files.writeString(otlp, String.format(span, "span-a", "00000000000000a1", "", 3, 1_700_000_000_000_000_000L,
+                1_700_000_000_000_900_000L) + String.format(span, "span-b", "00000000000000b1", "00000000000000a1", 2,
+                1_700_000_000_000_200_000L, 1_700_000_000_000_700_000L));
+        Path out = tmp.resolve("latency.json");
+        CommandRun run = CommandRun.of("latency", lines.toString(), otlp.toString(), "-o", out.toString(), "-q");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode doc = JSON.readTree(out.toFile());
+        assertThat(doc.get("measurements").get("bounded").asLong()).isEqualTo(2); // 1 -> 2 and its end to end
+        List<String> nodes = new ArrayList<>();
+        doc.get("synchronization").get("nodes").forEach(n -> nodes.add(n.get("name").asText() + "/" + n.get("quality").asText()));
+        // x is alone; the span hosts are a pair (one call: a message each way, drift not bounded)
+        assertThat(nodes).containsExactlyInAnyOrder("x/absent", "span-a/reference", "span-b/incomplete");
     }
 }

@@ -91,12 +91,13 @@ class SpanCommandsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"otlp", "jaeger", "zipkin"})
+    @ValueSource(strings = {"otlp", "otlp-proto", "jaeger", "zipkin"})
     void simulatedShopMatchesTheTruth(String format) throws Exception {
         CommandRun sim = CommandRun.of("simulate-spans", "-o", dir.toString(), "--traces", "1500", "--format", format, "--seed", "11");
         assertThat(sim.exitCode()).as(sim.err()).isZero();
         Path in = dir.resolve(switch (format) {
             case "otlp" -> "spans.otlp.jsonl";
+            case "otlp-proto" -> "spans.otlp.binpb";
             case "jaeger" -> "spans.jaeger.json";
             default -> "spans.zipkin.json";
         });
@@ -200,5 +201,47 @@ class SpanCommandsTest {
         assertThat(r.exitCode()).isEqualTo(3);
         assertThat(r.err().strip()).doesNotContain("\n").startsWith("tracesync: " + bad + ":line 15, column ")
                 .contains("unexpected end of file (truncated?)");
+    }
+
+    @Test
+    void otlpProtobufThroughInspectReportAndErrors() throws Exception {
+        CommandRun sim = CommandRun.of("simulate-spans", "-o", dir.toString(), "--traces", "300", "--format", "otlp-proto", "--ns");
+        assertThat(sim.exitCode()).as(sim.err()).isZero();
+        Path in = dir.resolve("spans.otlp.binpb");
+        CommandRun inspect = CommandRun.of("inspect", in.toString());
+        assertThat(inspect.exitCode()).as(inspect.err()).isZero();
+        assertThat(inspect.out()).contains("format:     OTLP protobuf").contains("10.0.1.1").contains("by host.name");
+        Path result = dir.resolve("result.json");
+        assertThat(CommandRun.of("sync", in.toString(), "-o", result.toString(), "-q").exitCode()).isZero();
+        Path html = dir.resolve("report.html");
+        CommandRun r = CommandRun.of("report", result.toString(), in.toString(), "-o", html.toString(), "-q");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(Files.readString(html)).contains("Spans: causality per host pair").contains("after correction: <b>0</b>");
+        // a file cut inside its last message: one input error naming the file and the message's offset
+        byte[] whole = Files.readAllBytes(in);
+        long last = 0;
+        for (long at = 0; at < whole.length; ) {
+            last = at;
+            at += 4 + java.nio.ByteBuffer.wrap(whole, (int) at, 4).getInt();
+        }
+        Path cut = dir.resolve("cut.binpb");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 10));
+        CommandRun bad = CommandRun.of("sync", cut.toString());
+        assertThat(bad.exitCode()).isEqualTo(3);
+        assertThat(bad.err().strip()).doesNotContain("\n").startsWith("tracesync: " + cut + ":offset " + last + ": message length ")
+                .endsWith("goes beyond the end of the file (" + (whole.length - 10 - last - 4) + " bytes remain)");
+        // the exporter's zstd compression: refused with what to do
+        Path zst = dir.resolve("spans.binpb.zst");
+        Files.write(zst, new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0x04, 0x58, 0x11, 0x22});
+        CommandRun z = CommandRun.of("sync", zst.toString());
+        assertThat(z.exitCode()).isEqualTo(3);
+        assertThat(z.err().strip()).isEqualTo("tracesync: " + zst + ": a zstd-compressed file: decompress it first (zstd -d)");
+        // without the native-compression gate: each message compressed behind its length prefix
+        Path framed = dir.resolve("spans.framed.zst");
+        Files.write(framed, new byte[] {0, 0, 0, 6, 0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0x04, 0x58});
+        CommandRun f = CommandRun.of("sync", framed.toString());
+        assertThat(f.exitCode()).isEqualTo(3);
+        assertThat(f.err().strip()).isEqualTo("tracesync: " + framed + ": OpenTelemetry Collector file exporter output with"
+                + " every message compressed (compression: zstd): not read; export without compression");
     }
 }

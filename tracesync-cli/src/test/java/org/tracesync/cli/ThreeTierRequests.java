@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
 
 /**
  * Simulated three-tier requests for latency tests: a client, a server and a backend whose clocks
- * disagree ({@code local(t) = t + alpha + beta·(t − T0)}, true time t). Each request is a chained
+ * disagree ({@code local(t) = t + alpha + beta·(t − T0)}, true time t; optionally the drift changes to
+ * {@code beta2} at a kink, a clock that is not linear). Each request is a chained
  * event "order" of 8 steps (1 client sends, 2 server receives, 3 server calls the backend,
  * 4 backend receives, 5 backend replies, 6 server receives the reply, 7 server answers, 8 client
  * receives), plus two simple events: "query" on the backend (between steps 4 and 5) and "render"
@@ -36,6 +37,16 @@ final class ThreeTierRequests {
     }
 
     ThreeTierRequests(Path dir, int requests, long seed, long[] alpha, double[] beta) throws IOException {
+        this(dir, requests, seed, alpha, beta, beta, Long.MAX_VALUE);
+    }
+
+    /** b's drift is {@code beta} until true time {@code kink}, {@code beta2} after it (continuous: not a linear clock). */
+    private final double[] beta2;
+    private final long kink;
+
+    ThreeTierRequests(Path dir, int requests, long seed, long[] alpha, double[] beta, double[] beta2, long kink) throws IOException {
+        this.beta2 = beta2;
+        this.kink = kink;
         SplittableRandom rnd = new SplittableRandom(seed);
         List<List<Line>> lines = new ArrayList<>();
         for (int k = 0; k < 3; k++) {
@@ -91,8 +102,11 @@ final class ThreeTierRequests {
         this(dir, requests, seed, new long[] {37_000_000L, -12_345_678L, 5_432_100L}, new double[] {42e-6, -31e-6, 18e-6});
     }
 
-    static long local(long t, int node, long[] alpha, double[] beta) {
-        return t + alpha[node] + Math.round(beta[node] * (double) (t - T0));
+    long local(long t, int node, long[] alpha, double[] beta) {
+        if (t <= kink) {
+            return t + alpha[node] + Math.round(beta[node] * (double) (t - T0));
+        }
+        return t + alpha[node] + Math.round(beta[node] * (double) (kink - T0) + beta2[node] * (double) (t - kink));
     }
 
     private static void simple(List<Line> out, String node, String event, long seq, long start, long stop) {

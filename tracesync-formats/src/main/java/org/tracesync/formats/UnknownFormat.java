@@ -11,7 +11,7 @@ import org.tracesync.formats.lttv.LttvTextInput;
 
 /**
  * The true reason a path is no trace tracesync reads, when one can be told from a glance: an
- * empty file, a capture-named file with a wrong magic number, a directory that holds CTF traces
+ * empty file, a zstd or gzip file, a capture-named file with a wrong magic number, a directory that holds CTF traces
  * deeper down (an LTTng session directory), a text file that is LTTV text but for its trace count.
  * Null otherwise (the caller then says "unknown trace format"). Cost: a few bytes or one directory
  * walk (at most 6 levels: LTTng puts ust/uid/0/64-bit/metadata 5 deep), only on the error path.
@@ -28,6 +28,10 @@ public final class UnknownFormat {
                 long size = Files.size(p);
                 if (size == 0) {
                     return new TraceFormatException(p, "", "empty file (0 bytes): not a trace");
+                }
+                TraceFormatException compressed = compressed(p);
+                if (compressed != null) {
+                    return compressed;
                 }
                 String name = p.getFileName().toString().toLowerCase(Locale.ROOT);
                 if (name.endsWith(".pcap") || name.endsWith(".pcapng") || name.endsWith(".cap")) {
@@ -49,6 +53,32 @@ public final class UnknownFormat {
             }
         } catch (IOException | RuntimeException e) {
             return null;
+        }
+        return null;
+    }
+
+    /**
+     * A zstd or gzip file (the collector's file exporter compresses with zstd): decompress it first.
+     * Or the exporter's {@code compression: zstd} without its native-compression feature gate: every
+     * message compressed on its own behind its 4-byte length, which no command-line tool undoes.
+     */
+    private static TraceFormatException compressed(Path p) throws IOException {
+        byte[] b = new byte[8];
+        int n;
+        try (InputStream in = Files.newInputStream(p)) {
+            n = in.readNBytes(b, 0, 8);
+        }
+        long length = ((b[0] & 0xFFL) << 24) | ((b[1] & 0xFFL) << 16) | ((b[2] & 0xFFL) << 8) | (b[3] & 0xFFL);
+        if (n == 8 && length + 4 <= Files.size(p) && (b[4] & 0xFF) == 0x28 && (b[5] & 0xFF) == 0xB5 && (b[6] & 0xFF) == 0x2F
+                && (b[7] & 0xFF) == 0xFD) {
+            return new TraceFormatException(p, "", "OpenTelemetry Collector file exporter output with every message"
+                    + " compressed (compression: zstd): not read; export without compression");
+        }
+        if (n >= 4 && (b[0] & 0xFF) == 0x28 && (b[1] & 0xFF) == 0xB5 && (b[2] & 0xFF) == 0x2F && (b[3] & 0xFF) == 0xFD) {
+            return new TraceFormatException(p, "", "a zstd-compressed file: decompress it first (zstd -d)");
+        }
+        if (n >= 2 && (b[0] & 0xFF) == 0x1F && (b[1] & 0xFF) == 0x8B) {
+            return new TraceFormatException(p, "", "a gzip-compressed file: decompress it first (gunzip)");
         }
         return null;
     }

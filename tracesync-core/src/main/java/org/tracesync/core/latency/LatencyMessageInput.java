@@ -19,13 +19,14 @@ import org.tracesync.core.model.NodeInfo;
  *
  * <p>Nodes: the latency inputs' nodes first (indices as in {@link LatencyEvents}), then one node per
  * other trace that does not join a latency node (a kernel trace of a probed machine, on its clock,
- * does). Chain pairs cost O(1) each; message ids one map entry each.
+ * does; so do its captures and span hosts, on CLOCK_REALTIME, through an {@link EpochOffsetMapping}). Chain pairs cost O(1) each; message ids one map entry each.
  */
 public final class LatencyMessageInput implements MessageInput {
 
     private final LatencyInstances instances;
     private final MessageInput others;
     private final int[] otherIndex;
+    private final EpochOffsetMapping[] mappings;
     private final List<NodeInfo> nodes;
     private final List<String> warnings = new ArrayList<>();
 
@@ -41,10 +42,27 @@ public final class LatencyMessageInput implements MessageInput {
      *               timestamps already on that node's clock), or -1 for a node of its own
      */
     public LatencyMessageInput(LatencyInstances instances, MessageInput others, int[] joins) {
+        this(instances, others, joins, new EpochOffsetMapping[joins.length]);
+    }
+
+    /**
+     * As {@link #LatencyMessageInput(LatencyInstances, MessageInput, int[])}, with for each other node
+     * joining a latency node on CLOCK_REALTIME (a capture or the span host of a probed machine) the
+     * mapping onto that node's clock ({@link EpochOffsetMapping}; null: already on it). A mapped
+     * message is widened by the mapping's uncertainty (send earlier, receive later, so that it still
+     * holds for the true times); one with a time the mapping leaves out is not used (counted).
+     */
+    public LatencyMessageInput(LatencyInstances instances, MessageInput others, int[] joins, EpochOffsetMapping[] mappings) {
         int count = others == null ? 0 : others.nodes().size();
-        if (joins.length != count) {
-            throw new IllegalArgumentException("one join index per other trace");
+        if (joins.length != count || mappings.length != count) {
+            throw new IllegalArgumentException("one join index and one mapping per other trace");
         }
+        for (int k = 0; k < count; k++) {
+            if (mappings[k] != null && joins[k] < 0) {
+                throw new IllegalArgumentException("a realtime mapping for a node that joins no latency node");
+            }
+        }
+        this.mappings = mappings.clone();
         this.instances = instances;
         this.others = others;
         LatencyEvents ev = instances.events();
@@ -104,18 +122,42 @@ public final class LatencyMessageInput implements MessageInput {
         }
         if (others != null) {
             long[] sameNode = {0};
+            long[] unmapped = {0};
             others.readMessages((s, r, ts, tr) -> {
                 int a = otherIndex[s];
                 int b = otherIndex[r];
                 if (a == b) {
                     sameNode[0]++; // two other traces joined to one node
-                } else {
-                    sink.message(a, b, ts, tr);
+                    return;
                 }
+                long send = ts;
+                long recv = tr;
+                if (mappings[s] != null) {
+                    send = mappings[s].toNode(ts);
+                    if (send == EpochOffsetMapping.UNMAPPED) {
+                        unmapped[0]++;
+                        return;
+                    }
+                    send = Math.subtractExact(send, mappings[s].uncertainty());
+                }
+                if (mappings[r] != null) {
+                    recv = mappings[r].toNode(tr);
+                    if (recv == EpochOffsetMapping.UNMAPPED) {
+                        unmapped[0]++;
+                        return;
+                    }
+                    recv = Math.addExact(recv, mappings[r].uncertainty());
+                }
+                sink.message(a, b, send, recv);
             });
             warnings.addAll(others.warnings());
             if (sameNode[0] > 0) {
                 warnings.add(sameNode[0] + " messages between two traces of one node were discarded");
+            }
+            if (unmapped[0] > 0) {
+                warnings.add(unmapped[0] + " messages of realtime traces joined to a probed node were not used: their time"
+                        + " lies outside the probe's epoch-offset samples (before the first, after the last, or around a"
+                        + " realtime step)");
             }
         }
     }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.tracesync.core.latency.EpochOffsetMapping;
 import org.tracesync.core.latency.LatencyEvents;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.ctf.CtfEventClass;
@@ -23,13 +24,16 @@ import org.tracesync.formats.ctf.CtfTrace;
  * So the traces of one node are put on one clock: raw value + the offset of the first trace read
  * for that node (exact long arithmetic). The {@code event_name} events of the {@code process}
  * stream name the event ids; records lost to full buffers (CTF {@code events_discarded}) are
- * reported in {@link #warnings()}.
+ * reported in {@link #warnings()}. The {@code clock_offset} samples of every trace of a node make its
+ * {@link #epochOffsets realtime mapping}, for captures and span files of the same machine.
  */
 public final class ProbeTraceReader {
 
     /** The node offsets chosen so far (node name → epoch ns of raw clock value 0). */
     private final Map<String, Long> nodeOffsets = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
+    /** Per node, its epoch-offset samples: {node time, realtime − monotonic, uncertainty}. */
+    private final Map<String, List<long[]>> epochSamples = new HashMap<>();
 
     /** True when {@code dir} is a probe trace (a CTF directory whose tracer is tracesync-probe). */
     public static boolean isProbeTrace(Path dir) {
@@ -68,6 +72,26 @@ public final class ProbeTraceReader {
      */
     public Long nodeOffset(String name) {
         return nodeOffsets.get(name);
+    }
+
+    /**
+     * The realtime → node clock mapping of node {@code name} from the epoch-offset samples of all its
+     * probe traces read so far, or null when none was read.
+     */
+    public EpochOffsetMapping epochOffsets(String name) {
+        List<long[]> samples = epochSamples.get(name);
+        if (samples == null || samples.isEmpty()) {
+            return null;
+        }
+        long[] t = new long[samples.size()];
+        long[] off = new long[samples.size()];
+        long[] unc = new long[samples.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = samples.get(i)[0];
+            off[i] = samples.get(i)[1];
+            unc[i] = samples.get(i)[2];
+        }
+        return new EpochOffsetMapping(nodeOffsets.get(name), t, off, unc);
     }
 
     /** Reads one probe trace into {@code out}; returns the number of latency and message events. */
@@ -121,8 +145,10 @@ public final class ProbeTraceReader {
                     out.message(node, kind.equals("msg_send"), Long.toUnsignedString(e.longValue(field(dir, ec, "msg"))), t);
                     count[0]++;
                 }
+                case "clock_offset" -> epochSamples.computeIfAbsent(nodeName, k -> new ArrayList<>()).add(new long[] {t,
+                        e.longValue(field(dir, ec, "realtime_minus_monotonic")), e.longValue(field(dir, ec, "uncertainty"))});
                 default -> {
-                    // event_name, clock_offset: metadata of the trace
+                    // event_name: metadata of the trace
                 }
             }
         });

@@ -21,7 +21,7 @@ import org.tracesync.formats.TraceFormatException;
  * exact integer timestamps (never through a double), and errors that name the file, the line and
  * the column. Every {@code read} streams each span once into the sink, in file order.
  */
-abstract class JsonSpanReader {
+abstract class JsonSpanReader implements SpanReader {
 
     static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
@@ -42,17 +42,9 @@ abstract class JsonSpanReader {
         this.hosts = hosts;
     }
 
-    /** Opens the reader for {@code file}'s format. */
-    static JsonSpanReader open(Path file, SpanFormat format, SpanOptions options, SpanHosts hosts) {
-        return switch (format) {
-            case OTLP_JSON -> new OtlpJsonReader(file, options, hosts);
-            case JAEGER_JSON -> new JaegerJsonReader(file, options, hosts);
-            case ZIPKIN_JSON -> new ZipkinJsonReader(file, options, hosts);
-        };
-    }
-
     /** Streams every span of the file into {@code sink}. */
-    final void read(SpanSink sink) throws IOException {
+    @Override
+    public final void read(SpanSink sink) throws IOException {
         try (InputStream raw = Files.newInputStream(file);
              InputStream in = new java.io.BufferedInputStream(new CountingStream(raw), 1 << 16);
              JsonParser parser = FACTORY.createParser(in)) {
@@ -73,7 +65,7 @@ abstract class JsonSpanReader {
 
     abstract void readAll(SpanSink sink) throws IOException;
 
-    /** Bytes read so far (for progress displays). */
+    @Override
     public long bytesRead() {
         return bytesRead;
     }

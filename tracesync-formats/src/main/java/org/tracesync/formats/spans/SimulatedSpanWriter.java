@@ -2,6 +2,15 @@ package org.tracesync.formats.spans;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.google.protobuf.ByteString;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.TracesData;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -16,6 +25,8 @@ import java.util.Map;
  * <ul>
  *   <li>OTLP JSON lines: every 16 traces, one line per service, so one trace's spans are spread over
  *       several lines; times as decimal strings; host in {@code host.name};</li>
+ *   <li>OTLP protobuf: every 16 traces, one length-prefixed {@code TracesData} with one resource per
+ *       service, written by the official generated classes;</li>
  *   <li>Jaeger JSON: one {@code data} entry per trace, the host in the process's {@code ip} tag;</li>
  *   <li>Zipkin v2: one array; RPC server halves share their client's id ({@code shared}), the
  *       B3 convention; host in {@code localEndpoint.ipv4}.</li>
@@ -48,7 +59,7 @@ public final class SimulatedSpanWriter implements AutoCloseable {
     public void write(List<SimulatedSpan> trace) throws IOException {
         spans += trace.size();
         switch (format) {
-            case OTLP_JSON -> {
+            case OTLP_JSON, OTLP_PROTO -> {
                 batch.add(trace);
                 if (batch.size() == BATCH) {
                     flushOtlp();
@@ -68,6 +79,10 @@ public final class SimulatedSpanWriter implements AutoCloseable {
     }
 
     private void flushOtlp() throws IOException {
+        if (format == SpanFormat.OTLP_PROTO) {
+            flushOtlpProto();
+            return;
+        }
         for (int svc = 0; svc < ShopSimulation.SERVICES.size(); svc++) {
             boolean any = false;
             for (List<SimulatedSpan> t : batch) {
@@ -117,6 +132,53 @@ public final class SimulatedSpanWriter implements AutoCloseable {
             }
         }
         batch.clear();
+    }
+
+    /** The batch as one {@code TracesData} message (one resource per service), built by the official classes. */
+    private void flushOtlpProto() throws IOException {
+        TracesData.Builder data = TracesData.newBuilder();
+        for (int svc = 0; svc < ShopSimulation.SERVICES.size(); svc++) {
+            ScopeSpans.Builder scope = ScopeSpans.newBuilder()
+                    .setScope(InstrumentationScope.newBuilder().setName("tracesync-simulation"));
+            for (List<SimulatedSpan> t : batch) {
+                for (SimulatedSpan s : t) {
+                    if (s.service() == svc) {
+                        Span.Builder span = Span.newBuilder()
+                                .setTraceId(ByteString.copyFrom(bytes(s.traceHi(), s.traceLo())))
+                                .setSpanId(ByteString.copyFrom(bytes(s.spanId())))
+                                .setName(s.name())
+                                .setKindValue(s.kind().ordinal())
+                                .setStartTimeUnixNano(s.start())
+                                .setEndTimeUnixNano(s.end());
+                        if (s.parentId() != 0) {
+                            span.setParentSpanId(ByteString.copyFrom(bytes(s.parentId())));
+                        }
+                        scope.addSpans(span);
+                    }
+                }
+            }
+            if (scope.getSpansCount() > 0) {
+                data.addResourceSpans(ResourceSpans.newBuilder()
+                        .setResource(Resource.newBuilder()
+                                .addAttributes(protoAttribute("service.name", ShopSimulation.SERVICES.get(svc)))
+                                .addAttributes(protoAttribute("host.name", ShopSimulation.hostName(ShopSimulation.hostOf(svc)))))
+                        .addScopeSpans(scope));
+            }
+        }
+        OtlpProtoFrames.write(out, data.build().toByteArray());
+        batch.clear();
+    }
+
+    private static KeyValue protoAttribute(String key, String value) {
+        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setStringValue(value)).build();
+    }
+
+    private static byte[] bytes(long... words) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * words.length);
+        for (long w : words) {
+            b.putLong(w);
+        }
+        return b.array();
     }
 
     private void attribute(String key, String value) throws IOException {
@@ -236,7 +298,7 @@ public final class SimulatedSpanWriter implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        if (format == SpanFormat.OTLP_JSON && !batch.isEmpty()) {
+        if ((format == SpanFormat.OTLP_JSON || format == SpanFormat.OTLP_PROTO) && !batch.isEmpty()) {
             flushOtlp();
         }
         if (format == SpanFormat.JAEGER_JSON) {

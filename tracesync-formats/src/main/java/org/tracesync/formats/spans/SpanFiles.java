@@ -23,7 +23,7 @@ public final class SpanFiles {
         this.options = options;
     }
 
-    /** True when every path is a span file (of any of the three formats). */
+    /** True when every path is a span file (of any of the span formats). */
     public static boolean all(List<Path> paths) throws IOException {
         if (paths.isEmpty()) {
             return false;
@@ -41,7 +41,7 @@ public final class SpanFiles {
         for (Path p : paths) {
             SpanFormat f = SpanFormat.detect(p);
             if (f == null) {
-                throw new TraceFormatException(p, "", "not a span file (expected OTLP JSON lines, Jaeger JSON or Zipkin v2 JSON)");
+                throw new TraceFormatException(p, "", "not a span file (expected OTLP JSON lines, OTLP protobuf, Jaeger JSON or Zipkin v2 JSON)");
             }
             formats.add(f);
         }
@@ -69,7 +69,7 @@ public final class SpanFiles {
     public void read(SpanHosts hosts, SpanSink sink, java.util.function.Consumer<java.util.function.LongSupplier> progress)
             throws IOException {
         for (int i = 0; i < paths.size(); i++) {
-            JsonSpanReader r = JsonSpanReader.open(paths.get(i), formats.get(i), options, hosts);
+            SpanReader r = SpanReader.open(paths.get(i), formats.get(i), options, hosts);
             if (progress != null) {
                 progress.accept(r::bytesRead);
             }

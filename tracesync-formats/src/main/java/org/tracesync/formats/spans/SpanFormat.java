@@ -15,7 +15,9 @@ public enum SpanFormat {
     /** Jaeger query API / UI download: {@code {"data":[{traceID, spans, processes}]}}, µs. */
     JAEGER_JSON("Jaeger JSON", 1000),
     /** Zipkin v2: a JSON array of spans, µs. */
-    ZIPKIN_JSON("Zipkin v2 JSON", 1000);
+    ZIPKIN_JSON("Zipkin v2 JSON", 1000),
+    /** OpenTelemetry Collector file exporter, {@code format: proto}: 4-byte big-endian length, then a {@code TracesData}. */
+    OTLP_PROTO("OTLP protobuf", 1);
 
     private final String label;
     private final long resolution;
@@ -37,7 +39,9 @@ public enum SpanFormat {
     /**
      * The span format of {@code path}, or null when it is not a span file. Reads at most the first
      * 64 KiB: a leading {@code [} followed by {@code {"traceId"}-style objects is Zipkin, an object whose first
-     * field is {@code resourceSpans} or {@code batches} is OTLP, {@code data} is Jaeger.
+     * field is {@code resourceSpans} or {@code batches} is OTLP, {@code data} is Jaeger; otherwise a
+     * first length-prefixed frame holding a {@code TracesData} is OTLP protobuf
+     * ({@link OtlpProtoFrames#looksLikeTracesData}).
      */
     public static SpanFormat detect(Path path) throws IOException {
         if (!Files.isRegularFile(path)) {
@@ -57,6 +61,9 @@ public enum SpanFormat {
         }
         if (i >= n) {
             return null;
+        }
+        if (head[i] != '[' && head[i] != '{') {
+            return OtlpProtoFrames.looksLikeTracesData(head, n, Files.size(path)) ? OTLP_PROTO : null;
         }
         if (head[i] == '[') {
             int j = skipSpace(head, n, i + 1);

@@ -10,6 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.TracesData;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,9 +38,11 @@ import org.tracesync.formats.TraceFormatException;
  * of a bound: a one-way host has one),
  * {@code tracesync.quality} and {@code tracesync.reference}. µs formats are rounded to the nearest µs
  * after correction; durations are recomputed from the corrected ends. Other fields are copied
- * (numbers keep their form: OTLP times stay strings when they were).
+ * (numbers keep their form: OTLP times stay strings when they were). OTLP protobuf is written back in
+ * the same framing (4-byte big-endian length, then the message), annotations as span attributes
+ * ({@code intValue} / {@code stringValue}) as in OTLP JSON.
  *
- * <p>Streaming: one OTLP line, one Jaeger trace or one Zipkin span in memory as a tree. The copy is
+ * <p>Streaming: one OTLP line or message, one Jaeger trace or one Zipkin span in memory as a tree. The copy is
  * written to a temporary file beside the output and moved into place at the end: an error leaves no
  * partial output, and the input is never written.
  */
@@ -80,6 +89,7 @@ public final class SpanRewriter {
                     case OTLP_JSON -> otlp(os);
                     case JAEGER_JSON -> jaeger(os);
                     case ZIPKIN_JSON -> zipkin(os);
+                    case OTLP_PROTO -> otlpProto(os);
                 }
             } catch (JsonProcessingException e) {
                 com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
@@ -186,6 +196,67 @@ public final class SpanRewriter {
         } else {
             o.put(field, t);
         }
+    }
+
+    // ---- OTLP protobuf (length-prefixed) ---------------------------------------------------------
+
+    private void otlpProto(OutputStream os) throws IOException {
+        Map<String, String> attrs = new HashMap<>();
+        try (OtlpProtoFrames frames = new OtlpProtoFrames(in, new java.io.BufferedInputStream(Files.newInputStream(in), 1 << 16),
+                Files.size(in))) {
+            byte[] message;
+            while ((message = frames.next()) != null) {
+                TracesData data;
+                try {
+                    data = TracesData.parseFrom(message);
+                } catch (InvalidProtocolBufferException e) {
+                    throw OtlpProtoFrames.invalid(in, frames.frameOffset(), "not an OTLP TracesData message: " + e.getMessage());
+                }
+                TracesData.Builder b = data.toBuilder();
+                for (ResourceSpans.Builder rs : b.getResourceSpansBuilderList()) {
+                    OtlpProtoReader.resourceAttributes(rs.getResource(), attrs);
+                    SpanCorrection c = corrections.apply(HostNaming.otlp(attrs, nodeKey).name());
+                    for (ScopeSpans.Builder ss : rs.getScopeSpansBuilderList()) {
+                        for (Span.Builder span : ss.getSpansBuilderList()) {
+                            otlpProtoSpan(span, c);
+                        }
+                    }
+                }
+                OtlpProtoFrames.write(os, b.build().toByteArray());
+            }
+        }
+    }
+
+    private void otlpProtoSpan(Span.Builder span, SpanCorrection c) {
+        spans++;
+        if (c.node() == null) {
+            return;
+        }
+        long start = span.getStartTimeUnixNano();
+        if (start != 0) {
+            span.setStartTimeUnixNano(c.apply(start));
+        }
+        if (span.getEndTimeUnixNano() != 0) {
+            span.setEndTimeUnixNano(c.apply(span.getEndTimeUnixNano()));
+        }
+        for (Span.Event.Builder e : span.getEventsBuilderList()) {
+            if (e.getTimeUnixNano() != 0) {
+                e.setTimeUnixNano(c.apply(e.getTimeUnixNano()));
+            }
+        }
+        if (start == 0) {
+            return;
+        }
+        for (Map.Entry<String, Object> a : annotations(start, c).entrySet()) {
+            AnyValue.Builder v = AnyValue.newBuilder();
+            if (a.getValue() instanceof Long l) {
+                v.setIntValue(l);
+            } else {
+                v.setStringValue(a.getValue().toString());
+            }
+            span.addAttributes(KeyValue.newBuilder().setKey(a.getKey()).setValue(v));
+        }
+        corrected++;
     }
 
     // ---- Jaeger JSON -----------------------------------------------------------------------------

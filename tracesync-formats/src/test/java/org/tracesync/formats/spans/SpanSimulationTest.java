@@ -17,7 +17,7 @@ import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.simulate.TruthScore;
 
-/** Simulated shops with known clocks, in the three formats: bounds contain the truth, no violation remains. */
+/** Simulated shops with known clocks, in the four formats: bounds contain the truth, no violation remains. */
 class SpanSimulationTest {
 
     @TempDir
@@ -36,7 +36,7 @@ class SpanSimulationTest {
 
     @ParameterizedTest
     @CsvSource({"OTLP_JSON,1,1", "OTLP_JSON,2,1000", "JAEGER_JSON,3,1000", "ZIPKIN_JSON,4,1000",
-        "OTLP_JSON,5,1", "ZIPKIN_JSON,6,1000", "JAEGER_JSON,7,1000"})
+        "OTLP_JSON,5,1", "ZIPKIN_JSON,6,1000", "JAEGER_JSON,7,1000", "OTLP_PROTO,8,1", "OTLP_PROTO,9,1000"})
     void syncRecoversTheHostClocks(SpanFormat format, long seed, long resolution) throws Exception {
         Path file = simulate(dir, format, seed, resolution, 2000);
         assertThat(SpanFormat.detect(file)).isEqualTo(format);
