@@ -220,7 +220,8 @@ public final class PiecewiseEstimator {
         // start at the transform's cut
         for (int k = 1; k < boundPieces.size(); k++) {
             Long cut = stepCuts.get(subBroken.get(k));
-            if (subBroken.get(k) >= 0 && cut != null && cut > boundPieces.get(k - 1).cut) {
+            if (subBroken.get(k) >= 0 && cut != null && cut > boundPieces.get(k - 1).cut
+                    && (k + 1 == boundPieces.size() || cut < boundPieces.get(k + 1).cut)) {
                 boundPieces.get(k).cut = cut;
             }
         }
@@ -949,7 +950,10 @@ public final class PiecewiseEstimator {
      * piece is feasible). Each resulting piece gets ε = SAG_SAFETY · κT²/8 + MIN_EPSILON for its
      * bounds. The greedy count stays the feasibility minimum; the extra pieces buy accuracy and
      * honest bounds on curving clocks, and cost nothing on clocks that only kink (κ ≈ 0 away
-     * from a kink).
+     * from a kink). A run that fits no line on its own (messages one way only, or too few to fix
+     * a drift: a one-way bucket narrows no corridor, so a greedy piece runs on through a one-way
+     * stretch) joins the next run, the last one the run before it, so the bound pieces still tile
+     * the greedy piece in order; the longer run's ε follows its longer span.
      */
     private static List<Piece> subdivide(List<Piece> pieces, List<Bucket> b, TimeBuckets tb, List<Integer> brokenBefore,
                                          List<Integer> subBrokenBefore) {
@@ -979,17 +983,29 @@ public final class PiecewiseEstimator {
             // and no longer than MAX_BOUND_SPAN: a kink that the neighbours do not show stays small
             long maxBuckets = Math.max(MIN_SUB_BUCKETS, MAX_BOUND_SPAN / tb.width());
             parts = Math.max(Math.max(1, parts), (int) ((buckets + maxBuckets - 1) / maxBuckets));
+            List<Piece> runs = new ArrayList<>(parts);
             int start = p.first;
             for (int s = 0; s < parts; s++) {
                 int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
                 Piece sub = parts == 1 ? p : free(b, start, end, tb, p);
-                if (sub == null || sub.last != end) {
-                    sub = p; // cannot happen for a subset of a feasible piece; keep the whole piece then
-                    out.add(sub);
-                    subBrokenBefore.add(brokenBefore.get(k));
-                    start = p.last + 1;
-                    break;
+                if (!fitsAlone(sub, end)) {
+                    if (s < parts - 1) {
+                        continue; // this run joins the next one: start stays
+                    }
+                    if (!runs.isEmpty()) {
+                        // the last run joins the one before it
+                        sub = free(b, runs.remove(runs.size() - 1).first, end, tb, p);
+                    }
+                    if (!fitsAlone(sub, end)) {
+                        runs.clear();
+                        sub = p; // the whole greedy piece: its messages bound its drift (checked by the caller)
+                    }
                 }
+                runs.add(sub);
+                start = end + 1;
+            }
+            for (int s = 0; s < runs.size(); s++) {
+                Piece sub = runs.get(s);
                 long from = tb.startU(b.get(sub.first).key());
                 long to = tb.startU(b.get(sub.last).key()) + tb.width();
                 double t = (double) (to - from);
@@ -997,10 +1013,18 @@ public final class PiecewiseEstimator {
                 sub.start = p.start;
                 out.add(sub);
                 subBrokenBefore.add(s == 0 ? brokenBefore.get(k) : -1);
-                start = end + 1;
             }
         }
         return out;
+    }
+
+    /**
+     * True when {@code sub} (fitted from its first bucket with {@code end} as its limit) reaches
+     * {@code end} and its messages bound its drift: false for a run with messages one way only
+     * (no piece) or too few to fix a drift (no strict bounds of its own).
+     */
+    private static boolean fitsAlone(Piece sub, int end) {
+        return sub != null && sub.last == end && !Double.isInfinite(sub.spread);
     }
 
     /**

@@ -244,6 +244,66 @@ class PiecewiseEstimatorTest {
         assertThat(s.violations()).as(s.firstViolation()).isZero();
     }
 
+    /**
+     * A kinked pair (b's drift changes by 40–80 ppm halfway) whose last quarter is one-way: chains
+     * a → b → a → b → a, 0.5–4.5 ms apart, then a → b only. The greedy piece after the kink runs
+     * into the one-way stretch (a one-way bucket narrows no corridor); cut into bound pieces of
+     * at most {@link PiecewiseEstimator#MAX_BOUND_SPAN}, its one-way runs fit no line on their own
+     * and join the two-way run before them. Before: "samples must increase" (the whole piece was
+     * appended after its own first runs). The bounds hold at every message end, the one-way
+     * stretch included, and no message is inverted.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {31, 32, 33, 34})
+    void aOneWayTailInsideABoundPieceKeepsTheBoundsStrict(long seed) throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        long alpha = r.nextLong(-2_000_000_000L, 2_000_000_000L);
+        double beta1 = r.nextDouble(-50e-6, 50e-6);
+        double change = (r.nextBoolean() ? 1 : -1) * r.nextDouble(40e-6, 80e-6);
+        int chains = 8_000;
+        long kink = START + chains * 1_000_000L; // about halfway
+        ClockModel a = ClockModel.perfect("a", START);
+        ClockModel b = new ClockModel("b", START, alpha, beta1, 0.0, List.of(ClockEvent.rateChange(kink, change)));
+        // the messages: {sender, receiver, true send time, true receive time}
+        List<long[]> messages = new java.util.ArrayList<>();
+        long t = START;
+        for (int s = 0; s < chains; s++) {
+            t += 500_000 + r.nextLong(4_000_000);
+            int hops = s < chains * 3 / 4 ? 4 : 1;
+            long sent = t;
+            for (int k = 0; k < hops; k++) {
+                long received = sent + 30_000 + Math.round(-25_000 * Math.log(1 - r.nextDouble()));
+                messages.add(new long[] {k % 2, 1 - k % 2, sent, received});
+                sent = received;
+            }
+        }
+        List<ClockModel> clocks = List.of(a, b);
+        MessageInput input = new MessageInput() {
+            @Override
+            public List<NodeInfo> nodes() {
+                return List.of(new NodeInfo("a", "sim"), new NodeInfo("b", "sim"));
+            }
+
+            @Override
+            public void readMessages(MessageSink sink) {
+                for (long[] m : messages) {
+                    sink.message((int) m[0], (int) m[1], clocks.get((int) m[0]).local(m[2]), clocks.get((int) m[1]).local(m[3]));
+                }
+            }
+        };
+        SyncResult result = Synchronizer.synchronize(input, Synchronizer.Options.defaults().withReference("a")).result();
+        PairResult pair = result.pairs().get(0);
+        assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
+        NodeResult node = result.nodes().get(1);
+        assertThat(node.bounds().isEmpty()).isFalse();
+        TruthScore s = new TruthScore(result, List.of("a", "b"), Map.of("a", a, "b", b), 2.0);
+        input.readMessages(s);
+        TruthScore.Score score = s.score();
+        assertThat(score.checks()).isEqualTo(messages.size()); // every end on b is checked
+        assertThat(score.inversions()).as("inversions: %s", score.firstViolation()).isZero();
+        assertThat(score.violations()).as(score.firstViolation()).isZero();
+    }
+
     @Test
     void linearClocksKeepOneSegment() throws Exception {
         SimulationConfig config = twoNodes(9, HOUR, 0.0);

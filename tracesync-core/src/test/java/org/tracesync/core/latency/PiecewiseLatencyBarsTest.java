@@ -135,4 +135,68 @@ class PiecewiseLatencyBarsTest {
         }
         assertThat(bounded).isEqualTo(expected);
     }
+
+    /**
+     * As above, but the last quarter of the chains stops at b (a → b only), so the trace ends
+     * one-way. The greedy piece after the kink runs on through that tail, and the tail joins the
+     * bound piece before it (it fits no line on its own): its latencies keep bars, holding the
+     * truth. Before, the estimator failed on this pair ("samples must increase").
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {31, 32})
+    void aOneWayTailOfAPiecewisePairKeepsItsBars(long seed) throws Exception {
+        SplittableRandom r = new SplittableRandom(seed);
+        long alpha = r.nextLong(-2_000_000_000L, 2_000_000_000L);
+        double beta1 = r.nextDouble(-50e-6, 50e-6);
+        double beta2 = beta1 + (r.nextBoolean() ? 1 : -1) * r.nextDouble(40e-6, 80e-6);
+        LatencyEvents ev = new LatencyEvents();
+        int a = ev.node("a", "sim");
+        int b = ev.node("b", "sim");
+        int e = ev.event("ping");
+        int requests = 8_000;
+        int[] stepNode = {a, b, a, b, a};
+        long[][] truth = new long[requests][stepNode.length - 1];
+        long kink = T0 + (long) requests * 1_000_000L;
+        long t = T0;
+        int expected = 0;
+        int expectedTail = 0;
+        for (int s = 0; s < requests; s++) {
+            t += 500_000 + r.nextLong(4_000_000);
+            int steps = s < requests * 3 / 4 ? stepNode.length : 2;
+            expected += steps - 1;
+            expectedTail += s < requests * 3 / 4 ? 0 : 1;
+            long[] times = new long[steps];
+            times[0] = t;
+            for (int k = 1; k < steps; k++) {
+                times[k] = times[k - 1] + 30_000 + Math.round(-25_000 * Math.log(1 - r.nextDouble()));
+                truth[s][k - 1] = times[k] - times[k - 1];
+            }
+            for (int k = 0; k < steps; k++) {
+                long local = stepNode[k] == a ? times[k] : localB(times[k], alpha, beta1, beta2, kink);
+                ev.step(stepNode[k], e, s, k + 1, local);
+            }
+        }
+        LatencyInstances inst = LatencyInstances.find(ev);
+        Synchronizer.Synchronization sync = Synchronizer.synchronize(new LatencyMessageInput(inst),
+                Synchronizer.Options.defaults().withReference("a"));
+        assertThat(sync.result().nodes().get(b).quality()).isEqualTo(Quality.PIECEWISE);
+        LatencyBars bars = new LatencyBars(sync.result(), sync.pairs(), 1e-4);
+        LatencyInstances.Measurements m = inst.measurements();
+        long[] out = new long[3];
+        int bounded = 0;
+        int tail = 0;
+        for (int i = 0; i < m.size(); i++) {
+            if (m.kind(i) != LatencyInstances.Kind.TRANSITION) {
+                continue;
+            }
+            assertThat(bars.measure(m.fromNode(i), m.timeFrom(i), m.toNode(i), m.timeTo(i), out))
+                    .as("seq %d step %d", m.seq(i), m.fromStep(i)).isEqualTo(LatencyBars.Status.BOUNDED);
+            long trueLatency = truth[(int) m.seq(i)][m.fromStep(i) - 1];
+            assertThat(trueLatency).as("seq %d step %d", m.seq(i), m.fromStep(i)).isBetween(out[0] - out[1], out[0] + out[2]);
+            bounded++;
+            tail += m.seq(i) >= requests * 3 / 4 ? 1 : 0;
+        }
+        assertThat(bounded).isEqualTo(expected);
+        assertThat(tail).isEqualTo(expectedTail);
+    }
 }
