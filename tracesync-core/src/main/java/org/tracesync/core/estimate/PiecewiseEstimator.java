@@ -1177,6 +1177,14 @@ public final class PiecewiseEstimator {
                     zones.add(new long[] {pieces.get(k).cut - width, pieces.get(k + 1).cut + width});
                 }
             }
+            // a step: between the last message consistent with before and the first consistent
+            // with after, either clock may hold, wherever the transform is cut
+            for (ClockStep st : steps) {
+                if (st.latest() > st.earliest()) {
+                    zones.add(new long[] {st.earliest(), st.latest()});
+                }
+            }
+            zones.sort(java.util.Comparator.comparingLong(z -> z[0]));
             lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, zones);
             upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, zones);
             mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
@@ -1197,10 +1205,11 @@ public final class PiecewiseEstimator {
     }
 
     /**
-     * The bound {@code f} with each slew zone [a, b] replaced by the envelope of the bound pieces
-     * on both sides of it, extended into the zone: below both lower bounds (above both upper
-     * ones). A slew moves the offset monotonically from one side's line to the other's, so the
-     * clock stays between them (an assumption, like linearity within a piece). Sampled at both
+     * The bound {@code f} with each slew or step zone [a, b] replaced by the envelope of the bound
+     * pieces on both sides of it, extended into the zone: below both lower bounds (above both
+     * upper ones). A slew moves the offset monotonically from one side's line to the other's, so
+     * the clock stays between them (an assumption, like linearity within a piece); across a step
+     * zone (its earliest to latest time) the clock follows one side's line or the other's. Sampled at both
      * ends and {@value #ZONE_SAMPLES} points between, and interpolated linearly: the minimum
      * (maximum) of two linear bounds is concave (convex), so the interpolation stays on the safe
      * side.

@@ -189,10 +189,12 @@ class PiecewiseEstimatorTest {
      * At 200 messages/s each way the bucket holding a step has hundreds of messages on both sides
      * of the true step; the transform is cut at one of them, so a few lie on the wrong side of
      * the cut. Their truth must still lie inside the bounds: between the last message consistent
-     * with before and the first consistent with after, the bounds cover both clocks.
+     * with before and the first consistent with after, the bounds cover both clocks (the
+     * envelope of the bound pieces on both sides). Seeds 6, 7, 8, 16, 17 and 21 had messages
+     * between the cut and the true step outside the bounds before.
      */
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2, 3, 4})
+    @ValueSource(longs = {1, 2, 3, 4, 6, 7, 8, 16, 17, 21})
     void boundsHoldInsideTheBucketOfAStep(long seed) throws Exception {
         LatencyModel latency = new LatencyModel(40_000, 50_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
         List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
