@@ -26,6 +26,15 @@ public interface MessageInput {
         return false;
     }
 
+    /**
+     * After {@link #readMessages(MessageSink, ExchangeSink)} returned true: whether exchanges were
+     * looked for between nodes a and b (an input made of several parts may look for them in some
+     * parts only). Default: every pair.
+     */
+    default boolean exchangesLookedFor(int a, int b) {
+        return true;
+    }
+
     /** Human-readable notes about what reading found (dropped duplicates, evictions, ...). */
     default List<String> warnings() {
         return List.of();

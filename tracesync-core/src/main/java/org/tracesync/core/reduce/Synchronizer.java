@@ -178,7 +178,8 @@ public final class Synchronizer {
                 }
                 long[][] m = log.messages(e.a(), e.b());
                 double[][] samples;
-                if (known) {
+                boolean lookedFor = known && input.exchangesLookedFor(e.a(), e.b());
+                if (lookedFor) {
                     long[][] x = exchanges.exchanges(e.a(), e.b());
                     samples = RegressionEstimator.samples(x[0], x[1], x[2], x[3], e.x0(), e.v0());
                 } else {
@@ -187,11 +188,11 @@ public final class Synchronizer {
                 if (samples[0].length >= 2) {
                     RegressionEstimator.Fit fit = RegressionEstimator.fit(samples[0], samples[1], samples[2],
                             options.confidence());
-                    estimates.set(k, withRegressionLine(e, fit, known ? RegressionStatistics.EXCHANGES
+                    estimates.set(k, withRegressionLine(e, fit, lookedFor ? RegressionStatistics.EXCHANGES
                             : RegressionStatistics.PAIRED_MESSAGES, m, options.confidence()));
                 } else if (e.piecewise() == null) {
                     estimates.set(k, e.withNote(e.note() + "; regression not used: " + samples[0].length
-                            + (known ? " exchanges (a data message and its acknowledgement)"
+                            + (lookedFor ? " exchanges (a data message and its acknowledgement)"
                                     : " replies paired with requests") + " between them, 2 needed; the line is the hull's"));
                 }
             }
