@@ -296,6 +296,25 @@ class SparkTraceSyncTest {
         }
     }
 
+    /**
+     * Wandering clocks: the pair accumulators the tasks merge carry their time buckets, so the
+     * driver's estimation goes piecewise exactly as sync's does (same pieces, knots and bounds).
+     */
+    @Test
+    void wanderingClocksGiveTheOneMachinePiecewiseResult() throws IOException {
+        Path dir = tmp.resolve("wander");
+        StringWriter err = new StringWriter();
+        int exit = TracesyncCommand.newCommandLine().setErr(new PrintWriter(err)).setOut(new PrintWriter(new StringWriter()))
+                .execute("simulate", "-o", dir.toString(), "--nodes", "3", "--duration", "40m", "--rate", "5",
+                        "--walk", "0.05", "--ntp", "1", "--seed", "3", "--format", "jsonl");
+        assertThat(exit).as(err.toString()).isZero();
+        List<Path> files = filesEnding(dir, ".jsonl");
+        OneMachine one = oneMachine(files);
+        assertThat(one.result()).contains("\"piecewise\"");
+        Spark s = spark(files, 64 << 10);
+        assertThat(s.result()).isEqualTo(one.result());
+    }
+
     @Test
     void aBadJsonLineIsReportedWithFileAndLineAsTheOneMachineReader() throws IOException {
         Path dir = simulate(tmp.resolve("sim"), "--format", "jsonl");
