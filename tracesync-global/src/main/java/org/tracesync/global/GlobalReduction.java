@@ -291,9 +291,7 @@ public final class GlobalReduction {
                 for (int m : members) {
                     NodeResult old = results.get(m);
                     if (m == ref) {
-                        results.set(m, new NodeResult(old.name(), old.source(), old.reference(), old.quality(),
-                                old.transform(), old.bounds(), old.path(), old.start(), old.end(),
-                                old.note() + " (" + how + ")"));
+                        results.set(m, old.withNoteAdded(how));
                         continue;
                     }
                     ClockTransform transform = program.transform(m);
@@ -337,9 +335,7 @@ public final class GlobalReduction {
             for (int m : members) {
                 NodeResult old = results.get(m);
                 if (m == ref) {
-                    results.set(m, new NodeResult(old.name(), old.source(), old.reference(), old.quality(),
-                            old.transform(), old.bounds(), old.path(), old.start(), old.end(),
-                            old.note() + " (" + how + ")"));
+                    results.set(m, old.withNoteAdded(how));
                     continue;
                 }
                 ClockTransform transform = program.transform(m);

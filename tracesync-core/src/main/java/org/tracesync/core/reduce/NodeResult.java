@@ -29,6 +29,12 @@ public record NodeResult(String name, String source, String reference, Quality q
         path = List.copyOf(path);
     }
 
+    /** The same result with {@code how} added to its note, in parentheses. */
+    public NodeResult withNoteAdded(String how) {
+        return new NodeResult(name, source, reference, quality, transform, bounds, path, start, end,
+                note + " (" + how + ")");
+    }
+
     public boolean synchronizedToOther() {
         return !reference.equals(name);
     }
