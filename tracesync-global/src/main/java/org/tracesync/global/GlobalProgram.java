@@ -135,17 +135,23 @@ final class GlobalProgram {
         this(members, ref, path, pairs, acc, LinearPrograms.factory());
     }
 
+    /** Per node of the whole set, its index among {@code members}; -1 for a node not in the group. */
+    static int[] localIndex(int[] members, int nodes) {
+        int[] local = new int[nodes];
+        Arrays.fill(local, -1);
+        for (int k = 0; k < members.length; k++) {
+            local[members[k]] = k;
+        }
+        return local;
+    }
+
     /** Same, with the given solver ({@link LinearPrograms#factory()} by default). */
     GlobalProgram(int[] members, int ref, ClockTransform[] path, List<PairEstimate> pairs, PairAccumulators acc,
                   IntFunction<LinearProgram> solvers) {
         this.solvers = solvers;
         this.pairList = pairs;
         this.members = members.clone();
-        this.local = new int[acc.nodes()];
-        Arrays.fill(local, -1);
-        for (int k = 0; k < members.length; k++) {
-            local[members[k]] = k;
-        }
+        this.local = GlobalProgram.localIndex(members, acc.nodes());
         this.refLocal = local[ref];
         int m = members.length;
         this.path = new ClockTransform[m];

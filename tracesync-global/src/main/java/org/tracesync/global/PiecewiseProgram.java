@@ -146,11 +146,7 @@ final class PiecewiseProgram {
         this.solvers = solvers;
         this.maxRows = maxCandidateRows;
         this.members = members.clone();
-        this.local = new int[acc.nodes()];
-        Arrays.fill(local, -1);
-        for (int k = 0; k < members.length; k++) {
-            local[members[k]] = k;
-        }
+        this.local = GlobalProgram.localIndex(members, acc.nodes());
         this.refLocal = local[ref];
         int m = members.length;
         this.path = new ClockTransform[m];

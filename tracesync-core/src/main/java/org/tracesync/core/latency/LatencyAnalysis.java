@@ -15,6 +15,9 @@ import org.tracesync.core.latency.LatencyInstances.Measurements;
  */
 public final class LatencyAnalysis {
 
+    /** {@link LatencyBars.Status#values()} once: values() copies its array on every call. */
+    private static final LatencyBars.Status[] STATUSES = LatencyBars.Status.values();
+
     /** One group of measurements with its statistics; {@code unsynchronized} instances are not in them. */
     public record Group(Kind kind, String event, int fromStep, int toStep, String fromNode, String toNode,
                         LatencyStatistics statistics, long unsynchronized) {
@@ -136,7 +139,7 @@ public final class LatencyAnalysis {
     }
 
     public LatencyBars.Status status(int i) {
-        return LatencyBars.Status.values()[status[i]];
+        return STATUSES[status[i]];
     }
 
     public long latency(int i) {
@@ -159,7 +162,7 @@ public final class LatencyAnalysis {
             c.put(s, 0L);
         }
         for (byte b : status) {
-            LatencyBars.Status s = LatencyBars.Status.values()[b];
+            LatencyBars.Status s = STATUSES[b];
             c.put(s, c.get(s) + 1);
         }
         return c;

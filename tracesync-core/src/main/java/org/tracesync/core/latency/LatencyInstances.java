@@ -34,6 +34,9 @@ public final class LatencyInstances {
     /** What a measurement is. */
     public enum Kind { SIMPLE, TRANSITION, END_TO_END }
 
+    /** {@link Kind#values()} once: values() copies its array on every call. */
+    private static final Kind[] KINDS = Kind.values();
+
     /** Counts of what could not be measured, per event name. */
     public static final class Anomalies {
         public long instances;
@@ -104,7 +107,7 @@ public final class LatencyInstances {
         }
 
         public Kind kind(int i) {
-            return Kind.values()[kind[i]];
+            return KINDS[kind[i]];
         }
 
         public int event(int i) {

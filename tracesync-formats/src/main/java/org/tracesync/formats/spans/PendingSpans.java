@@ -13,6 +13,9 @@ import java.util.Arrays;
  */
 final class PendingSpans {
 
+    /** {@link SpanKind#values()} once, for the per-span lookup: values() copies its array on every call. */
+    private static final SpanKind[] SPAN_KINDS = SpanKind.values();
+
     private final int mask;
     private final long[] traceHi;
     private final long[] traceLo;
@@ -119,7 +122,7 @@ final class PendingSpans {
         into.traceLo = traceLo[i];
         into.spanId = key[i];
         into.host = host[i];
-        into.kind = SpanKind.values()[kind[i]];
+        into.kind = SPAN_KINDS[kind[i]];
         into.start = start[i];
         into.end = end[i];
         into.resolution = resolution[i];
