@@ -20,6 +20,9 @@ public final class CtfEventClass {
     private final EventClass meta;
     FieldDecoder context;
     FieldDecoder fields;
+    /** The same two trees as {@link DecodeProgram}s, which the stream reader runs. */
+    DecodeProgram contextProgram;
+    DecodeProgram fieldsProgram;
     private final Map<String, CtfFieldRef> byPath = new LinkedHashMap<>();
     private final List<CtfFieldRef> payload = new ArrayList<>();
     /** Per-class cache of {@link CtfNetworkEvents} (which network layout, resolved fields). */
@@ -29,6 +32,8 @@ public final class CtfEventClass {
         this.meta = meta;
         this.context = context;
         this.fields = fields;
+        this.contextProgram = DecodeProgram.of(context);
+        this.fieldsProgram = DecodeProgram.of(fields);
         Scope[] order = {Scope.EVENT_FIELDS, Scope.EVENT_CONTEXT, Scope.STREAM_EVENT_CONTEXT, Scope.EVENT_HEADER,
                 Scope.PACKET_CONTEXT, Scope.PACKET_HEADER};
         for (Scope s : order) {
@@ -51,6 +56,8 @@ public final class CtfEventClass {
         w.or(PrunedDecoders.referencedSlots(context, fields));
         context = PrunedDecoders.prune(context, w);
         fields = PrunedDecoders.prune(fields, w);
+        contextProgram = DecodeProgram.of(context);
+        fieldsProgram = DecodeProgram.of(fields);
     }
 
     private static String display(String path) {

@@ -64,6 +64,12 @@ final class CtfStreamReader implements CtfEvent {
     private final FieldDecoder packetContext;
     private final FieldDecoder eventHeader;
     private final FieldDecoder streamEventContext;
+    private final DecodeProgram packetHeaderProgram;
+    private final DecodeProgram packetContextProgram;
+    private final DecodeProgram eventHeaderProgram;
+    private final DecodeProgram streamEventContextProgram;
+    /** Decode with the decoder trees instead of their programs (the reference, for tests). */
+    private boolean byTrees;
     private final CtfEventClass[] byId;
     private final Map<Long, CtfEventClass> byIdSparse;
     private final CtfFieldRef magicRef;
@@ -149,6 +155,10 @@ final class CtfStreamReader implements CtfEvent {
         ClockClass clk = clockName != null ? meta.clock(clockName) : meta.clocks().isEmpty() ? null : meta.clocks().get(0);
         clockConversion = CtfClockConversion.of(clk);
         streamEventContext = c.compileScope(sc.eventContext(), Scope.STREAM_EVENT_CONTEXT);
+        packetHeaderProgram = DecodeProgram.of(packetHeader);
+        packetContextProgram = DecodeProgram.of(packetContext);
+        eventHeaderProgram = DecodeProgram.of(eventHeader);
+        streamEventContextProgram = DecodeProgram.of(streamEventContext);
         int maxSlots = c.slotCount();
         long maxId = -1;
         Map<Long, CtfEventClass> compiled = new HashMap<>();
@@ -210,6 +220,19 @@ final class CtfStreamReader implements CtfEvent {
             if (ec != null) {
                 ec.readOnly(wanted.apply(ec));
             }
+        }
+    }
+
+    /** From now on, decodes with the decoder trees, field by field: the reference the programs are tested against. */
+    void decodeByTrees() {
+        byTrees = true;
+    }
+
+    private void decode(FieldDecoder tree, DecodeProgram program) throws TraceFormatException {
+        if (byTrees) {
+            tree.decode(this, slots);
+        } else {
+            run(program, slots);
         }
     }
 
@@ -281,7 +304,7 @@ final class CtfStreamReader implements CtfEvent {
         pos = (offset - windowStart) * 8;
         limit = (windowStart + windowBytes - windowStart) * 8;
         if (packetHeader != null) {
-            packetHeader.decode(this, slots);
+            decode(packetHeader, packetHeaderProgram);
             if (magicRef != null && slots[magicRef.slot()] != PACKET_MAGIC) {
                 throw TraceFormatException.atOffset(file, offset, String.format(
                         "bad packet magic 0x%08x (expected 0x%08x)", slots[magicRef.slot()], PACKET_MAGIC));
@@ -302,7 +325,7 @@ final class CtfStreamReader implements CtfEvent {
             }
         }
         if (packetContext != null) {
-            packetContext.decode(this, slots);
+            decode(packetContext, packetContextProgram);
             if (discardedRef != null) {
                 // a running count in LTTng: it grows when the ring buffer was full (lost events = lost messages)
                 long d = slots[discardedRef.slot()];
@@ -365,7 +388,7 @@ final class CtfStreamReader implements CtfEvent {
         try {
             eventId = -1;
             if (eventHeader != null) {
-                eventHeader.decode(this, slots);
+                decode(eventHeader, eventHeaderProgram);
             }
             long id = hasEventId ? eventId : 0;
             CtfEventClass ec = byId != null ? (id >= 0 && id < byId.length ? byId[(int) id] : null) : byIdSparse.get(id);
@@ -374,13 +397,13 @@ final class CtfStreamReader implements CtfEvent {
                         + " (stream class " + streamClassId + ")");
             }
             if (streamEventContext != null) {
-                streamEventContext.decode(this, slots);
+                decode(streamEventContext, streamEventContextProgram);
             }
             if (ec.context != null) {
-                ec.context.decode(this, slots);
+                decode(ec.context, ec.contextProgram);
             }
             if (ec.fields != null) {
-                ec.fields.decode(this, slots);
+                decode(ec.fields, ec.fieldsProgram);
             }
             if (pos == start) {
                 throw TraceFormatException.atOffset(file, currentOffset, "event of size zero");
@@ -467,6 +490,210 @@ final class CtfStreamReader implements CtfEvent {
         }
     }
 
+    // ------------------------------------------------------------------ programs (DecodeProgram)
+
+    private static final String PAST_END = "field extends past the end of the packet content";
+
+    private static long up(long p, int align) {
+        return (p + align - 1) & -(long) align;
+    }
+
+    /** Runs {@code prog} from the current position, as its tree's decoders would (see {@link DecodeProgram}). */
+    void run(DecodeProgram prog, long[] slots) throws TraceFormatException {
+        final int[] c = prog.code;
+        final long[] wide = prog.wide;
+        final ByteBuffer le = this.le;
+        final ByteBuffer be = this.be;
+        final long lim = limit;
+        long p = pos;
+        long base = 0;
+        long runEnd = 0;
+        int i = 0;
+        while (i < c.length) {
+            switch (c[i]) {
+                case DecodeProgram.S8 -> {
+                    p = up(p, c[i + 2]);
+                    if (8 > lim - p) {
+                        throw pastEnd(p);
+                    }
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = ((le.get((int) (p >>> 3)) & 0xFFL) << s) >> s;
+                    p += 8;
+                }
+                case DecodeProgram.S16L, DecodeProgram.S16B -> {
+                    p = up(p, c[i + 2]);
+                    if (16 > lim - p) {
+                        throw pastEnd(p);
+                    }
+                    int s = c[i + 4];
+                    long v = (c[i] == DecodeProgram.S16B ? be : le).getShort((int) (p >>> 3)) & 0xFFFFL;
+                    slots[c[i + 1]] = (v << s) >> s;
+                    p += 16;
+                }
+                case DecodeProgram.S32L, DecodeProgram.S32B -> {
+                    p = up(p, c[i + 2]);
+                    if (32 > lim - p) {
+                        throw pastEnd(p);
+                    }
+                    int s = c[i + 4];
+                    long v = (c[i] == DecodeProgram.S32B ? be : le).getInt((int) (p >>> 3)) & 0xFFFFFFFFL;
+                    slots[c[i + 1]] = (v << s) >> s;
+                    p += 32;
+                }
+                case DecodeProgram.S64L, DecodeProgram.S64B -> {
+                    p = up(p, c[i + 2]);
+                    if (64 > lim - p) {
+                        throw pastEnd(p);
+                    }
+                    slots[c[i + 1]] = (c[i] == DecodeProgram.S64B ? be : le).getLong((int) (p >>> 3));
+                    p += 64;
+                }
+                case DecodeProgram.SBITS_L, DecodeProgram.SBITS_B -> {
+                    p = up(p, c[i + 2]);
+                    int size = c[i + 3];
+                    if (size > lim - p) {
+                        throw pastEnd(p);
+                    }
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (bitsAt(p, size, c[i] == DecodeProgram.SBITS_B) << s) >> s;
+                    p += size;
+                }
+                case DecodeProgram.SROLE -> {
+                    p = up(p, c[i + 2]);
+                    int size = c[i + 3];
+                    if (size > lim - p) {
+                        throw pastEnd(p);
+                    }
+                    long v = bitsAt(p, size, (c[i + 5] & DecodeProgram.FLAG_BIG_ENDIAN) != 0);
+                    if ((c[i + 5] & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
+                        v = (v << (64 - size)) >> (64 - size);
+                    }
+                    slots[c[i + 1]] = v;
+                    p += size;
+                    role(c[i + 4], v, size);
+                }
+                case DecodeProgram.STRING -> {
+                    p = up(p, 8);
+                    int start = (int) (p >>> 3);
+                    int end = (int) (lim >>> 3);
+                    int k = start;
+                    while (k < end && le.get(k) != 0) {
+                        k++;
+                    }
+                    if (k >= end) {
+                        pos = p;
+                        throw error("string not terminated before the end of the packet content");
+                    }
+                    slots[c[i + 1]] = start;
+                    slots[c[i + 1] + 1] = k - start;
+                    p = (long) (k + 1) << 3;
+                }
+                case DecodeProgram.ARRAY -> {
+                    FieldDecoder.ArrayDecoder a = (FieldDecoder.ArrayDecoder) prog.refs[c[i + 4]];
+                    long n = a.lengthSlot >= 0 ? slots[a.lengthSlot] : a.fixedLength;
+                    p = up(p, c[i + 2]);
+                    if (n < 0 || (n > 0 && Long.compareUnsigned(n, Math.max(0, lim - p) / Math.max(1, a.elementMinBits)) > 0)
+                            || (a.elementMinBits == 0 && n > (1 << 20))) {
+                        pos = p;
+                        throw error((a.lengthSlot >= 0 ? "sequence '" : "array '") + a.path + "' of length "
+                                + Long.toUnsignedString(n) + " extends past the end of the packet content");
+                    }
+                    slots[c[i + 1]] = p;
+                    slots[c[i + 1] + 1] = n;
+                    if (c[i + 5] < 0) {
+                        long bits = n * a.stride;
+                        if (bits < 0 || bits > lim - p) {
+                            throw pastEnd(p);
+                        }
+                        p += bits;
+                    } else {
+                        DecodeProgram element = prog.subs[c[i + 5]];
+                        pos = p;
+                        for (long k = 0; k < n; k++) {
+                            run(element, slots);
+                        }
+                        p = pos;
+                    }
+                }
+                case DecodeProgram.VARIANT -> {
+                    FieldDecoder.VariantDecoder v = (FieldDecoder.VariantDecoder) prog.refs[c[i + 4]];
+                    long tag = slots[v.tagSlot];
+                    int opt = -1;
+                    for (int r = 0; r < v.lows.length; r++) {
+                        if (v.tagSigned ? tag >= v.lows[r] && tag <= v.highs[r]
+                                : Long.compareUnsigned(tag, v.lows[r]) >= 0 && Long.compareUnsigned(tag, v.highs[r]) <= 0) {
+                            opt = v.optionOfRange[r];
+                            break;
+                        }
+                    }
+                    pos = p;
+                    if (opt < 0) {
+                        throw error("variant '" + v.path + "': tag value " + tag + " selects no option");
+                    }
+                    slots[c[i + 1]] = opt;
+                    run(prog.subs[c[i + 5] + opt], slots);
+                    p = pos;
+                }
+                case DecodeProgram.ALIGN -> p = up(p, c[i + 2]);
+                case DecodeProgram.RUN -> {
+                    p = up(p, c[i + 2]);
+                    long bits = wide[i];
+                    if (bits > Math.max(0, lim - p)) {
+                        pos = p;
+                        run(prog.subs[c[i + 4]], slots);
+                        p = pos;
+                        i = c[i + 5];
+                        continue;
+                    }
+                    base = p;
+                    runEnd = p + bits;
+                }
+                case DecodeProgram.RUN_END -> p = runEnd;
+                case DecodeProgram.A8 -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = ((le.get((int) ((base + wide[i]) >>> 3)) & 0xFFL) << s) >> s;
+                }
+                case DecodeProgram.A16L, DecodeProgram.A16B -> {
+                    int s = c[i + 4];
+                    long v = (c[i] == DecodeProgram.A16B ? be : le).getShort((int) ((base + wide[i]) >>> 3)) & 0xFFFFL;
+                    slots[c[i + 1]] = (v << s) >> s;
+                }
+                case DecodeProgram.A32L, DecodeProgram.A32B -> {
+                    int s = c[i + 4];
+                    long v = (c[i] == DecodeProgram.A32B ? be : le).getInt((int) ((base + wide[i]) >>> 3)) & 0xFFFFFFFFL;
+                    slots[c[i + 1]] = (v << s) >> s;
+                }
+                case DecodeProgram.A64L, DecodeProgram.A64B ->
+                        slots[c[i + 1]] = (c[i] == DecodeProgram.A64B ? be : le).getLong((int) ((base + wide[i]) >>> 3));
+                case DecodeProgram.ABITS_L, DecodeProgram.ABITS_B -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (bitsAt(base + wide[i], c[i + 3], c[i] == DecodeProgram.ABITS_B) << s) >> s;
+                }
+                case DecodeProgram.AROLE -> {
+                    int size = c[i + 3];
+                    long v = bitsAt(base + wide[i], size, (c[i + 5] & DecodeProgram.FLAG_BIG_ENDIAN) != 0);
+                    if ((c[i + 5] & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
+                        v = (v << (64 - size)) >> (64 - size);
+                    }
+                    slots[c[i + 1]] = v;
+                    role(c[i + 4], v, size);
+                }
+                case DecodeProgram.AARRAY -> {
+                    slots[c[i + 1]] = base + wide[i];
+                    slots[c[i + 1] + 1] = c[i + 3];
+                }
+                default -> throw new IllegalStateException("bad instruction " + c[i]);
+            }
+            i += DecodeProgram.WIDTH;
+        }
+        pos = p;
+    }
+
+    private TraceFormatException pastEnd(long p) {
+        pos = p;
+        return error(PAST_END);
+    }
+
     /** Skips a NUL-terminated string at the (byte-aligned) position; returns its length without the NUL. */
     int skipString() throws TraceFormatException {
         int start = (int) (pos >>> 3);
@@ -518,6 +745,11 @@ final class CtfStreamReader implements CtfEvent {
         }
         int shift = (int) (p & 7);
         int nbytes = (shift + size + 7) >>> 3;
+        if (nbytes <= 8 && size > 0 && off <= windowBytes - 8) {
+            // one 8-byte load holds the field (bytes past the field are the file's, not read as values)
+            return bigEndian ? (be.getLong(off) << shift) >>> (64 - size)
+                    : (le.getLong(off) >>> shift) & (size == 64 ? -1L : (1L << size) - 1);
+        }
         long v;
         if (bigEndian) {
             if (nbytes <= 8) {

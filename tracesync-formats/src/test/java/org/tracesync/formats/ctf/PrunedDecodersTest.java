@@ -16,12 +16,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link PrunedDecoders} against decoding field by field, the reference: on the shared LTTng traces,
- * a trace of our writer and seeded random metadata over random bytes (bit fields of every size,
- * both byte orders, alignments, signed values, arrays, nested structures, strings, variants), a
- * reader whose decoders are pruned must stop at the same events (class, offset, timestamp) and
- * fail with the same error at the same place; when it wants every field, its values must all be
- * the same; when it wants none, only the positions tell, and they must agree.
+ * {@link PrunedDecoders} and {@link DecodeProgram} against decoding field by field with the decoder
+ * trees, the reference: on the shared LTTng traces, a trace of our writer and seeded random
+ * metadata over random bytes (bit fields of every size, both byte orders, alignments, signed
+ * values, arrays, sequences, nested structures, strings, variants), a reader running the programs
+ * of the whole trees, or of pruned ones, must stop at the same events (class, offset, timestamp)
+ * and fail with the same error at the same place; when it wants every field, its values must all
+ * be the same; when it wants none, only the positions tell, and they must agree.
  */
 class PrunedDecodersTest {
 
@@ -38,8 +39,17 @@ class PrunedDecodersTest {
     /** Reads one stream file to its end (or its error) and says, per event, where it was and what it held. */
     private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values)
             throws IOException {
+        return read(file, meta, wanted, values, false);
+    }
+
+    /** As above; with {@code trees}, decoding with the decoder trees (the reference) instead of their programs. */
+    private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values,
+                                     boolean trees) throws IOException {
         List<String> out = new ArrayList<>();
         CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>());
+        if (trees) {
+            r.decodeByTrees();
+        }
         if (wanted != null) {
             r.readOnly(wanted);
         }
@@ -63,10 +73,13 @@ class PrunedDecodersTest {
     }
 
     private static void assertSameAsFieldByField(Path file, CtfMetadata meta) throws IOException {
-        List<String> reference = read(file, meta, null, true);
-        assertThat(read(file, meta, EVERY_FIELD, true)).containsExactlyElementsOf(reference);
-        List<String> positions = read(file, meta, null, false);
-        assertThat(read(file, meta, NO_FIELD, false)).containsExactlyElementsOf(positions);
+        List<String> reference = read(file, meta, null, true, true);
+        assertThat(read(file, meta, null, true)).as("programs").containsExactlyElementsOf(reference);
+        assertThat(read(file, meta, EVERY_FIELD, true, true)).as("pruned trees").containsExactlyElementsOf(reference);
+        assertThat(read(file, meta, EVERY_FIELD, true)).as("pruned programs").containsExactlyElementsOf(reference);
+        List<String> positions = read(file, meta, null, false, true);
+        assertThat(read(file, meta, NO_FIELD, false, true)).as("trees reading nothing").containsExactlyElementsOf(positions);
+        assertThat(read(file, meta, NO_FIELD, false)).as("programs reading nothing").containsExactlyElementsOf(positions);
     }
 
     @ParameterizedTest
@@ -86,7 +99,8 @@ class PrunedDecodersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+        26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40})
     void prunedDecodersReadRandomLayoutsAsFieldByField(long seed) throws Exception {
         SplittableRandom r = new SplittableRandom(seed);
         Path dir = tmp.resolve("r" + seed);
@@ -131,8 +145,14 @@ class PrunedDecodersTest {
                 sb.append("struct {\n");
                 structBody(r, sb, counter, depth + 1);
                 sb.append("} align(").append(new int[] {1, 8, 32}[r.nextInt(3)]).append(") ").append(name).append(";\n");
-            } else if (k == 7) {
+            } else if (k == 7 && r.nextBoolean()) {
                 sb.append("string ").append(name).append(";\n");
+            } else if (k == 7) {
+                String length = name + "_len";
+                sb.append("integer { size = ").append(1 + r.nextInt(8)).append("; align = ").append(r.nextBoolean() ? 1 : 8)
+                        .append("; signed = false; } ").append(length).append(";\n");
+                String element = r.nextBoolean() ? integer(r) : "struct { " + integer(r) + " x; string s; }";
+                sb.append(element).append(' ').append(name).append('[').append(length).append("];\n");
             } else if (k == 8 && depth < 2) {
                 String tag = name + "_tag";
                 sb.append("enum : integer { size = 8; align = 8; signed = false; } { a = 0, b = 1, c = 2 } ")
