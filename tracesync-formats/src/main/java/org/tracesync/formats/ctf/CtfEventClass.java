@@ -20,20 +20,22 @@ public final class CtfEventClass {
     private final EventClass meta;
     FieldDecoder context;
     FieldDecoder fields;
-    /** The same two trees as {@link DecodeProgram}s, which the stream reader runs. */
-    DecodeProgram contextProgram;
-    DecodeProgram fieldsProgram;
+    /** The stream's event context tree (shared by the stream's event classes), or null. */
+    private final FieldDecoder streamContext;
+    /** The stream event context, this class's context and its fields as one program, which the stream reader runs. */
+    DecodeProgram program;
     private final Map<String, CtfFieldRef> byPath = new LinkedHashMap<>();
     private final List<CtfFieldRef> payload = new ArrayList<>();
     /** Per-class cache of {@link CtfNetworkEvents} (which network layout, resolved fields). */
     Object networkLayout;
 
-    CtfEventClass(EventClass meta, FieldDecoder context, FieldDecoder fields, DecoderCompiler compiled) {
+    CtfEventClass(EventClass meta, FieldDecoder streamContext, FieldDecoder context, FieldDecoder fields,
+                  DecoderCompiler compiled) {
         this.meta = meta;
         this.context = context;
         this.fields = fields;
-        this.contextProgram = DecodeProgram.of(context);
-        this.fieldsProgram = DecodeProgram.of(fields);
+        this.streamContext = streamContext;
+        this.program = DecodeProgram.ofScopes(streamContext, context, fields);
         Scope[] order = {Scope.EVENT_FIELDS, Scope.EVENT_CONTEXT, Scope.STREAM_EVENT_CONTEXT, Scope.EVENT_HEADER,
                 Scope.PACKET_CONTEXT, Scope.PACKET_HEADER};
         for (Scope s : order) {
@@ -56,8 +58,7 @@ public final class CtfEventClass {
         w.or(PrunedDecoders.referencedSlots(context, fields));
         context = PrunedDecoders.prune(context, w);
         fields = PrunedDecoders.prune(fields, w);
-        contextProgram = DecodeProgram.of(context);
-        fieldsProgram = DecodeProgram.of(fields);
+        program = DecodeProgram.ofScopes(streamContext, context, fields);
     }
 
     private static String display(String path) {

@@ -6,7 +6,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.model.Direction;
 import org.tracesync.formats.AddressTable;
@@ -15,8 +14,8 @@ import org.tracesync.formats.TraceFormatException;
 
 /**
  * One pass over a CTF trace's network events, pulled one at a time for the matching pipeline: the
- * trace's streams merged in timestamp order (as {@link CtfTrace#read}: a priority queue, ties to
- * the lower stream index), every event given to a {@link CtfNetworkEvents}, the network events it
+ * trace's streams merged in timestamp order (as {@link CtfTrace#read}: a {@link StreamMerge}, ties
+ * to the lower stream index), every event given to a {@link CtfNetworkEvents}, the network events it
  * recognises returned. Memory is independent of the trace length (one packet per stream); cost
  * O(log s) per event for s streams plus the decoding, which reads only the fields the handler uses
  * ({@link CtfStreamReader#readOnly}). Nothing is allocated per event: a network
@@ -28,10 +27,7 @@ final class CtfEventCursor implements EventCursor {
 
     private final CtfTrace trace;
     private final List<CtfStreamReader> readers = new ArrayList<>();
-    private final PriorityQueue<CtfStreamReader> queue = new PriorityQueue<>((a, b) -> {
-        int c = Long.compare(a.timestamp(), b.timestamp());
-        return c != 0 ? c : Integer.compare(a.streamIndex(), b.streamIndex());
-    });
+    private final StreamMerge merge;
     private final CtfNetworkEvents net;
     private final AddressTable addresses;
     private CtfNetworkEvents.Segment current;
@@ -64,10 +60,8 @@ final class CtfEventCursor implements EventCursor {
                 CtfStreamReader r = new CtfStreamReader(f, i, trace.metadata(), warnings);
                 r.readOnly(net::slotsRead); // the network fields; other events are stepped over
                 readers.add(r);
-                if (r.advance()) {
-                    queue.add(r);
-                }
             }
+            merge = new StreamMerge(readers);
         } catch (NoSuchFileException e) {
             close();
             throw new TraceFormatException(Path.of(e.getFile()), "", "stream file missing");
@@ -80,12 +74,9 @@ final class CtfEventCursor implements EventCursor {
     @Override
     public boolean advance() throws IOException {
         current = null;
-        while (!queue.isEmpty()) {
-            CtfStreamReader r = queue.poll();
+        for (CtfStreamReader r = merge.head(); r != null; r = merge.head()) {
             net.event(r);
-            if (r.advance()) {
-                queue.add(r);
-            }
+            merge.next();
             if (current != null) {
                 return true;
             }

@@ -10,9 +10,32 @@ package org.tracesync.formats.ctf;
  * NUL; array/sequence → bit position of the first element, then (slot+1) element count;
  * variant → index of the selected option (-1 before decoding).
  *
- * @param path raw dotted path inside its scope (TSDL names, underscores kept)
+ * @param path        raw dotted path inside its scope (TSDL names, underscores kept)
+ * @param elementBits for an array or sequence whose elements have a fixed size without padding
+ *                    (integers, enums, arrays of them), that size in bits; else -1 (computed once
+ *                    here so that reading an address does not walk the type per event)
  */
-public record CtfFieldRef(String path, CtfType type, int slot, Scope scope) {
+public record CtfFieldRef(String path, CtfType type, int slot, Scope scope, long elementBits) {
+
+    public CtfFieldRef(String path, CtfType type, int slot, Scope scope) {
+        this(path, type, slot, scope, fixedBits(type instanceof CtfType.SequenceType s ? s.element()
+                : type instanceof CtfType.ArrayType a ? a.element() : null));
+    }
+
+    /** Size in bits of a fixed-size, padding-free type (integers and arrays of them), else -1. */
+    static long fixedBits(CtfType t) {
+        if (t instanceof CtfType.IntegerType it) {
+            return it.size() % it.alignment() == 0 ? it.size() : -1;
+        }
+        if (t instanceof CtfType.EnumType et) {
+            return fixedBits(et.container());
+        }
+        if (t instanceof CtfType.ArrayType a) {
+            long e = fixedBits(a.element());
+            return e < 0 ? -1 : e * a.length();
+        }
+        return -1;
+    }
 
     /** The dynamic scope a field lives in. Packet scopes live in the packet's slot array. */
     public enum Scope {

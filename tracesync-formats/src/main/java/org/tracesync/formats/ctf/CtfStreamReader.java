@@ -67,7 +67,6 @@ final class CtfStreamReader implements CtfEvent {
     private final DecodeProgram packetHeaderProgram;
     private final DecodeProgram packetContextProgram;
     private final DecodeProgram eventHeaderProgram;
-    private final DecodeProgram streamEventContextProgram;
     /** Decode with the decoder trees instead of their programs (the reference, for tests). */
     private boolean byTrees;
     private final CtfEventClass[] byId;
@@ -158,7 +157,6 @@ final class CtfStreamReader implements CtfEvent {
         packetHeaderProgram = DecodeProgram.of(packetHeader);
         packetContextProgram = DecodeProgram.of(packetContext);
         eventHeaderProgram = DecodeProgram.of(eventHeader);
-        streamEventContextProgram = DecodeProgram.of(streamEventContext);
         int maxSlots = c.slotCount();
         long maxId = -1;
         Map<Long, CtfEventClass> compiled = new HashMap<>();
@@ -170,7 +168,7 @@ final class CtfStreamReader implements CtfEvent {
             FieldDecoder ectx = ecc.compileScope(ec.context(), Scope.EVENT_CONTEXT);
             FieldDecoder ef = ecc.compileScope(ec.fields(), Scope.EVENT_FIELDS);
             maxSlots = Math.max(maxSlots, ecc.slotCount());
-            compiled.put(ec.id(), new CtfEventClass(ec, ectx, ef, ecc));
+            compiled.put(ec.id(), new CtfEventClass(ec, streamEventContext, ectx, ef, ecc));
             maxId = Math.max(maxId, ec.id());
         }
         slots = new long[Math.max(1, maxSlots)];
@@ -396,14 +394,18 @@ final class CtfStreamReader implements CtfEvent {
                 throw TraceFormatException.atOffset(file, currentOffset, "unknown event id " + id
                         + " (stream class " + streamClassId + ")");
             }
-            if (streamEventContext != null) {
-                decode(streamEventContext, streamEventContextProgram);
-            }
-            if (ec.context != null) {
-                decode(ec.context, ec.contextProgram);
-            }
-            if (ec.fields != null) {
-                decode(ec.fields, ec.fieldsProgram);
+            if (byTrees) {
+                if (streamEventContext != null) {
+                    streamEventContext.decode(this, slots);
+                }
+                if (ec.context != null) {
+                    ec.context.decode(this, slots);
+                }
+                if (ec.fields != null) {
+                    ec.fields.decode(this, slots);
+                }
+            } else {
+                run(ec.program, slots);
             }
             if (pos == start) {
                 throw TraceFormatException.atOffset(file, currentOffset, "event of size zero");
@@ -498,18 +500,39 @@ final class CtfStreamReader implements CtfEvent {
         return (p + align - 1) & -(long) align;
     }
 
+    /** Return points of the sub-programs {@link #run} is inside (program, instruction index). */
+    private DecodeProgram[] returnProgram = new DecodeProgram[8];
+    private int[] returnIndex = new int[8];
+
     /** Runs {@code prog} from the current position, as its tree's decoders would (see {@link DecodeProgram}). */
     void run(DecodeProgram prog, long[] slots) throws TraceFormatException {
-        final int[] c = prog.code;
-        final long[] wide = prog.wide;
+        run(prog, slots, 0);
+    }
+
+    /** As {@link #run(DecodeProgram, long[])}, using the return stack above {@code bottom}. */
+    private void run(DecodeProgram prog, long[] slots, final int bottom) throws TraceFormatException {
+        int[] c = prog.code;
+        long[] wide = prog.wide;
         final ByteBuffer le = this.le;
         final ByteBuffer be = this.be;
         final long lim = limit;
         long p = pos;
         long base = 0;
         long runEnd = 0;
+        int depth = bottom;
         int i = 0;
-        while (i < c.length) {
+        while (true) {
+            if (i >= c.length) {
+                if (depth == bottom) {
+                    break;
+                }
+                depth--;
+                prog = returnProgram[depth];
+                i = returnIndex[depth];
+                c = prog.code;
+                wide = prog.wide;
+                continue;
+            }
             switch (c[i]) {
                 case DecodeProgram.S8 -> {
                     p = up(p, c[i + 2]);
@@ -576,10 +599,7 @@ final class CtfStreamReader implements CtfEvent {
                     p = up(p, 8);
                     int start = (int) (p >>> 3);
                     int end = (int) (lim >>> 3);
-                    int k = start;
-                    while (k < end && le.get(k) != 0) {
-                        k++;
-                    }
+                    int k = nul(le, start, end);
                     if (k >= end) {
                         pos = p;
                         throw error("string not terminated before the end of the packet content");
@@ -610,7 +630,7 @@ final class CtfStreamReader implements CtfEvent {
                         DecodeProgram element = prog.subs[c[i + 5]];
                         pos = p;
                         for (long k = 0; k < n; k++) {
-                            run(element, slots);
+                            run(element, slots, depth);
                         }
                         p = pos;
                     }
@@ -618,31 +638,29 @@ final class CtfStreamReader implements CtfEvent {
                 case DecodeProgram.VARIANT -> {
                     FieldDecoder.VariantDecoder v = (FieldDecoder.VariantDecoder) prog.refs[c[i + 4]];
                     long tag = slots[v.tagSlot];
-                    int opt = -1;
-                    for (int r = 0; r < v.lows.length; r++) {
-                        if (v.tagSigned ? tag >= v.lows[r] && tag <= v.highs[r]
-                                : Long.compareUnsigned(tag, v.lows[r]) >= 0 && Long.compareUnsigned(tag, v.highs[r]) <= 0) {
-                            opt = v.optionOfRange[r];
-                            break;
-                        }
-                    }
-                    pos = p;
+                    int opt = tag >= 0 && tag < v.small.length ? v.small[(int) tag] : v.option(tag);
                     if (opt < 0) {
+                        pos = p;
                         throw error("variant '" + v.path + "': tag value " + tag + " selects no option");
                     }
                     slots[c[i + 1]] = opt;
-                    run(prog.subs[c[i + 5] + opt], slots);
-                    p = pos;
+                    push(depth++, prog, i + DecodeProgram.WIDTH);
+                    prog = prog.subs[c[i + 5] + opt];
+                    c = prog.code;
+                    wide = prog.wide;
+                    i = 0;
+                    continue;
                 }
                 case DecodeProgram.ALIGN -> p = up(p, c[i + 2]);
                 case DecodeProgram.RUN -> {
                     p = up(p, c[i + 2]);
                     long bits = wide[i];
                     if (bits > Math.max(0, lim - p)) {
-                        pos = p;
-                        run(prog.subs[c[i + 4]], slots);
-                        p = pos;
-                        i = c[i + 5];
+                        push(depth++, prog, c[i + 5]);
+                        prog = prog.subs[c[i + 4]];
+                        c = prog.code;
+                        wide = prog.wide;
+                        i = 0;
                         continue;
                     }
                     base = p;
@@ -689,6 +707,36 @@ final class CtfStreamReader implements CtfEvent {
         pos = p;
     }
 
+    /**
+     * Index of the first NUL byte in {@code [from, end)} of {@code le}, or {@code end}: eight bytes
+     * per step (a byte is zero where {@code (x − 0x01…01) & ~x & 0x80…80} has its top bit set; the
+     * lowest such byte is the first zero), then byte by byte.
+     */
+    private static int nul(ByteBuffer le, int from, int end) {
+        int k = from;
+        while (k <= end - 8) {
+            long x = le.getLong(k);
+            long z = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
+            if (z != 0) {
+                return k + (Long.numberOfTrailingZeros(z) >>> 3);
+            }
+            k += 8;
+        }
+        while (k < end && le.get(k) != 0) {
+            k++;
+        }
+        return k;
+    }
+
+    private void push(int depth, DecodeProgram prog, int index) {
+        if (depth == returnProgram.length) {
+            returnProgram = java.util.Arrays.copyOf(returnProgram, 2 * depth);
+            returnIndex = java.util.Arrays.copyOf(returnIndex, 2 * depth);
+        }
+        returnProgram[depth] = prog;
+        returnIndex[depth] = index;
+    }
+
     private TraceFormatException pastEnd(long p) {
         pos = p;
         return error(PAST_END);
@@ -698,11 +746,10 @@ final class CtfStreamReader implements CtfEvent {
     int skipString() throws TraceFormatException {
         int start = (int) (pos >>> 3);
         int end = (int) (limit >>> 3);
-        for (int i = start; i < end; i++) {
-            if (le.get(i) == 0) {
-                pos = (long) (i + 1) << 3;
-                return i - start;
-            }
+        int i = nul(le, start, end);
+        if (i < end) {
+            pos = (long) (i + 1) << 3;
+            return i - start;
         }
         throw error("string not terminated before the end of the packet content");
     }
@@ -842,8 +889,7 @@ final class CtfStreamReader implements CtfEvent {
 
     @Override
     public byte[] bytes(CtfFieldRef field) {
-        long elementBits = fixedBits(field.type() instanceof CtfType.SequenceType s ? s.element()
-                : field.type() instanceof CtfType.ArrayType a ? a.element() : null);
+        long elementBits = field.elementBits();
         long startBit = slots[field.slot()];
         long n = slots[field.slot() + 1];
         if (elementBits <= 0 || elementBits % 8 != 0 || (startBit & 7) != 0) {
@@ -881,27 +927,11 @@ final class CtfStreamReader implements CtfEvent {
 
     /** Element size of an array or sequence of whole bytes (as {@link #bytes} requires), else an exception. */
     private long wholeByteElementBits(CtfFieldRef field) {
-        long elementBits = fixedBits(field.type() instanceof CtfType.SequenceType s ? s.element()
-                : field.type() instanceof CtfType.ArrayType a ? a.element() : null);
+        long elementBits = field.elementBits();
         if (elementBits <= 0 || elementBits % 8 != 0 || (slots[field.slot()] & 7) != 0) {
             throw new IllegalArgumentException(field.path() + " is not an array or sequence of whole bytes");
         }
         return elementBits;
-    }
-
-    /** Size in bits of a fixed-size, padding-free type (integers and arrays of them), else -1. */
-    private static long fixedBits(CtfType t) {
-        if (t instanceof IntegerType it) {
-            return it.size() % it.alignment() == 0 ? it.size() : -1;
-        }
-        if (t instanceof EnumType et) {
-            return fixedBits(et.container());
-        }
-        if (t instanceof CtfType.ArrayType a) {
-            long e = fixedBits(a.element());
-            return e < 0 ? -1 : e * a.length();
-        }
-        return -1;
     }
 
     /** Cycles to ns, or an error naming the file and offset when the clock's value overflows int64 ns. */

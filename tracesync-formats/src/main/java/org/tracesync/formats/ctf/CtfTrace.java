@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.stream.Stream;
 
 import org.tracesync.core.model.NetEventSink;
@@ -21,9 +20,8 @@ import org.tracesync.formats.TraceFormatException;
 /**
  * A CTF 1.8 trace directory (LTTng kernel or user-space): metadata plus one file per stream.
  *
- * <p>{@link #read} streams every event of every stream merged in timestamp order (a priority queue
- * over the streams' current events: O(log s) per event for s streams; ties go to the lower stream
- * index). Packets are read in file order within a stream. Timestamps that go backwards inside a
+ * <p>{@link #read} streams every event of every stream merged in timestamp order ({@link StreamMerge}:
+ * O(log s) per event for s streams; ties go to the lower stream index). Packets are read in file order within a stream. Timestamps that go backwards inside a
  * stream do not stop reading (babeltrace2's muxer stops there): they are counted and reported in
  * {@link #warnings}. Memory is independent of the trace size (see {@link CtfStreamReader}).
  *
@@ -140,25 +138,10 @@ public final class CtfTrace implements NetEventSource, EventTrace {
                 }
                 readers.add(new CtfStreamReader(f, i, metadata, warnings));
             }
-            if (readers.size() <= SCAN_LIMIT) {
-                mergeByScan(readers, handler);
-            } else {
-                PriorityQueue<CtfStreamReader> queue = new PriorityQueue<>(readers.size(), (a, b) -> {
-                    int c = Long.compare(a.timestamp(), b.timestamp());
-                    return c != 0 ? c : Integer.compare(a.streamIndex(), b.streamIndex());
-                });
-                for (CtfStreamReader r : readers) {
-                    if (r.advance()) {
-                        queue.add(r);
-                    }
-                }
-                while (!queue.isEmpty()) {
-                    CtfStreamReader r = queue.poll();
-                    handler.event(r);
-                    if (r.advance()) {
-                        queue.add(r);
-                    }
-                }
+            StreamMerge merge = new StreamMerge(readers);
+            for (CtfStreamReader r = merge.head(); r != null; r = merge.head()) {
+                handler.event(r);
+                merge.next();
             }
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(Path.of(e.getFile()), "", "stream file missing");
@@ -180,41 +163,6 @@ public final class CtfTrace implements NetEventSource, EventTrace {
     /** Per-stream figures of the last {@link #read} (empty before the first). */
     public List<StreamStats> lastReadStats() {
         return lastStats;
-    }
-
-    /** Up to this many streams, the merge scans the streams' current timestamps instead of a heap. */
-    private static final int SCAN_LIMIT = 8;
-
-    /** Merge for few streams: a linear scan of current timestamps (s comparisons, no allocation). */
-    private static void mergeByScan(List<CtfStreamReader> readers, CtfEventHandler handler) throws IOException {
-        CtfStreamReader[] live = new CtfStreamReader[readers.size()];
-        long[] ts = new long[readers.size()];
-        int n = 0;
-        for (CtfStreamReader r : readers) {
-            if (r.advance()) {
-                live[n] = r;
-                ts[n] = r.timestamp();
-                n++;
-            }
-        }
-        while (n > 0) {
-            int best = 0;
-            for (int i = 1; i < n; i++) {
-                if (ts[i] < ts[best]) {
-                    best = i;
-                }
-            }
-            CtfStreamReader r = live[best];
-            handler.event(r);
-            if (r.advance()) {
-                ts[best] = r.timestamp();
-            } else {
-                // keep stream order among the remaining ones (ties go to the lower index)
-                System.arraycopy(live, best + 1, live, best, n - best - 1);
-                System.arraycopy(ts, best + 1, ts, best, n - best - 1);
-                n--;
-            }
-        }
     }
 
     /** Reads one stream file alone, in file order. */

@@ -325,23 +325,39 @@ abstract class FieldDecoder {
             this.optionOfRange = optionOfRange;
             this.options = options;
             this.path = path;
+            this.small = new int[SMALL_TAGS];
+            for (int t = 0; t < SMALL_TAGS; t++) {
+                small[t] = option(t);
+            }
         }
 
-        @Override
-        void decode(CtfStreamReader in, long[] slots) throws TraceFormatException {
-            long tag = slots[tagSlot];
+        /** Tags below this are looked up in {@link #small}. */
+        static final int SMALL_TAGS = 256;
+        /** The option of each tag value below {@link #SMALL_TAGS} ({@link #option}'s answer, precomputed). */
+        final int[] small;
+
+        /** The option the tag value selects (the first range holding it), or -1. */
+        int option(long tag) {
             for (int i = 0; i < lows.length; i++) {
                 boolean inRange = tagSigned
                         ? tag >= lows[i] && tag <= highs[i]
                         : Long.compareUnsigned(tag, lows[i]) >= 0 && Long.compareUnsigned(tag, highs[i]) <= 0;
                 if (inRange) {
-                    int opt = optionOfRange[i];
-                    slots[slot] = opt;
-                    options[opt].decode(in, slots);
-                    return;
+                    return optionOfRange[i];
                 }
             }
-            throw in.error("variant '" + path + "': tag value " + tag + " selects no option");
+            return -1;
+        }
+
+        @Override
+        void decode(CtfStreamReader in, long[] slots) throws TraceFormatException {
+            long tag = slots[tagSlot];
+            int opt = option(tag);
+            if (opt < 0) {
+                throw in.error("variant '" + path + "': tag value " + tag + " selects no option");
+            }
+            slots[slot] = opt;
+            options[opt].decode(in, slots);
         }
 
         @Override
