@@ -500,39 +500,18 @@ final class CtfStreamReader implements CtfEvent {
         return (p + align - 1) & -(long) align;
     }
 
-    /** Return points of the sub-programs {@link #run} is inside (program, instruction index). */
-    private DecodeProgram[] returnProgram = new DecodeProgram[8];
-    private int[] returnIndex = new int[8];
-
     /** Runs {@code prog} from the current position, as its tree's decoders would (see {@link DecodeProgram}). */
     void run(DecodeProgram prog, long[] slots) throws TraceFormatException {
-        run(prog, slots, 0);
-    }
-
-    /** As {@link #run(DecodeProgram, long[])}, using the return stack above {@code bottom}. */
-    private void run(DecodeProgram prog, long[] slots, final int bottom) throws TraceFormatException {
-        int[] c = prog.code;
-        long[] wide = prog.wide;
+        final int[] c = prog.code;
+        final long[] wide = prog.wide;
         final ByteBuffer le = this.le;
         final ByteBuffer be = this.be;
         final long lim = limit;
         long p = pos;
         long base = 0;
         long runEnd = 0;
-        int depth = bottom;
         int i = 0;
-        while (true) {
-            if (i >= c.length) {
-                if (depth == bottom) {
-                    break;
-                }
-                depth--;
-                prog = returnProgram[depth];
-                i = returnIndex[depth];
-                c = prog.code;
-                wide = prog.wide;
-                continue;
-            }
+        while (i < c.length) {
             switch (c[i]) {
                 case DecodeProgram.S8 -> {
                     p = up(p, c[i + 2]);
@@ -612,7 +591,7 @@ final class CtfStreamReader implements CtfEvent {
                     FieldDecoder.ArrayDecoder a = (FieldDecoder.ArrayDecoder) prog.refs[c[i + 4]];
                     long n = a.lengthSlot >= 0 ? slots[a.lengthSlot] : a.fixedLength;
                     p = up(p, c[i + 2]);
-                    if (n < 0 || (n > 0 && Long.compareUnsigned(n, Math.max(0, lim - p) / Math.max(1, a.elementMinBits)) > 0)
+                    if (n < 0 || (n > 0 && exceeds(n, Math.max(1, a.elementMinBits), Math.max(0, lim - p)))
                             || (a.elementMinBits == 0 && n > (1 << 20))) {
                         pos = p;
                         throw error((a.lengthSlot >= 0 ? "sequence '" : "array '") + a.path + "' of length "
@@ -630,7 +609,7 @@ final class CtfStreamReader implements CtfEvent {
                         DecodeProgram element = prog.subs[c[i + 5]];
                         pos = p;
                         for (long k = 0; k < n; k++) {
-                            run(element, slots, depth);
+                            run(element, slots);
                         }
                         p = pos;
                     }
@@ -644,23 +623,19 @@ final class CtfStreamReader implements CtfEvent {
                         throw error("variant '" + v.path + "': tag value " + tag + " selects no option");
                     }
                     slots[c[i + 1]] = opt;
-                    push(depth++, prog, i + DecodeProgram.WIDTH);
-                    prog = prog.subs[c[i + 5] + opt];
-                    c = prog.code;
-                    wide = prog.wide;
-                    i = 0;
-                    continue;
+                    pos = p;
+                    run(prog.subs[c[i + 5] + opt], slots);
+                    p = pos;
                 }
                 case DecodeProgram.ALIGN -> p = up(p, c[i + 2]);
                 case DecodeProgram.RUN -> {
                     p = up(p, c[i + 2]);
                     long bits = wide[i];
                     if (bits > Math.max(0, lim - p)) {
-                        push(depth++, prog, c[i + 5]);
-                        prog = prog.subs[c[i + 4]];
-                        c = prog.code;
-                        wide = prog.wide;
-                        i = 0;
+                        pos = p;
+                        run(prog.subs[c[i + 4]], slots);
+                        p = pos;
+                        i = c[i + 5];
                         continue;
                     }
                     base = p;
@@ -728,13 +703,10 @@ final class CtfStreamReader implements CtfEvent {
         return k;
     }
 
-    private void push(int depth, DecodeProgram prog, int index) {
-        if (depth == returnProgram.length) {
-            returnProgram = java.util.Arrays.copyOf(returnProgram, 2 * depth);
-            returnIndex = java.util.Arrays.copyOf(returnIndex, 2 * depth);
-        }
-        returnProgram[depth] = prog;
-        returnIndex[depth] = index;
+    /** {@code n > bits / each} for n, bits ≥ 0 and each ≥ 1, without the division: {@code n·each > bits}, exactly. */
+    static boolean exceeds(long n, long each, long bits) {
+        long product = n * each;
+        return Math.multiplyHigh(n, each) != 0 || product < 0 || product > bits;
     }
 
     private TraceFormatException pastEnd(long p) {

@@ -11,9 +11,8 @@ import java.util.List;
  * other sizes and alignments assemble their bits as {@link CtfStreamReader#bitsAt} does).
  * Structures become an alignment followed by their fields; a {@link FieldDecoder.FixedRunDecoder}
  * becomes one bounds check and reads at known offsets from the run's start (with the run's fields
- * as a sub-program for when it does not fit); variants run their option's sub-program inside the
- * same loop (a small stack of return points, no call), arrays of elements of variable size call
- * their element's program once per element.
+ * as a sub-program for when it does not fit); variants and arrays of elements of variable size run
+ * sub-programs.
  *
  * <p>Exactness: the instructions do what the tree's decoders do, in the same order, with the same
  * checks and error messages at the same positions; {@code PrunedDecodersTest} compares the two
