@@ -58,7 +58,7 @@ public final class CtfEventClass {
         w.or(PrunedDecoders.referencedSlots(context, fields));
         context = PrunedDecoders.prune(context, w);
         fields = PrunedDecoders.prune(fields, w);
-        program = DecodeProgram.ofScopes(streamContext, context, fields);
+        program = null; // pruned trees are decoded as trees (CtfStreamReader#readOnly)
     }
 
     private static String display(String path) {

@@ -67,7 +67,7 @@ final class CtfStreamReader implements CtfEvent {
     private final DecodeProgram packetHeaderProgram;
     private final DecodeProgram packetContextProgram;
     private final DecodeProgram eventHeaderProgram;
-    /** Decode with the decoder trees instead of their programs (the reference, for tests). */
+    /** Decode with the decoder trees instead of their programs: pruned trees ({@link #readOnly}), and the reference in tests. */
     private boolean byTrees;
     private final CtfEventClass[] byId;
     private final Map<Long, CtfEventClass> byIdSparse;
@@ -214,6 +214,9 @@ final class CtfStreamReader implements CtfEvent {
      * gives for it (see {@link CtfEventClass#readOnly}); call before the first {@link #advance}.
      */
     void readOnly(java.util.function.Function<CtfEventClass, java.util.BitSet> wanted) {
+        // Pruned trees (a few FixedRunDecoders per event) decode faster than programs of them:
+        // 304-314 against 331-332 ns per event for the matching pipeline's reading half (PERFORMANCE.md).
+        byTrees = true;
         for (CtfEventClass ec : byId != null ? java.util.Arrays.asList(byId) : byIdSparse.values()) {
             if (ec != null) {
                 ec.readOnly(wanted.apply(ec));
@@ -503,13 +506,10 @@ final class CtfStreamReader implements CtfEvent {
     /** Runs {@code prog} from the current position, as its tree's decoders would (see {@link DecodeProgram}). */
     void run(DecodeProgram prog, long[] slots) throws TraceFormatException {
         final int[] c = prog.code;
-        final long[] wide = prog.wide;
         final ByteBuffer le = this.le;
         final ByteBuffer be = this.be;
         final long lim = limit;
         long p = pos;
-        long base = 0;
-        long runEnd = 0;
         int i = 0;
         while (i < c.length) {
             switch (c[i]) {
@@ -628,53 +628,6 @@ final class CtfStreamReader implements CtfEvent {
                     p = pos;
                 }
                 case DecodeProgram.ALIGN -> p = up(p, c[i + 2]);
-                case DecodeProgram.RUN -> {
-                    p = up(p, c[i + 2]);
-                    long bits = wide[i];
-                    if (bits > Math.max(0, lim - p)) {
-                        pos = p;
-                        run(prog.subs[c[i + 4]], slots);
-                        p = pos;
-                        i = c[i + 5];
-                        continue;
-                    }
-                    base = p;
-                    runEnd = p + bits;
-                }
-                case DecodeProgram.RUN_END -> p = runEnd;
-                case DecodeProgram.A8 -> {
-                    int s = c[i + 4];
-                    slots[c[i + 1]] = ((le.get((int) ((base + wide[i]) >>> 3)) & 0xFFL) << s) >> s;
-                }
-                case DecodeProgram.A16L, DecodeProgram.A16B -> {
-                    int s = c[i + 4];
-                    long v = (c[i] == DecodeProgram.A16B ? be : le).getShort((int) ((base + wide[i]) >>> 3)) & 0xFFFFL;
-                    slots[c[i + 1]] = (v << s) >> s;
-                }
-                case DecodeProgram.A32L, DecodeProgram.A32B -> {
-                    int s = c[i + 4];
-                    long v = (c[i] == DecodeProgram.A32B ? be : le).getInt((int) ((base + wide[i]) >>> 3)) & 0xFFFFFFFFL;
-                    slots[c[i + 1]] = (v << s) >> s;
-                }
-                case DecodeProgram.A64L, DecodeProgram.A64B ->
-                        slots[c[i + 1]] = (c[i] == DecodeProgram.A64B ? be : le).getLong((int) ((base + wide[i]) >>> 3));
-                case DecodeProgram.ABITS_L, DecodeProgram.ABITS_B -> {
-                    int s = c[i + 4];
-                    slots[c[i + 1]] = (bitsAt(base + wide[i], c[i + 3], c[i] == DecodeProgram.ABITS_B) << s) >> s;
-                }
-                case DecodeProgram.AROLE -> {
-                    int size = c[i + 3];
-                    long v = bitsAt(base + wide[i], size, (c[i + 5] & DecodeProgram.FLAG_BIG_ENDIAN) != 0);
-                    if ((c[i + 5] & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
-                        v = (v << (64 - size)) >> (64 - size);
-                    }
-                    slots[c[i + 1]] = v;
-                    role(c[i + 4], v, size);
-                }
-                case DecodeProgram.AARRAY -> {
-                    slots[c[i + 1]] = base + wide[i];
-                    slots[c[i + 1] + 1] = c[i + 3];
-                }
                 default -> throw new IllegalStateException("bad instruction " + c[i]);
             }
             i += DecodeProgram.WIDTH;

@@ -9,10 +9,9 @@ import java.util.List;
  * variable, there is no virtual call per field, and each integer's read is chosen when the
  * program is built (an aligned 8/16/32/64-bit field of either byte order is one buffer read;
  * other sizes and alignments assemble their bits as {@link CtfStreamReader#bitsAt} does).
- * Structures become an alignment followed by their fields; a {@link FieldDecoder.FixedRunDecoder}
- * becomes one bounds check and reads at known offsets from the run's start (with the run's fields
- * as a sub-program for when it does not fit); variants and arrays of elements of variable size run
- * sub-programs.
+ * Structures become an alignment followed by their fields; variants and arrays of elements of
+ * variable size run sub-programs. Only whole trees are compiled: a reader that wants some fields
+ * decodes with the trees {@link PrunedDecoders} builds (measured faster than programs of them).
  *
  * <p>Exactness: the instructions do what the tree's decoders do, in the same order, with the same
  * checks and error messages at the same positions; {@code PrunedDecodersTest} compares the two
@@ -21,7 +20,7 @@ import java.util.List;
  */
 final class DecodeProgram {
 
-    /** Instruction width in ints: opcode, slot, alignment, size or length, two operands. */
+    /** Instruction width in ints: opcode, slot, alignment, size, two operands. */
     static final int WIDTH = 6;
 
     // sequential reads: align, check against the content's end, read, advance
@@ -42,34 +41,15 @@ final class DecodeProgram {
     /** A variant ({@link FieldDecoder.VariantDecoder} in {@code refs[op4]}, options' sub-programs from op5). */
     static final int VARIANT = 12;
     static final int ALIGN = 13;
-    /** A run: align, bits in {@code wide}, fallback sub-program op4, index after its RUN_END op5. */
-    static final int RUN = 14;
-    static final int RUN_END = 15;
-    // reads at an offset (in wide) from the run's start, checked by the run
-    static final int A8 = 16;
-    static final int A16L = 17;
-    static final int A16B = 18;
-    static final int A32L = 19;
-    static final int A32B = 20;
-    static final int A64L = 21;
-    static final int A64B = 22;
-    static final int ABITS_L = 23;
-    static final int ABITS_B = 24;
-    static final int AROLE = 25;
-    /** An array inside a run: its position and length (op3). */
-    static final int AARRAY = 26;
-
     static final int FLAG_BIG_ENDIAN = 1;
     static final int FLAG_SIGNED = 2;
 
     final int[] code;
-    final long[] wide;
     final DecodeProgram[] subs;
     final FieldDecoder[] refs;
 
-    private DecodeProgram(int[] code, long[] wide, DecodeProgram[] subs, FieldDecoder[] refs) {
+    private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs) {
         this.code = code;
-        this.wide = wide;
         this.subs = subs;
         this.refs = refs;
     }
@@ -95,14 +75,6 @@ final class DecodeProgram {
         return b.build();
     }
 
-    private static DecodeProgram ofSequence(FieldDecoder[] fields) {
-        Builder b = new Builder();
-        for (FieldDecoder f : fields) {
-            b.emit(f);
-        }
-        return b.build();
-    }
-
     /** Sign-extension shift: 64 − size for signed fields narrower than 64 bits, else 0. */
     private static int shift(int size, boolean signed) {
         return signed && size < 64 ? 64 - size : 0;
@@ -110,14 +82,11 @@ final class DecodeProgram {
 
     private static final class Builder {
         private final List<int[]> ops = new ArrayList<>();
-        private final List<Long> wides = new ArrayList<>();
         private final List<DecodeProgram> subs = new ArrayList<>();
         private final List<FieldDecoder> refs = new ArrayList<>();
 
-        private int add(int op, int slot, int align, int size, int op4, int op5, long wide) {
+        private void add(int op, int slot, int align, int size, int op4, int op5) {
             ops.add(new int[] {op, slot, align, size, op4, op5});
-            wides.add(wide);
-            return ops.size() - 1;
         }
 
         private int sub(DecodeProgram p) {
@@ -149,24 +118,6 @@ final class DecodeProgram {
             return bigEndian ? SBITS_B : SBITS_L;
         }
 
-        private static int atOffset(int size, boolean byteAligned, boolean bigEndian) {
-            if (byteAligned) {
-                switch (size) {
-                    case 8:
-                        return A8;
-                    case 16:
-                        return bigEndian ? A16B : A16L;
-                    case 32:
-                        return bigEndian ? A32B : A32L;
-                    case 64:
-                        return bigEndian ? A64B : A64L;
-                    default:
-                        break;
-                }
-            }
-            return bigEndian ? ABITS_B : ABITS_L;
-        }
-
         private static int flags(boolean bigEndian, boolean signed) {
             return (bigEndian ? FLAG_BIG_ENDIAN : 0) | (signed ? FLAG_SIGNED : 0);
         }
@@ -175,18 +126,18 @@ final class DecodeProgram {
             if (d instanceof FieldDecoder.IntegerDecoder x) {
                 int align = Math.max(1, x.align);
                 if (x.role != FieldDecoder.ROLE_NONE) {
-                    add(SROLE, x.slot, align, x.size, x.role, flags(x.bigEndian, x.signed), 0);
+                    add(SROLE, x.slot, align, x.size, x.role, flags(x.bigEndian, x.signed));
                 } else {
-                    add(sequential(x.size, align, x.bigEndian), x.slot, align, x.size, shift(x.size, x.signed), 0, 0);
+                    add(sequential(x.size, align, x.bigEndian), x.slot, align, x.size, shift(x.size, x.signed), 0);
                 }
             } else if (d instanceof FieldDecoder.FloatDecoder x) {
                 int align = Math.max(1, x.align);
-                add(sequential(x.size, align, x.bigEndian), x.slot, align, x.size, 0, 0, 0);
+                add(sequential(x.size, align, x.bigEndian), x.slot, align, x.size, 0, 0);
             } else if (d instanceof FieldDecoder.StringDecoder x) {
-                add(STRING, x.slot, 8, 0, 0, 0, 0);
+                add(STRING, x.slot, 8, 0, 0, 0);
             } else if (d instanceof FieldDecoder.StructDecoder x) {
                 if (x.align > 1) {
-                    add(ALIGN, 0, x.align, 0, 0, 0, 0);
+                    add(ALIGN, 0, x.align, 0, 0, 0);
                 }
                 for (FieldDecoder f : x.fields) {
                     emit(f);
@@ -196,44 +147,22 @@ final class DecodeProgram {
                 for (FieldDecoder o : x.options) {
                     sub(of(o));
                 }
-                add(VARIANT, x.slot, 1, 0, ref(x), first, 0);
+                add(VARIANT, x.slot, 1, 0, ref(x), first);
             } else if (d instanceof FieldDecoder.ArrayDecoder x) {
                 int element = x.stride > 0 ? -1 : sub(of(x.element));
-                add(ARRAY, x.slot, Math.max(1, x.align), 0, ref(x), element, 0);
-            } else if (d instanceof FieldDecoder.FixedRunDecoder x) {
-                int run = add(RUN, 0, Math.max(1, x.align), 0, sub(ofSequence(x.fields)), 0, x.bits);
-                boolean alignedRun = x.align % 8 == 0;
-                for (int i = 0; i < x.kind.length; i++) {
-                    long off = x.offset[i];
-                    switch (x.kind[i]) {
-                        case FieldDecoder.FixedRunDecoder.INTEGER -> {
-                            if (x.role[i] != FieldDecoder.ROLE_NONE) {
-                                add(AROLE, x.slot[i], 1, x.size[i], x.role[i], flags(x.bigEndian[i], x.signed[i]), off);
-                            } else {
-                                add(atOffset(x.size[i], alignedRun && off % 8 == 0, x.bigEndian[i]), x.slot[i], 1,
-                                        x.size[i], shift(x.size[i], x.signed[i]), 0, off);
-                            }
-                        }
-                        case FieldDecoder.FixedRunDecoder.FLOAT -> add(atOffset(x.size[i], alignedRun && off % 8 == 0,
-                                x.bigEndian[i]), x.slot[i], 1, x.size[i], 0, 0, off);
-                        default -> add(AARRAY, x.slot[i], 1, (int) x.length[i], 0, 0, off);
-                    }
-                }
-                add(RUN_END, 0, 1, 0, 0, 0, 0);
-                ops.get(run)[5] = ops.size() * WIDTH;
+                add(ARRAY, x.slot, Math.max(1, x.align), 0, ref(x), element);
             } else {
+                // a FixedRunDecoder: pruned trees are decoded as trees (see CtfStreamReader#readOnly)
                 throw new IllegalArgumentException("no instruction for " + d);
             }
         }
 
         DecodeProgram build() {
             int[] code = new int[ops.size() * WIDTH];
-            long[] wide = new long[code.length];
             for (int i = 0; i < ops.size(); i++) {
                 System.arraycopy(ops.get(i), 0, code, i * WIDTH, WIDTH);
-                wide[i * WIDTH] = wides.get(i);
             }
-            return new DecodeProgram(code, wide, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]));
+            return new DecodeProgram(code, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]));
         }
     }
 }

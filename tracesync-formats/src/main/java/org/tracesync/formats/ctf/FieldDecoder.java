@@ -142,9 +142,9 @@ abstract class FieldDecoder {
      * the fields' own decoders, so the error, and the field it names, are theirs.
      */
     static final class FixedRunDecoder extends FieldDecoder {
-        static final int INTEGER = 0;
-        static final int FLOAT = 1;
-        static final int ARRAY = 2;
+        private static final int INTEGER = 0;
+        private static final int FLOAT = 1;
+        private static final int ARRAY = 2;
 
         final int align;
         /** Bits from the run's aligned start to the end of its last field. */
@@ -152,14 +152,14 @@ abstract class FieldDecoder {
         final FieldDecoder[] fields;
         private final long minBits;
         /** The wanted fields only: kind, offset from the run's start, size, byte order, sign, slot, role, length. */
-        final int[] kind;
-        final long[] offset;
-        final int[] size;
-        final boolean[] bigEndian;
-        final boolean[] signed;
-        final int[] slot;
-        final int[] role;
-        final long[] length;
+        private final int[] kind;
+        private final long[] offset;
+        private final int[] size;
+        private final boolean[] bigEndian;
+        private final boolean[] signed;
+        private final int[] slot;
+        private final int[] role;
+        private final long[] length;
 
         /**
          * @param fields decoders for which {@link #fixed} holds, whose alignments divide {@code align}
