@@ -28,7 +28,9 @@ import org.tracesync.formats.ctf.CtfType.StringType;
  *
  * <p>Memory: the file is memory-mapped (whole when under 1 GiB, else in windows that each hold
  * whole packets); decoded values go to one preallocated {@code long[]} slot array, so reading or
- * skipping an event allocates nothing. Cost: linear in the stream size; one virtual call per field.
+ * skipping an event allocates nothing. Cost: linear in the stream size; one instruction of a
+ * {@link DecodeProgram} per field, run by {@link #run} (a reader that wants some fields only runs
+ * the pruned decoder trees instead, see {@link #readOnly}).
  *
  * <p>Clock values are reconstructed as babeltrace2 does: an n-bit timestamp updates the low n bits
  * of the current clock value and, when the new low bits are smaller than the old ones, carries one

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# CTF decoding, the reading half and whole-process sync of two builds side by side, alternated in
+# one call (docs/PERFORMANCE.md, "Distance to the memory bandwidth", the 2026-11-23 third session):
+#   scripts/benchmark/ctf-ab.sh CTF_SET ROUNDS OLD_BENCHMARKS_JAR NEW_BENCHMARKS_JAR OLD_CLI_JAR NEW_CLI_JAR
+# CTF_SET holds the trace directories n1 n2 n3 (bandwidth.sh's ctf/ set, made by `tracesync
+# convert --to ctf` from CaptureLargeSet). Per round and build: CtfReadRun (every field, CPU ns
+# per event of runs 2 and 3), TraceStageRun's reading half (CPU ns per event, one run), then
+# `sync` on the set (java -Xmx1g -XX:+UseParallelGC -jar, as the launcher runs it; CPU = user +
+# sys, wall, peak RSS). Prints the load before and after, and whether both builds wrote the same
+# result file.
+set -euo pipefail
+SET=${1:?usage: ctf-ab.sh CTF_SET ROUNDS OLD_BENCH NEW_BENCH OLD_CLI NEW_CLI}
+ROUNDS=$2
+BENCH=("$3" "$4")
+CLI=("$5" "$6")
+NAME=(old new)
+T=("$SET/n1" "$SET/n2" "$SET/n3")
+OUT=$(mktemp -d)
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "load $(load); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+for r in $(seq "$ROUNDS"); do
+  for k in 0 1; do
+    n=${NAME[$k]}
+    d=$(java -Xmx256m -cp "${BENCH[$k]}" org.tracesync.benchmarks.CtfReadRun 3 "${T[@]}" | tail -2 | awk '{printf "%s ", $11}')
+    s=$(java -Xmx3g -cp "${BENCH[$k]}" org.tracesync.formats.input.TraceStageRun 1 "${T[@]}" | grep reading | awk '{print $5}')
+    /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" java -Xmx1g -XX:+UseParallelGC -jar "${CLI[$k]}" sync "${T[@]}" \
+      -o "$OUT/out-$n.json" -q > /dev/null
+    w=$(awk '{printf "cpu %.2f s, wall %.2f s, RSS %.0f MB", $2 + $3, $1, $4 / 1024}' "$OUT/time")
+    echo "round $r $n: decode every field ${d}ns/event; reading half $s ns/event; sync $w"
+  done
+done
+cmp -s "$OUT/out-old.json" "$OUT/out-new.json" && echo "sync: both builds wrote the same result file" \
+  || echo "sync: the result files differ"
+echo "load $(load)"
+rm -rf "$OUT"
