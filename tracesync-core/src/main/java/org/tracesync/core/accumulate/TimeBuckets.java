@@ -17,20 +17,24 @@ import java.util.TreeMap;
  * <p>Buckets: {@code [k·w, (k+1)·w)} on the abscissa node's clock (absolute ns), w the width
  * (initially {@link #INITIAL_WIDTH}). Points are the pair's rebased coordinates (u, v), as in
  * {@link PairAccumulator}. The latest buckets stay open ({@link HalfHull}s, recycled once
- * sealed); older ones are sealed into one packed array (their vertices only), kept sorted by key.
- * When more than {@link #MAX_BUCKETS} buckets exist, the width doubles and neighbours merge (the
- * hull of a union is the hull of the hulls; the grid is absolute, so buckets nest exactly).
- * Memory is therefore O(MAX_BUCKETS · h_bucket) per pair whatever the trace length — flat — and
- * the knots' resolution is the width: 1 s up to 36 h of trace, 2 s up to 72 h, 4 s up to 145 h. A 500 ppm slew lasting a few seconds therefore keeps
- * 1-s buckets on either side of its corners over a day of trace, where 4-s buckets made it look
- * like a step. Measured (docs/PERFORMANCE.md, "Long traces"): about 16 bytes per hull vertex and
- * a few per bucket, some 30 MB for a day at 100 messages/s each way.
+ * sealed); older ones are sealed into one packed list of vertices ({@link LongBlockList}: growing
+ * it copies nothing already stored), indexed by key in sorted arrays. When more than
+ * {@link #MAX_BUCKETS} buckets exist, the width doubles and neighbours merge (the hull of a union
+ * is the hull of the hulls; the grid is absolute, so buckets nest exactly). Memory is therefore
+ * O(MAX_BUCKETS · h_bucket) per pair whatever the trace length — flat — and the knots'
+ * resolution is the width: 1 s up to 36 h of trace, 2 s up to 72 h, 4 s up to 145 h. A 500 ppm
+ * slew lasting a few seconds therefore keeps 1-s buckets around its corners over a day of trace,
+ * where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md, "Long traces"): 16
+ * bytes per hull vertex and 20 per bucket, 21.4 MB for a day at 98 messages/s each way (14.3
+ * vertices per bucket).
  *
  * <p>Mergeable: {@link #addAllShifted} gives the same buckets (at the coarser of the two widths)
  * as accumulating every message in one; it is one pass over both sorted stores, and a bucket
- * that only one side holds is copied, not re-hulled. Cost: amortized O(1) per in-order message
- * (a range check against the last bucket used, then a hull push), O(log B + h log h) to reopen a
- * sealed bucket for a late message (B buckets), O(total vertices) for a coarsening or a merge.
+ * that only one side holds is copied, not re-hulled; the parts of a trace read in parallel,
+ * merged in time order, are appended to the store without copying it. Cost: amortized O(1) per
+ * in-order message (a range check against the last bucket used, then a hull push), O(log B + h
+ * log h) to reopen a sealed bucket for a late message (B buckets; O(B) to move the sorted
+ * arrays), O(total vertices) for a coarsening or a merge.
  */
 public final class TimeBuckets {
 
@@ -62,8 +66,7 @@ public final class TimeBuckets {
     private int[] sealedP = new int[0];
     private int[] sealedQ = new int[0];
     private int sealed;
-    private long[] pool = new long[0];
-    private int poolSize;
+    private LongBlockList pool = new LongBlockList(); // vertices (u, v) of the sealed buckets
     private long latestKey = Long.MIN_VALUE;
     private int live; // vertices of sealed buckets still in use (2 longs each)
 
@@ -138,14 +141,7 @@ public final class TimeBuckets {
         // a late message for a sealed bucket: reopen it (its vertices go back into hulls)
         int i = Arrays.binarySearch(sealedKey, 0, sealed, key);
         if (i >= 0) {
-            int off = sealedOffset[i];
-            for (int k = 0; k < sealedP[i]; k++) {
-                o.p.add(pool[off + 2 * k], pool[off + 2 * k + 1]);
-            }
-            off += 2 * sealedP[i];
-            for (int k = 0; k < sealedQ[i]; k++) {
-                o.q.add(pool[off + 2 * k], pool[off + 2 * k + 1]);
-            }
+            addBucket(this, i, 0, 0, o.p, o.q);
             removeSealed(i);
         }
         open.put(key, o);
@@ -202,12 +198,8 @@ public final class TimeBuckets {
             sealedP = Arrays.copyOf(sealedP, cap);
             sealedQ = Arrays.copyOf(sealedQ, cap);
         }
-        if (poolSize > 4 * 2 * live + 4096) {
+        if (pool.size() > 4 * 2 * live + 4096) {
             compactPool();
-        }
-        int need = poolSize + 2 * (p + q);
-        if (need > pool.length) {
-            pool = Arrays.copyOf(pool, Math.max(Math.max(need, 16), pool.length * 2));
         }
         int at = sealed;
         if (sealed > 0 && sealedKey[sealed - 1] > o.key) {
@@ -219,33 +211,37 @@ public final class TimeBuckets {
             System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
         }
         sealedKey[at] = o.key;
-        sealedOffset[at] = poolSize;
+        sealedOffset[at] = pool.size();
         sealedP[at] = p;
         sealedQ[at] = q;
         sealed++;
         live += p + q;
-        for (int k = 0; k < p; k++) {
-            pool[poolSize++] = o.p.u(k);
-            pool[poolSize++] = o.p.v(k);
+        append(pool, o.p, o.q);
+    }
+
+    private static void append(LongBlockList to, HalfHull p, HalfHull q) {
+        for (int k = 0; k < p.size(); k++) {
+            to.add(p.u(k));
+            to.add(p.v(k));
         }
-        for (int k = 0; k < q; k++) {
-            pool[poolSize++] = o.q.u(k);
-            pool[poolSize++] = o.q.v(k);
+        for (int k = 0; k < q.size(); k++) {
+            to.add(q.u(k));
+            to.add(q.v(k));
         }
     }
 
     /** Drops the vertices of reopened buckets from the pool. O(live vertices). */
     private void compactPool() {
-        long[] fresh = new long[Math.max(16, 2 * 2 * live)];
-        int size = 0;
+        LongBlockList fresh = new LongBlockList();
         for (int i = 0; i < sealed; i++) {
+            int off = sealedOffset[i];
             int n = 2 * (sealedP[i] + sealedQ[i]);
-            System.arraycopy(pool, sealedOffset[i], fresh, size, n);
-            sealedOffset[i] = size;
-            size += n;
+            sealedOffset[i] = fresh.size();
+            for (int k = 0; k < n; k++) {
+                fresh.add(pool.get(off + k));
+            }
         }
         pool = fresh;
-        poolSize = size;
     }
 
     private void removeSealed(int i) {
@@ -295,10 +291,66 @@ public final class TimeBuckets {
     public void addAllShifted(TimeBuckets other, long du, long dv) {
         sealAll();
         other.sealAll();
-        regroup(Math.max(width, other.width), other, du, dv);
+        if (!appendShifted(other, du, dv)) {
+            regroup(Math.max(width, other.width), other, du, dv);
+        }
         while (sealed > MAX_BUCKETS) {
             regroup(width * 2, null, 0, 0);
         }
+    }
+
+    /**
+     * The merge of a trace read in consecutive parts: when {@code other}'s buckets (same width) all
+     * come at or after this one's last, they are appended (shifted), the one bucket both may hold
+     * re-hulled; what is stored is not copied. The same buckets as {@link #regroup}. False, and
+     * nothing changed, otherwise.
+     */
+    private boolean appendShifted(TimeBuckets other, long du, long dv) {
+        if (other.width != width || sealed == 0 || other.sealed == 0 || other.sealedKey[0] < sealedKey[sealed - 1]) {
+            return false;
+        }
+        int mine = sealed - 1;
+        int j = 0;
+        if (other.sealedKey[0] == sealedKey[mine]) {
+            if (sealedOffset[mine] + 2 * (sealedP[mine] + sealedQ[mine]) != pool.size()) {
+                return false; // the shared bucket's vertices are not the pool's last ones (it was reopened)
+            }
+            HalfHull hp = new HalfHull(HalfHull.Side.LOWER);
+            HalfHull hq = new HalfHull(HalfHull.Side.UPPER);
+            addBucket(this, mine, 0, 0, hp, hq);
+            addBucket(other, 0, du, dv, hp, hq);
+            pool.truncate(sealedOffset[mine]);
+            live -= sealedP[mine] + sealedQ[mine];
+            append(pool, hp, hq);
+            sealedP[mine] = hp.size();
+            sealedQ[mine] = hq.size();
+            live += hp.size() + hq.size();
+            j = 1;
+        }
+        int need = sealed + other.sealed - j;
+        if (need > sealedKey.length) {
+            int cap = Math.max(need, 2 * sealedKey.length);
+            sealedKey = Arrays.copyOf(sealedKey, cap);
+            sealedOffset = Arrays.copyOf(sealedOffset, cap);
+            sealedP = Arrays.copyOf(sealedP, cap);
+            sealedQ = Arrays.copyOf(sealedQ, cap);
+        }
+        for (; j < other.sealed; j++) {
+            int off = other.sealedOffset[j];
+            int count = other.sealedP[j] + other.sealedQ[j];
+            sealedKey[sealed] = other.sealedKey[j];
+            sealedOffset[sealed] = pool.size();
+            sealedP[sealed] = other.sealedP[j];
+            sealedQ[sealed] = other.sealedQ[j];
+            for (int m = 0; m < count; m++) {
+                pool.add(Math.addExact(other.pool.get(off + 2 * m), du));
+                pool.add(Math.addExact(other.pool.get(off + 2 * m + 1), dv));
+            }
+            live += count;
+            sealed++;
+        }
+        latestKey = Math.max(latestKey, sealedKey[sealed - 1]);
+        return true;
     }
 
     /**
@@ -317,9 +369,8 @@ public final class TimeBuckets {
         int[] nOff = new int[nKey.length];
         int[] nP = new int[nKey.length];
         int[] nQ = new int[nKey.length];
-        long[] nPool = new long[Math.max(16, 2 * (live + (other == null ? 0 : other.live)))];
+        LongBlockList nPool = new LongBlockList();
         int n = 0;
-        int size = 0;
         HalfHull hp = null;
         HalfHull hq = null;
         int i = 0;
@@ -337,7 +388,7 @@ public final class TimeBuckets {
                 j2++;
             }
             nKey[n] = k;
-            nOff[n] = size;
+            nOff[n] = nPool.size();
             if (i2 - i + j2 - j == 1) {
                 TimeBuckets from = i2 > i ? this : other;
                 int at = i2 > i ? i : j;
@@ -346,8 +397,8 @@ public final class TimeBuckets {
                 int off = from.sealedOffset[at];
                 int count = from.sealedP[at] + from.sealedQ[at];
                 for (int m = 0; m < count; m++) {
-                    nPool[size++] = Math.addExact(from.pool[off + 2 * m], su);
-                    nPool[size++] = Math.addExact(from.pool[off + 2 * m + 1], sv);
+                    nPool.add(Math.addExact(from.pool.get(off + 2 * m), su));
+                    nPool.add(Math.addExact(from.pool.get(off + 2 * m + 1), sv));
                 }
                 nP[n] = from.sealedP[at];
                 nQ[n] = from.sealedQ[at];
@@ -364,21 +415,9 @@ public final class TimeBuckets {
                 for (int m = j; m < j2; m++) {
                     addBucket(other, m, du, dv, hp, hq);
                 }
-                int p = hp.size();
-                int q = hq.size();
-                if (size + 2 * (p + q) > nPool.length) {
-                    nPool = Arrays.copyOf(nPool, Math.max(size + 2 * (p + q), 2 * nPool.length));
-                }
-                for (int m = 0; m < p; m++) {
-                    nPool[size++] = hp.u(m);
-                    nPool[size++] = hp.v(m);
-                }
-                for (int m = 0; m < q; m++) {
-                    nPool[size++] = hq.u(m);
-                    nPool[size++] = hq.v(m);
-                }
-                nP[n] = p;
-                nQ[n] = q;
+                append(nPool, hp, hq);
+                nP[n] = hp.size();
+                nQ[n] = hq.size();
             }
             n++;
             i = i2;
@@ -391,8 +430,7 @@ public final class TimeBuckets {
         sealedQ = nQ;
         sealed = n;
         pool = nPool;
-        poolSize = size;
-        live = size / 2;
+        live = nPool.size() / 2;
         latestKey = n == 0 ? Long.MIN_VALUE : nKey[n - 1];
         last = null;
     }
@@ -400,10 +438,10 @@ public final class TimeBuckets {
     private static void addBucket(TimeBuckets from, int i, long du, long dv, HalfHull p, HalfHull q) {
         int off = from.sealedOffset[i];
         for (int k = 0; k < from.sealedP[i]; k++, off += 2) {
-            p.add(Math.addExact(from.pool[off], du), Math.addExact(from.pool[off + 1], dv));
+            p.add(Math.addExact(from.pool.get(off), du), Math.addExact(from.pool.get(off + 1), dv));
         }
         for (int k = 0; k < from.sealedQ[i]; k++, off += 2) {
-            q.add(Math.addExact(from.pool[off], du), Math.addExact(from.pool[off + 1], dv));
+            q.add(Math.addExact(from.pool.get(off), du), Math.addExact(from.pool.get(off + 1), dv));
         }
     }
 
@@ -427,10 +465,10 @@ public final class TimeBuckets {
         for (int i = 0; i < sealed; i++) {
             int off = sealedOffset[i];
             for (int k = 0; k < sealedP[i]; k++, off += 2) {
-                p.add(pool[off], pool[off + 1]);
+                p.add(pool.get(off), pool.get(off + 1));
             }
             for (int k = 0; k < sealedQ[i]; k++, off += 2) {
-                q.add(pool[off], pool[off + 1]);
+                q.add(pool.get(off), pool.get(off + 1));
             }
         }
     }
@@ -448,13 +486,13 @@ public final class TimeBuckets {
             long[] qu = new long[q];
             long[] qv = new long[q];
             for (int k = 0; k < p; k++) {
-                pu[k] = pool[off + 2 * k];
-                pv[k] = pool[off + 2 * k + 1];
+                pu[k] = pool.get(off + 2 * k);
+                pv[k] = pool.get(off + 2 * k + 1);
             }
             off += 2 * p;
             for (int k = 0; k < q; k++) {
-                qu[k] = pool[off + 2 * k];
-                qv[k] = pool[off + 2 * k + 1];
+                qu[k] = pool.get(off + 2 * k);
+                qv[k] = pool.get(off + 2 * k + 1);
             }
             out.add(new Bucket(sealedKey[i], pu, pv, qu, qv));
         }

@@ -36,7 +36,14 @@ class TimeBucketsTest {
             }
             assertThat(a.get(k).pu()).containsExactly(pu);
             assertThat(a.get(k).pv()).containsExactly(pv);
-            assertThat(a.get(k).qu()).hasSameSizeAs(b.get(k).qu());
+            long[] qu = b.get(k).qu().clone();
+            long[] qv = b.get(k).qv().clone();
+            for (int i = 0; i < qu.length; i++) {
+                qu[i] += du;
+                qv[i] += dv;
+            }
+            assertThat(a.get(k).qu()).containsExactly(qu);
+            assertThat(a.get(k).qv()).containsExactly(qv);
         }
     }
 
@@ -123,6 +130,49 @@ class TimeBucketsTest {
         assertThat(once.timeBuckets().width()).isEqualTo(4_000_000_000L);
         assertSame(once, first);
         assertThat(buckets(once).size()).isLessThanOrEqualTo(TimeBuckets.MAX_BUCKETS);
+    }
+
+    /**
+     * A trace read in consecutive parts (as the parallel reader cuts a file: a part may end inside
+     * a bucket, a few messages come late), merged in time order, gives the buckets and hulls of
+     * one accumulation.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4})
+    void consecutivePartsMergedInOrderEqualAccumulatingOnce(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator once = new PairAccumulator(0, 1);
+        PairAccumulator[] parts = new PairAccumulator[4];
+        for (int k = 0; k < parts.length; k++) {
+            parts[k] = new PairAccumulator(0, 1);
+        }
+        long span = (seed <= 2 ? 3_600 : 150_000) * 1_000_000_000L; // an hour, or 42 h (2-s buckets)
+        int n = 200_000;
+        for (int k = 0; k < n; k++) {
+            long t = span / n * k;
+            long x = T0 + Math.max(0, t - (r.nextInt(100) == 0 ? r.nextLong(3_000_000_000L) : 0));
+            long lat = 40_000 + r.nextLong(200_000);
+            boolean ab = r.nextBoolean();
+            PairAccumulator part = parts[(int) ((long) k * parts.length / n)];
+            for (PairAccumulator acc : new PairAccumulator[] {once, part}) {
+                if (ab) {
+                    acc.addAToB(x, x + 1_000_000_000L + lat);
+                } else {
+                    acc.addBToA(x + 1_000_000_000L - lat, x);
+                }
+            }
+        }
+        for (int k = 1; k < parts.length; k++) {
+            parts[0].merge(parts[k]);
+        }
+        assertSame(once, parts[0]);
+        long du = parts[0].x0() - once.x0();
+        long dv = parts[0].v0() - once.v0();
+        assertThat(shifted(parts[0].aToB().us(), du)).containsExactly(once.aToB().us());
+        assertThat(shifted(parts[0].aToB().vs(), dv)).containsExactly(once.aToB().vs());
+        assertThat(shifted(parts[0].bToA().us(), du)).containsExactly(once.bToA().us());
+        assertThat(shifted(parts[0].bToA().vs(), dv)).containsExactly(once.bToA().vs());
+        assertThat(once.timeBuckets().width()).isEqualTo(seed <= 2 ? 1_000_000_000L : 2_000_000_000L);
     }
 
     /**
