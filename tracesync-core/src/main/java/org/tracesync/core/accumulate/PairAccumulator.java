@@ -3,7 +3,8 @@ package org.tracesync.core.accumulate;
 /**
  * What estimation needs of the messages between two nodes a &lt; b (DESIGN §1 stage 3, §3): the
  * lower half hull of the a → b points, the upper half hull of the b → a points, counts and the
- * time span. Memory O(h), independent of the number of messages.
+ * time span, and the half hulls per time bucket ({@link TimeBuckets}) that piecewise estimation
+ * needs. Memory O(buckets · h_bucket), bounded by the bucket cap whatever the number of messages.
  *
  * <p>Coordinates: for a message with a-time x and b-time y, {@code u = x − X0} and
  * {@code v = y − x − V0}, where (X0, V0) come from the first message seen, so that every
@@ -12,8 +13,8 @@ package org.tracesync.core.accumulate;
  *
  * <p>Each message goes into one hull only, its time bucket's ({@link TimeBuckets}); the two half
  * hulls of the whole pair are derived from the buckets' vertices when first read after a change
- * (O(bucket vertices)): the same vertices as pushing every message into them, at half the cost
- * per message.
+ * (O(bucket vertices)): the same vertices as pushing every message into them, without a second
+ * hull push per message. The hulls returned are read only.
  *
  * <p>Mergeable: {@link #merge} gives the same hulls, counts and span as accumulating all messages
  * of both accumulators in one (chunks, threads or partitions can each build one).
