@@ -44,7 +44,41 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
     }
 
     public static void main(String[] args) {
+        if (isVersionAlone(args)) { // no command model needed: the JVM's start is all it costs
+            PrintWriter out = new PrintWriter(System.out, true);
+            System.exit(printVersion(out, new PrintWriter(System.err, true)));
+        }
         System.exit(execute(newCommandLine(args), args));
+    }
+
+    /** {@code --version} or {@code -V}, with {@code --debug} at most: the version is all that is printed. */
+    static boolean isVersionAlone(String[] args) {
+        int version = 0;
+        for (String arg : args) {
+            switch (arg) {
+                case "--version", "-V" -> version++;
+                case "--debug" -> { }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return version == 1;
+    }
+
+    /** What picocli prints for {@code --version} (our version lines hold no format specifiers or markup). */
+    static int printVersion(PrintWriter out, PrintWriter err) {
+        try {
+            for (String line : new VersionProvider().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return ExitCode.OK;
+        } catch (java.io.IOException e) {
+            err.println("tracesync: cannot read the version: " + e.getMessage());
+            err.flush();
+            return ExitCode.INTERNAL;
+        }
     }
 
     /** The subcommands' names, in the order the usage lists them. */

@@ -59,6 +59,25 @@ class PartialCommandLineTest {
         Run whole = Run.of(TracesyncCommand.newCommandLine(), a);
         Run partial = Run.of(TracesyncCommand.newCommandLine(a), a);
         assertThat(partial).as(String.join(" ", args)).isEqualTo(whole);
+        if (TracesyncCommand.isVersionAlone(a)) { // main prints the version without any command model
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = TracesyncCommand.printVersion(new PrintWriter(out, true), new PrintWriter(err, true));
+            assertThat(new Run(code, out.toString(), err.toString())).as(String.join(" ", args)).isEqualTo(whole);
+        }
+    }
+
+    @Test
+    void prints_the_version_alone_only_for_one_version_option_and_debug() {
+        for (String[] a : new String[][] {{"--version"}, {"-V"}, {"--debug", "--version"}, {"-V", "--debug"}}) {
+            assertThat(TracesyncCommand.isVersionAlone(a)).as(String.join(" ", a)).isTrue();
+        }
+        for (String[] a : new String[][] {{}, {"--debug"}, {"-V", "-V"}, {"--version", "--version"}, {"-hV"}, {"-V", "-h"},
+            {"-V", "sync"}, {"sync", "-V"}, {"--version", "x"}}) {
+            assertThat(TracesyncCommand.isVersionAlone(a)).as(String.join(" ", a)).isFalse();
+        }
+        assertThat(Run.of(TracesyncCommand.newCommandLine(), new String[] {"--version"}).out())
+                .matches("tracesync \\S+\\RJava \\S+\\R");
     }
 
     @Test
