@@ -18,9 +18,10 @@ import picocli.CommandLine.ScopeType;
  * <p>Start cost: picocli builds a command's model by reflection over its annotations (about 2–25 ms
  * of CPU per command at start, before the JIT), so {@link #main} builds only what the command line
  * names ({@link #newCommandLine(String[])}): {@code tracesync sync …} gets the top command and
- * {@code sync}, {@code tracesync --version} the top command alone. Every other command line (usage,
- * {@code help}, a mistyped command) gets the whole hierarchy, {@link #newCommandLine()}, so what is
- * printed is the same either way.
+ * {@code sync}. Every other command line (usage, {@code help}, a mistyped command) gets the whole
+ * hierarchy, {@link #newCommandLine()}, so what is printed is the same either way; and
+ * {@code tracesync --version} prints its two lines without any model ({@link #isVersionAlone}).
+ * docs/PERFORMANCE.md ("Start") has the figures.
  */
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
