@@ -325,16 +325,7 @@ abstract class FieldDecoder {
             this.optionOfRange = optionOfRange;
             this.options = options;
             this.path = path;
-            this.small = new int[SMALL_TAGS];
-            for (int t = 0; t < SMALL_TAGS; t++) {
-                small[t] = option(t);
-            }
         }
-
-        /** Tags below this are looked up in {@link #small}. */
-        static final int SMALL_TAGS = 256;
-        /** The option of each tag value below {@link #SMALL_TAGS} ({@link #option}'s answer, precomputed). */
-        final int[] small;
 
         /** The option the tag value selects (the first range holding it), or -1. */
         int option(long tag) {
