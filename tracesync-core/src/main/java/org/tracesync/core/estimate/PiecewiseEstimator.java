@@ -184,8 +184,8 @@ public final class PiecewiseEstimator {
                     joined.add(slew);
                 } else {
                     right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                    stepCuts.put(broken, right.cut);
                     classify(left, right, b, broken, x0, v0, tb);
+                    stepCuts.put(broken, right.cut);
                 }
                 joined.add(right);
                 continue;
@@ -1054,8 +1054,135 @@ public final class PiecewiseEstimator {
             p.start = Start.STEP;
             long earliest = x0 + lastU(b.get(prev.last));
             long latest = x0 + firstU(b.get(p.first));
+            long[] range = stepRange(prev, p, b, firstAfter);
+            if (range != null) {
+                earliest = x0 + range[0];
+                latest = x0 + range[1];
+                long placed = centredCut(prev, p, b, firstAfter, range, x0);
+                if (placed != Long.MIN_VALUE) {
+                    cut = x0 + placed;
+                    p.cut = cut;
+                    before = prev.at(placed);
+                    after = p.at(placed);
+                    if (prev.bounded && p.bounded) {
+                        lp = prev.lower.deltaAt(cut) - v0;
+                        up = prev.upper.deltaAt(cut) - v0;
+                        ln = p.lower.deltaAt(cut) - v0;
+                        un = p.upper.deltaAt(cut) - v0;
+                    }
+                }
+            }
             p.step = new ClockStep(cut, Math.min(earliest, cut), Math.max(latest, cut), after - before, ln - up, un - lp);
         }
+    }
+
+    /**
+     * Where a step between {@code prev} and {@code next} can lie (u): after the last hull vertex
+     * that {@code next}'s line puts on its wrong side (a message only the clock before the step
+     * explains; searched back from {@code firstAfter} through {@code prev}'s buckets) and before
+     * the first that {@code prev}'s line does (searched on through {@code next}'s). Every hull
+     * vertex between is consistent with both lines, so the hulls cannot place the step more
+     * closely. A message that only one line explains has a hull vertex of its bucket on the
+     * wrong side of the other line no further from the step than itself (the hull edge below or
+     * above it is on the wrong side, hence one of that edge's ends), so the interval holds the
+     * step when each line holds the clock on its side. Null when no vertex tells, or when the two
+     * overlap (a message neither line explains). O(h) per bucket searched.
+     */
+    private static long[] stepRange(Piece prev, Piece next, List<Bucket> b, int firstAfter) {
+        long earliest = Long.MIN_VALUE;
+        for (int k = Math.min(firstAfter, next.first); k >= prev.first && earliest == Long.MIN_VALUE; k--) {
+            earliest = lastWrong(b.get(k), next);
+        }
+        long latest = Long.MAX_VALUE;
+        for (int k = Math.max(prev.first, firstAfter - 1); k <= next.last && latest == Long.MAX_VALUE; k++) {
+            latest = firstWrong(b.get(k), prev);
+        }
+        if (earliest == Long.MIN_VALUE || latest == Long.MAX_VALUE || earliest >= latest) {
+            return null;
+        }
+        return new long[] {earliest, latest};
+    }
+
+    /** The last hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MIN_VALUE}. */
+    private static long lastWrong(Bucket bucket, Piece line) {
+        long u = Long.MIN_VALUE;
+        for (int n = 0; n < bucket.pu().length; n++) {
+            if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
+                u = Math.max(u, bucket.pu()[n]);
+            }
+        }
+        for (int n = 0; n < bucket.qu().length; n++) {
+            if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
+                u = Math.max(u, bucket.qu()[n]);
+            }
+        }
+        return u;
+    }
+
+    /** The first hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MAX_VALUE}. */
+    private static long firstWrong(Bucket bucket, Piece line) {
+        long u = Long.MAX_VALUE;
+        for (int n = 0; n < bucket.pu().length; n++) {
+            if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
+                u = Math.min(u, bucket.pu()[n]);
+            }
+        }
+        for (int n = 0; n < bucket.qu().length; n++) {
+            if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
+                u = Math.min(u, bucket.qu()[n]);
+            }
+        }
+        return u;
+    }
+
+    /**
+     * The cut (u) inside {@code range} nearest its middle at which {@code prev} before and
+     * {@code next} from the cut on fit the hulls of the buckets around (checked exactly against
+     * the polylines, as for a knot): the step is as likely anywhere in the range, and the middle
+     * halves the worst distance to it. Candidates: the middle, every hull vertex in the range and
+     * the instant after it, the range's end. {@code Long.MIN_VALUE} when none fits or none stays
+     * after {@code prev}'s own start. O(c · h) for c candidates.
+     */
+    private static long centredCut(Piece prev, Piece next, List<Bucket> b, int firstAfter, long[] range, long x0) {
+        int from = Math.max(prev.first, firstAfter - 1);
+        int to = next.first;
+        while (from > prev.first && firstU(b.get(from)) > range[0]) {
+            from--;
+        }
+        while (to < next.last && lastU(b.get(to)) < range[1]) {
+            to++;
+        }
+        long middle = range[0] + (range[1] - range[0]) / 2;
+        long[] candidates = new long[3 + 2 * countPoints(b, from, to)];
+        int n = 0;
+        candidates[n++] = middle;
+        candidates[n++] = range[0] + 1;
+        candidates[n++] = range[1];
+        for (int k = from; k <= to; k++) {
+            for (long u : b.get(k).pu()) {
+                candidates[n++] = u;
+                candidates[n++] = u + 1;
+            }
+            for (long u : b.get(k).qu()) {
+                candidates[n++] = u;
+                candidates[n++] = u + 1;
+            }
+        }
+        long best = Long.MIN_VALUE;
+        Piece[] lines = {prev, next};
+        for (int c = 0; c < n; c++) {
+            long cut = candidates[c];
+            if (cut <= range[0] || cut > range[1] || cut <= prev.cut - x0) {
+                continue;
+            }
+            if (best != Long.MIN_VALUE && Math.abs(cut - middle) >= Math.abs(best - middle)) {
+                continue;
+            }
+            if (sides(b, from, to, new long[] {cut}, lines)) {
+                best = cut;
+            }
+        }
+        return best;
     }
 
     private static long lastU(Bucket bucket) {
