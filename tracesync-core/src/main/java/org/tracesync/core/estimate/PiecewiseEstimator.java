@@ -1301,7 +1301,7 @@ public final class PiecewiseEstimator {
             List<long[]> zones = new ArrayList<>();
             for (int k = 0; k + 1 < n; k++) {
                 if (pieces.get(k).slew) {
-                    zones.add(new long[] {pieces.get(k).cut - width, pieces.get(k + 1).cut + width});
+                    zones.add(slewZone(fitted, pieces.get(k).cut - width, pieces.get(k + 1).cut + width));
                 }
             }
             // a step: between the last message consistent with before and the first consistent
@@ -1332,6 +1332,30 @@ public final class PiecewiseEstimator {
     }
 
     /**
+     * A slew's zone for the bounds: [a, b] (the slew's knots, a bucket width out) widened to the
+     * start of the bound piece holding a and to the end of the bound piece holding b. Bound
+     * pieces are fitted with a small margin only, so one of them may run through part of the
+     * slew (at a few messages per second its corridor is wide enough for a tilted line), and its
+     * envelope then holds neither clock line; the zone's envelope is taken from the bound pieces
+     * just outside it, extended into it.
+     */
+    private static long[] slewZone(List<Piece> bound, long a, long b) {
+        long from = a;
+        long to = b;
+        for (int k = 0; k < bound.size(); k++) {
+            Piece p = bound.get(k);
+            long end = k + 1 < bound.size() ? bound.get(k + 1).cut : Long.MAX_VALUE;
+            if (p.cut <= a && a < end && k > 0) {
+                from = p.cut;
+            }
+            if (p.cut <= b && b < end && end != Long.MAX_VALUE) {
+                to = end;
+            }
+        }
+        return new long[] {from, to};
+    }
+
+    /**
      * The bound {@code f} with each slew or step zone [a, b] replaced by the envelope of the bound
      * pieces on both sides of it, extended into the zone: below both lower bounds (above both
      * upper ones). A slew moves the offset monotonically from one side's line to the other's, so
@@ -1355,7 +1379,7 @@ public final class PiecewiseEstimator {
             if (z < zones.size() && (k >= f.size() || f.t(k) >= zones.get(z)[0])) {
                 long a = zones.get(z)[0];
                 long b = zones.get(z)[1];
-                MonotoneBound before = side(pieces, a, up);
+                MonotoneBound before = side(pieces, a - 1, up);
                 MonotoneBound after = side(pieces, b, up);
                 for (int i = 0; i <= ZONE_SAMPLES + 1; i++) {
                     long t = a + (b - a) * i / (ZONE_SAMPLES + 1);
