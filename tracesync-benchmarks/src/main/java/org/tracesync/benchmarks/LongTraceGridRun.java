@@ -79,7 +79,7 @@ public final class LongTraceGridRun {
     }
 
     private static List<String> list(String[] args, int i, String def) {
-        return List.of((args.length > i && !args[i].equals("-") ? args[i] : def).split(","));
+        return List.of((args.length > i && !args[i].equals("-") && !args[i].isEmpty() ? args[i] : def).split(","));
     }
 
     /** The clocks of {@code simulate --nodes 2 --seed S} with the behaviour's options. */

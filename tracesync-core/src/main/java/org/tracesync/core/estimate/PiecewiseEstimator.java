@@ -184,7 +184,7 @@ public final class PiecewiseEstimator {
                     joined.add(slew);
                 } else {
                     right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                    classify(left, right, b, broken, x0, v0, tb);
+                    classify(left, right, b, broken, x0, v0, tb, boundPieces);
                     stepCuts.put(broken, right.cut);
                 }
                 joined.add(right);
@@ -212,7 +212,7 @@ public final class PiecewiseEstimator {
                 continue;
             }
             if (!cross(left, right, b, tb, x0) && !join(left, right, b, tb, x0, joined)) {
-                classify(left, right, b, right.first, x0, v0, tb);
+                classify(left, right, b, right.first, x0, v0, tb, boundPieces);
             }
             joined.add(right);
         }
@@ -1029,28 +1029,34 @@ public final class PiecewiseEstimator {
 
     /**
      * A piece that could not continue the previous one: a step when the two pieces' bound
-     * intervals at the cut are disjoint by more than their widths together, else a break.
+     * intervals at the cut are disjoint by more than their widths together, else a break. A
+     * transform piece whose messages do not bound its drift (a short one, at a few messages per
+     * second) is judged by the bounds of the bound piece on its side of the cut.
      */
-    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb) {
+    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb,
+                                 List<Piece> boundPieces) {
         long cut = p.cut;
         long u = cut - x0;
         double before = prev.at(u);
         double after = p.at(u);
+        // a transform piece too short to bound its drift takes the bounds of the bound piece on
+        // its side of the cut
+        Piece prevBounds = prev.bounded ? prev : boundPieceAt(boundPieces, cut - 1);
+        Piece nextBounds = p.bounded ? p : boundPieceAt(boundPieces, cut);
+        boolean bounded = prevBounds != null && nextBounds != null;
         double lp = before;
         double up = before;
         double ln = after;
         double un = after;
-        if (prev.bounded) {
-            lp = prev.lower.deltaAt(cut) - v0;
-            up = prev.upper.deltaAt(cut) - v0;
-        }
-        if (p.bounded) {
-            ln = p.lower.deltaAt(cut) - v0;
-            un = p.upper.deltaAt(cut) - v0;
+        if (bounded) {
+            lp = prevBounds.lower.deltaAt(cut) - v0;
+            up = prevBounds.upper.deltaAt(cut) - v0;
+            ln = nextBounds.lower.deltaAt(cut) - v0;
+            un = nextBounds.upper.deltaAt(cut) - v0;
         }
         double gap = Math.max(ln - up, lp - un);
         // a step is only claimed when both pieces have strict bounds that prove the jump
-        if (prev.bounded && p.bounded && gap > 0 && gap > (up - lp) + (un - ln)) {
+        if (bounded && gap > 0 && gap > (up - lp) + (un - ln)) {
             p.start = Start.STEP;
             long earliest = x0 + lastU(b.get(prev.last));
             long latest = x0 + firstU(b.get(p.first));
@@ -1064,16 +1070,25 @@ public final class PiecewiseEstimator {
                     p.cut = cut;
                     before = prev.at(placed);
                     after = p.at(placed);
-                    if (prev.bounded && p.bounded) {
-                        lp = prev.lower.deltaAt(cut) - v0;
-                        up = prev.upper.deltaAt(cut) - v0;
-                        ln = p.lower.deltaAt(cut) - v0;
-                        un = p.upper.deltaAt(cut) - v0;
-                    }
+                    lp = prevBounds.lower.deltaAt(cut) - v0;
+                    up = prevBounds.upper.deltaAt(cut) - v0;
+                    ln = nextBounds.lower.deltaAt(cut) - v0;
+                    un = nextBounds.upper.deltaAt(cut) - v0;
                 }
             }
             p.step = new ClockStep(cut, Math.min(earliest, cut), Math.max(latest, cut), after - before, ln - up, un - lp);
         }
+    }
+
+    /** The bounded bound piece holding a-time {@code t} (the last one starting at or before it), or null. */
+    private static Piece boundPieceAt(List<Piece> pieces, long t) {
+        Piece pick = null;
+        for (Piece q : pieces) {
+            if (q.cut <= t) {
+                pick = q;
+            }
+        }
+        return pick != null && pick.bounded ? pick : null;
     }
 
     /**
