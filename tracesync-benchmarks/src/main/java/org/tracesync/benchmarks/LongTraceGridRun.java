@@ -161,10 +161,10 @@ public final class LongTraceGridRun {
         double inside = s.checks() == 0 ? 0 : 1.0 - (double) s.violations() / s.checks();
         boolean pass = s.inversions() == 0 && s.violations() * 1000 <= s.checks() && away[0] <= minLatency
                 && found == trueSteps.size() && pair.steps().size() == trueSteps.size();
-        System.out.printf(Locale.ROOT, "%-10s %5.1f %6.0f %4dus %9d %6d %5d %8.3f%% %8.1fus %6.2f %7.1fus %5d/%d/%d %8d %s%n",
+        System.out.printf(Locale.ROOT, "%-10s %5.1f %6.0f %4dus %9d %6d %5d %8.3f%% %8.1fus %6.2f %9s %5d/%d/%d %8d %s%n",
                 behaviour, duration / (double) HOUR, rate, minLatency / 1000, s.messages(), pair.pieces(),
                 s.inversions(), 100 * Math.floor(inside * 1e5) / 1e5, away[0] / 1000, away[0] / minLatency,
-                floor / 1000,
+                Double.isNaN(floor) ? "-" : String.format(Locale.ROOT, "%.1fus", floor / 1000),
                 found, trueSteps.size(), pair.steps().size(), inSteps[0], pass ? "PASS" : "FAIL " + s.firstViolation());
         System.out.flush();
         return pass;
