@@ -1326,6 +1326,13 @@ public final class PiecewiseEstimator {
                     zones.add(new long[] {st.earliest(), st.latest()});
                 }
             }
+            // a break: a jump no step proves (a slew or a step whose messages the buckets' hulls
+            // hide); around it either side's clock may hold, as across a slew
+            for (int k = 1; k < n; k++) {
+                if (pieces.get(k).start == Start.BREAK) {
+                    zones.add(slewZone(fitted, pieces.get(k).cut - width, pieces.get(k).cut + width));
+                }
+            }
             zones.sort(java.util.Comparator.comparingLong(z -> z[0]));
             lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, zones);
             upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, zones);
@@ -1371,7 +1378,7 @@ public final class PiecewiseEstimator {
     }
 
     /**
-     * The bound {@code f} with each slew or step zone [a, b] replaced by the envelope of the bound
+     * The bound {@code f} with each slew, break or step zone [a, b] replaced by the envelope of the bound
      * pieces on both sides of it, extended into the zone: below both lower bounds (above both
      * upper ones). A slew moves the offset monotonically from one side's line to the other's, so
      * the clock stays between them (an assumption, like linearity within a piece); across a step

@@ -160,6 +160,29 @@ class PiecewiseEstimatorTest {
     }
 
     /**
+     * The same behaviour at 50 messages/s over 2 h, 30 µs (seed 10): in 1 s buckets the hulls
+     * hide the slews' corners, and the fit joins pieces around them with breaks, jumps no step
+     * proves. Around a break the bounds are now the envelope of the bound pieces on both sides,
+     * as around a slew; before, 99.985 % of the message ends were inside. The transform itself
+     * does not meet the issue's error bound here (PERFORMANCE.md, "Acceptance grid"): only the
+     * bounds are asserted.
+     */
+    @Test
+    void boundsHoldAroundABreak() throws Exception {
+        long seed = 10;
+        LatencyModel latency = new LatencyModel(30_000, 30_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 2 * HOUR);
+        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 2 * HOUR,
+                50.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        assertThat(result.pairs().get(0).note()).contains("breaks");
+        TruthScore.Score s = score(config, result);
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+    }
+
+    /**
      * Issue #13 item 1: as few pieces as the data allows. NTP-like rate corrections are kinks: a
      * piece ends soon after each kink it cannot absorb, so a continuous fit needs at most two
      * segments per rate change of either clock (the piece and the bridge into the next one), and
