@@ -60,7 +60,10 @@ import org.tracesync.core.transform.MonotoneBound;
  * (counted and stated in the note). A bucket that no line fits by itself and no slew explains
  * holds a step: it is left out of both pieces and the cut is placed inside it where fewest of
  * its hull points are violated (its other messages may stay inverted: counted in
- * {@code unresolved}).
+ * {@code unresolved}). A step's time bounds run from the last hull vertex only the line before
+ * explains to the first only the line after explains ({@link #stepRange}); the messages between
+ * fit both, and the cut moves to the fitting instant nearest the middle ({@link #centredCut}).
+ * A transform piece too short to bound its drift is judged by the bound piece on its side.
  *
  * <h2>Bounds</h2>
  * Each bound piece's bounds are Poirier's envelope of its own feasible region, widened by its
@@ -69,7 +72,8 @@ import org.tracesync.core.transform.MonotoneBound;
  * guarantee) — stated in the note and in USER_GUIDE. A transform piece is a feasible line over
  * its buckets, and so is the line of any shorter piece inside it. The bound pieces' bounds are
  * joined into one pair of monotone bound functions with samples on both sides of every cut, so
- * linear interpolation between rows stays exact.
+ * linear interpolation between rows stays exact. Around a slew, a break or a step the bounds are
+ * the envelope of the bound pieces on both sides ({@link #withSlews}).
  *
  * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
  * per bucket), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
