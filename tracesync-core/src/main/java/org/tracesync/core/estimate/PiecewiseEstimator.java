@@ -105,6 +105,7 @@ public final class PiecewiseEstimator {
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
         boolean slew; // a slew's line (see slew()): its bounds are the neighbours' envelope
+        boolean envelope; // a bound piece that fixes no drift between two that do: their envelope
         double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
         double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
 
@@ -135,10 +136,13 @@ public final class PiecewiseEstimator {
         if (scan == null) {
             return fallback;
         }
-        for (Piece p : scan.pieces) {
-            if (Double.isInfinite(p.spread)) {
-                // a piece whose messages do not even bound its drift: the data is too sparse to
-                // tell a changing clock from a wrong match; any messages can be cut into such pieces
+        List<Piece> sp = scan.pieces;
+        for (int k = 0; k < sp.size(); k++) {
+            if (Double.isInfinite(sp.get(k).spread) && (k == 0 || k == sp.size() - 1
+                    || Double.isInfinite(sp.get(k - 1).spread) || Double.isInfinite(sp.get(k + 1).spread))) {
+                // a piece whose messages do not even bound its drift, at an end or beside another:
+                // the data is too sparse to tell a changing clock from a wrong match; any messages
+                // can be cut into such pieces. Between two pieces that do, it takes their envelope
                 return fallback;
             }
         }
@@ -148,6 +152,14 @@ public final class PiecewiseEstimator {
         for (int k = 0; k < boundPieces.size(); k++) {
             Piece p = boundPieces.get(k);
             bounds(p, b, x0, v0);
+            if (!p.bounded && Double.isInfinite(p.spread) && k > 0 && k + 1 < boundPieces.size()
+                    && before != null && before.bounded) {
+                // a short piece between two that fix their drift: the envelope of theirs (result)
+                p.lower = before.lower;
+                p.upper = before.upper;
+                p.bounded = true;
+                p.envelope = true;
+            }
             p.cut = x0 + p.uk;
             int broken = subBroken.get(k);
             if (before != null && broken >= 0) {
@@ -1328,6 +1340,11 @@ public final class PiecewiseEstimator {
             for (ClockStep st : steps) {
                 if (st.latest() > st.earliest()) {
                     zones.add(new long[] {st.earliest(), st.latest()});
+                }
+            }
+            for (int k = 1; k + 1 < fitted.size(); k++) {
+                if (fitted.get(k).envelope) {
+                    zones.add(slewZone(fitted, fitted.get(k).cut, fitted.get(k + 1).cut - 1));
                 }
             }
             // a break: a jump no step proves (a slew or a step whose messages the buckets' hulls
