@@ -120,6 +120,47 @@ class LttvTextInputTest {
         assertThat(read(write(crlf.toString()))).isEqualTo(expected);
     }
 
+    /**
+     * The plain path reads times eight digits at a time: every count of integer digits (1 to 11,
+     * leading zeros included) and of decimals (none, "12.", 1 to 12) around the word boundaries
+     * gives the oracle's nanoseconds, whichever path takes the line.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2})
+    void everyDigitCountAroundTheWordBoundariesParsesExactly(long seed) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        StringBuilder text = new StringBuilder("2\n");
+        List<Message> expected = new ArrayList<>();
+        for (int intDigits = 1; intDigits <= 11; intDigits++) {
+            for (int decimals = -1; decimals <= 12; decimals++) {
+                for (int n = 0; n < 20; n++) {
+                    String ts = digits(random, intDigits, decimals);
+                    String tr = digits(random, 1 + random.nextInt(10), random.nextInt(10));
+                    text.append("1 0 ").append(ts).append(' ').append(tr).append('\n');
+                    expected.add(new Message(1, 0, oracle(ts), oracle(tr)));
+                }
+            }
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+    }
+
+    /** Seconds with {@code intDigits} digits (the 11th a leading zero) and {@code decimals} (−1: none, 0: "12."). */
+    private static String digits(java.util.SplittableRandom random, int intDigits, int decimals) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < intDigits; i++) {
+            // at most 9 before the last ten digits, a 0 before that: below 9223372036 s (the int64 limit)
+            int bound = i == intDigits - 11 ? 1 : i == intDigits - 10 ? 9 : 10;
+            b.append((char) ('0' + random.nextInt(bound)));
+        }
+        if (decimals >= 0) {
+            b.append('.');
+        }
+        for (int i = 0; i < decimals; i++) {
+            b.append((char) ('0' + random.nextInt(10)));
+        }
+        return b.toString();
+    }
+
     private static String randomSeconds(java.util.SplittableRandom random) {
         String sec = switch (random.nextInt(4)) {
             case 0 -> Long.toString(1_700_000_000L + random.nextInt(3600));
