@@ -232,6 +232,32 @@ class LttvTextInputTest {
         }
     }
 
+    /**
+     * Every line before a bad one reaches the sink, in file order (plain lines and general-path
+     * ones mixed), before the error: a bad time, and a line the scan itself refuses (the wrong
+     * number of fields).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"0 1 12.5x 13", "0 1 12.5"})
+    void theLinesBeforeABadOneReachTheSinkInOrder(String bad) throws IOException {
+        StringBuilder text = new StringBuilder("2\n");
+        for (int k = 0; k < 2_500; k++) {
+            text.append(k % 700 == 3 ? "1 0 " + k + ".25 " + k + ".5 # a comment\n" : "0 1 " + k + ".5 " + k + ".75\n");
+        }
+        text.append(bad).append("\n0 1 9.5 9.75\n");
+        Path f = write(text.toString());
+        List<long[]> got = new ArrayList<>();
+        assertThatThrownBy(() -> LttvTextInput.open(f).readMessages((s, r, ts, tr) -> got.add(new long[] {s, r, ts, tr})))
+                .isInstanceOf(TraceFormatException.class).hasMessageContaining("line 2502");
+        assertThat(got).hasSize(2_500);
+        for (int k = 0; k < 2_500; k++) {
+            boolean comment = k % 700 == 3;
+            assertThat(got.get(k)).containsExactly(comment ? 1 : 0, comment ? 0 : 1,
+                    k * 1_000_000_000L + (comment ? 250_000_000L : 500_000_000L),
+                    k * 1_000_000_000L + (comment ? 500_000_000L : 750_000_000L));
+        }
+    }
+
     @Test
     void aBadLineInALaterPartIsReportedWithItsLineInTheFile() throws IOException {
         StringBuilder text = new StringBuilder("2\n");
