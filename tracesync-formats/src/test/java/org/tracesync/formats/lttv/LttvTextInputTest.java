@@ -121,9 +121,10 @@ class LttvTextInputTest {
     }
 
     /**
-     * The plain path reads times eight digits at a time: every count of integer digits (1 to 11,
-     * leading zeros included) and of decimals (none, "12.", 1 to 12) around the word boundaries
-     * gives the oracle's nanoseconds, whichever path takes the line.
+     * The plain path reads trace numbers and times eight bytes at a time: every count of integer
+     * digits (1 to 11, leading zeros included), of decimals (none, "12.", 1 to 12) and of trace
+     * number digits (1 to 9) around the word boundaries gives the oracle's nanoseconds, whichever
+     * path takes the line.
      */
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2})
@@ -136,7 +137,10 @@ class LttvTextInputTest {
                 for (int n = 0; n < 20; n++) {
                     String ts = digits(random, intDigits, decimals);
                     String tr = digits(random, 1 + random.nextInt(10), random.nextInt(10));
-                    text.append("1 0 ").append(ts).append(' ').append(tr).append('\n');
+                    // trace numbers of 1 to 9 digits (leading zeros), up to the plain path's limit
+                    String sender = "0".repeat(random.nextInt(9)) + "1";
+                    String receiver = "0".repeat(random.nextInt(9)) + "0";
+                    text.append(sender).append(' ').append(receiver).append(' ').append(ts).append(' ').append(tr).append('\n');
                     expected.add(new Message(1, 0, oracle(ts), oracle(tr)));
                 }
             }
@@ -256,6 +260,28 @@ class LttvTextInputTest {
                     k * 1_000_000_000L + (comment ? 250_000_000L : 500_000_000L),
                     k * 1_000_000_000L + (comment ? 500_000_000L : 750_000_000L));
         }
+    }
+
+    /**
+     * The file is read in buffers whose first reads are short (4 KiB, doubling): a 300 KiB
+     * comment line (longer than the first reads) and lines cut by every read's end are read
+     * whole; a line over 1 MiB (the buffer) is refused with its number.
+     */
+    @Test
+    void longLinesAcrossWindowsAreReadAndALineOverOneMebibyteIsRefused() throws IOException {
+        StringBuilder text = new StringBuilder("2\n");
+        List<Message> expected = new ArrayList<>();
+        for (int k = 0; k < 60_000; k++) {
+            if (k == 1_000) {
+                text.append("# ").append("x".repeat(300 << 10)).append('\n');
+            }
+            text.append("0 1 ").append(k).append(".123456789 ").append(k).append(".5\n");
+            expected.add(new Message(0, 1, k * 1_000_000_000L + 123_456_789L, k * 1_000_000_000L + 500_000_000L));
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+        Path tooLong = write("2\n0 1 1.5 2.5\n# " + "y".repeat(1 << 20) + "\n0 1 3.5 4.5\n");
+        assertThatThrownBy(() -> read(tooLong)).isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("line 3: line longer than 1048576 bytes");
     }
 
     @Test
