@@ -34,7 +34,7 @@ import org.tracesync.formats.TraceFormatException;
  *
  * <p>Streaming: a 1 MiB buffer, no object per line (numeric mode), so memory does not grow with
  * the file. Plain lines take a one-pass path that reads times eight digits at a time
- * ({@link DigitWords}): O(1) work per 8 bytes, exact, about 1 GB/s per core (docs/PERFORMANCE.md);
+ * ({@link DigitWords}): O(1) work per 8 bytes, exact (its speed: docs/PERFORMANCE.md);
  * large files are read in parts on several threads ({@link #accumulate(int)}).
  */
 public final class LttvTextInput implements MessageInput, org.tracesync.core.accumulate.SplitReadable {
