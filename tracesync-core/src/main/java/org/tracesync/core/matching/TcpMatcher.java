@@ -197,6 +197,7 @@ public final class TcpMatcher {
             for (int i = start; i < end; i++) {
                 read += keys.home(hash[i]); // datagrams have hash 0: a harmless read
             }
+            read += touchExchanges(time[end - 1] - window);
             homeReads += read; // keeps the reads from being optimized away
             for (int i = start; i < end; i++) {
                 int f = info[i];
@@ -208,6 +209,38 @@ public final class TcpMatcher {
             }
         }
     }
+
+    /**
+     * Reads the exchange-cache slots of the keys that the run about to be matched will decide
+     * (those inserted before {@code limit}, at most {@value #RUN} beyond what was read already),
+     * one read after the other without waiting, so that their cache misses overlap; returns a sum
+     * of what was read (only to keep the reads). A hint: the decisions read the slots again.
+     */
+    private long touchExchanges(long limit) {
+        long[] ring = keys.ring;
+        long id = Math.max(keys.head, exAhead);
+        long stop = Math.min(keys.tail, id + RUN);
+        long read = 0;
+        for (; id < stop; id++) {
+            int e = keys.at(id);
+            if (ring[e + KeyWindow.INSERTED] >= limit) {
+                break;
+            }
+            long k2 = ring[e + 2];
+            if (k2 >= 0 && (int) k2 > 0) {
+                long k0 = ring[e];
+                long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
+                        | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
+                long expected = ((ring[e + 1] >>> 32) + (int) k2) & 0xffffffffL;
+                read += ex[((KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 2) + 1];
+            }
+        }
+        exAhead = id;
+        return read;
+    }
+
+    /** Keys below this id had their exchange slot read ahead by {@link #touchExchanges}. */
+    private long exAhead;
 
     /** The key's first word: the connection direction. */
     static long connection(int srcAddr, int dstAddr, int srcPort, int dstPort) {

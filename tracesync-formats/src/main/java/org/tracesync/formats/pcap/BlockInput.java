@@ -17,7 +17,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class BlockInput implements Closeable {
 
-    private static final int INITIAL = 1 << 20;
+    private static final int INITIAL = 1 << 17;
 
     private final Path file;
     private final SeekableByteChannel channel;
