@@ -183,6 +183,8 @@ public final class TcpMatcher {
      * window over a busy capture set is tens of MB); by the time a segment is matched its slot is
      * cached. Measured on the matching thread, hashes computed by the block's filler (median of 9
      * replays): 179 -> 135 ns per segment on the simulated benchmark set, 133 -> 125 on the real one.
+     * The same is done for the keys the run will decide ({@link #touchExchanges}): the probe slot
+     * their removal empties and their exchange-cache slots.
      */
     public void match(EventBlock block, BroadcastMatcher broadcasts) {
         int[] info = block.info;
