@@ -50,8 +50,10 @@ import org.tracesync.core.model.MessageSink;
  * within the window; keys dropped that way are counted and named in {@link #summary()}.
  *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown. Measured
- * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets
- * (docs/PERFORMANCE.md): mostly cache misses in its tables, whose size follows the window.
+ * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets on an idle
+ * machine, 150–160 ns per packet of the simulated set under load 10–19 (185 before the slots of
+ * the keys to decide were read ahead; docs/PERFORMANCE.md): cache misses in its tables, whose size
+ * follows the window, and the work per event.
  */
 public final class TcpMatcher {
 
