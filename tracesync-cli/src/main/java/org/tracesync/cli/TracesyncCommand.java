@@ -12,14 +12,20 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
-/** The {@code tracesync} command: subcommands do the work. */
+/**
+ * The {@code tracesync} command: subcommands do the work.
+ *
+ * <p>Start cost: picocli builds a command's model by reflection over its annotations (about 2–25 ms
+ * of CPU per command at start, before the JIT), so {@link #main} builds only what the command line
+ * names ({@link #newCommandLine(String[])}): {@code tracesync sync …} gets the top command and
+ * {@code sync}. Every other command line (usage, {@code help}, a mistyped command) gets the whole
+ * hierarchy, {@link #newCommandLine()}, so what is printed is the same either way; and
+ * {@code tracesync --version} prints its two lines without any model ({@link #isVersionAlone}).
+ * docs/PERFORMANCE.md ("Start") has the figures.
+ */
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Synchronizes traces recorded on machines whose clocks disagree.",
-        subcommands = {SyncCommand.class, InspectCommand.class, EvalCommand.class, ApplyCommand.class, ConvertCommand.class,
-            ReportCommand.class, SimulateCommand.class, SimulateSpansCommand.class, DemoCommand.class, SkewCommand.class,
-            LatencyCommand.class,
-            CommandLine.HelpCommand.class})
+        description = "Synchronizes traces recorded on machines whose clocks disagree.")
 public final class TracesyncCommand implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
@@ -39,7 +45,64 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
     }
 
     public static void main(String[] args) {
-        System.exit(execute(newCommandLine(), args));
+        if (isVersionAlone(args)) { // no command model needed: the JVM's start is all it costs
+            PrintWriter out = new PrintWriter(System.out, true);
+            System.exit(printVersion(out, new PrintWriter(System.err, true)));
+        }
+        System.exit(execute(newCommandLine(args), args));
+    }
+
+    /** {@code --version} or {@code -V}, with {@code --debug} at most: the version is all that is printed. */
+    static boolean isVersionAlone(String[] args) {
+        int version = 0;
+        for (String arg : args) {
+            switch (arg) {
+                case "--version", "-V" -> version++;
+                case "--debug" -> { }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return version == 1;
+    }
+
+    /** What picocli prints for {@code --version} (our version lines hold no format specifiers or markup). */
+    static int printVersion(PrintWriter out, PrintWriter err) {
+        try {
+            for (String line : new VersionProvider().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return ExitCode.OK;
+        } catch (java.io.IOException e) {
+            err.println("tracesync: cannot read the version: " + e.getMessage());
+            err.flush();
+            return ExitCode.INTERNAL;
+        }
+    }
+
+    /** The subcommands' names, in the order the usage lists them. */
+    static final String[] SUBCOMMANDS = {"sync", "inspect", "eval", "apply", "convert", "report", "simulate",
+        "simulate-spans", "demo", "skew", "latency", "help"};
+
+    /** A new instance of the subcommand called {@code name} (one of {@link #SUBCOMMANDS}), null for another name. */
+    static Object newSubcommand(String name) {
+        return switch (name) {
+            case "sync" -> new SyncCommand();
+            case "inspect" -> new InspectCommand();
+            case "eval" -> new EvalCommand();
+            case "apply" -> new ApplyCommand();
+            case "convert" -> new ConvertCommand();
+            case "report" -> new ReportCommand();
+            case "simulate" -> new SimulateCommand();
+            case "simulate-spans" -> new SimulateSpansCommand();
+            case "demo" -> new DemoCommand();
+            case "skew" -> new SkewCommand();
+            case "latency" -> new LatencyCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> null;
+        };
     }
 
     /**
@@ -73,8 +136,37 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
         return gb + "g";
     }
 
+    /** The whole command hierarchy: the top command and every subcommand. */
     public static CommandLine newCommandLine() {
+        return withSubcommands(SUBCOMMANDS);
+    }
+
+    /**
+     * The part of the hierarchy that {@code args} reach, which parses and prints as the whole one
+     * does: the top command and one subcommand when {@code args} name it first (after {@code --debug}
+     * at most; not {@code help}, which lists the others); the top command alone for {@code --version}
+     * or {@code -V} (with {@code --debug} at most); else the whole hierarchy.
+     */
+    public static CommandLine newCommandLine(String[] args) {
+        boolean version = false;
+        for (String arg : args) {
+            switch (arg) {
+                case "--debug" -> { }
+                case "--version", "-V" -> version = true;
+                default -> {
+                    boolean named = !version && !arg.equals("help") && !arg.startsWith("-") && newSubcommand(arg) != null;
+                    return withSubcommands(named ? new String[] {arg} : SUBCOMMANDS);
+                }
+            }
+        }
+        return withSubcommands(version ? new String[0] : SUBCOMMANDS);
+    }
+
+    private static CommandLine withSubcommands(String[] subcommands) {
         CommandLine cl = new CommandLine(new TracesyncCommand());
+        for (String name : subcommands) {
+            cl.addSubcommand(name, newSubcommand(name));
+        }
         cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
         cl.setParameterExceptionHandler((ex, args) -> handleParameterException(ex, args, cl.getErr()));
         return cl;

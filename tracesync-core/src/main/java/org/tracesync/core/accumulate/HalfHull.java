@@ -90,6 +90,12 @@ public final class HalfHull {
         }
     }
 
+    /** Forgets every point (keeps the arrays, for reuse). */
+    public void clear() {
+        size = 0;
+        pending = 0;
+    }
+
     /** Number of hull vertices. */
     public int size() {
         compact();
@@ -150,7 +156,7 @@ public final class HalfHull {
 
     private void addPending(long u, long v) {
         if (pending == pendingU.length) {
-            int cap = Math.max(MIN_PENDING, Math.max(size, pending * 2));
+            int cap = Math.max(16, pending * 2); // small at first: a time bucket's hull sees few late points
             pendingU = Arrays.copyOf(pendingU, cap);
             pendingV = Arrays.copyOf(pendingV, cap);
         }

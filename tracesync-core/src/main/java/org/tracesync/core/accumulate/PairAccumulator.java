@@ -3,12 +3,18 @@ package org.tracesync.core.accumulate;
 /**
  * What estimation needs of the messages between two nodes a &lt; b (DESIGN §1 stage 3, §3): the
  * lower half hull of the a → b points, the upper half hull of the b → a points, counts and the
- * time span. Memory O(h), independent of the number of messages.
+ * time span, and the half hulls per time bucket ({@link TimeBuckets}) that piecewise estimation
+ * needs. Memory O(buckets · h_bucket), bounded by the bucket cap whatever the number of messages.
  *
  * <p>Coordinates: for a message with a-time x and b-time y, {@code u = x − X0} and
  * {@code v = y − x − V0}, where (X0, V0) come from the first message seen, so that every
  * coordinate is a small exact long. An a → b message (sent at x, received at y) lies above the
  * true line; a b → a message (sent at y, received at x) below it.
+ *
+ * <p>Each message goes into one hull only, its time bucket's ({@link TimeBuckets}); the two half
+ * hulls of the whole pair are derived from the buckets' vertices when first read after a change
+ * (O(bucket vertices)): the same vertices as pushing every message into them, without a second
+ * hull push per message. The hulls returned are read only.
  *
  * <p>Mergeable: {@link #merge} gives the same hulls, counts and span as accumulating all messages
  * of both accumulators in one (chunks, threads or partitions can each build one).
@@ -20,8 +26,9 @@ public final class PairAccumulator {
     private boolean hasOrigin;
     private long x0;
     private long v0;
-    private final HalfHull aToB = new HalfHull(HalfHull.Side.LOWER);
-    private final HalfHull bToA = new HalfHull(HalfHull.Side.UPPER);
+    // the whole pair's half hulls, derived from the buckets on read (null: to derive)
+    private transient HalfHull aToB;
+    private transient HalfHull bToA;
     private long countAToB;
     private long countBToA;
     private long minX = Long.MAX_VALUE;
@@ -49,7 +56,7 @@ public final class PairAccumulator {
         origin(x, y);
         long u = Math.subtractExact(x, x0);
         long v = Math.subtractExact(Math.subtractExact(y, x), v0);
-        aToB.add(u, v);
+        aToB = null;
         buckets.addP(u, v);
         countAToB++;
         span(x);
@@ -60,7 +67,7 @@ public final class PairAccumulator {
         origin(x, y);
         long u = Math.subtractExact(x, x0);
         long v = Math.subtractExact(Math.subtractExact(y, x), v0);
-        bToA.add(u, v);
+        bToA = null;
         buckets.addQ(u, v);
         countBToA++;
         span(x);
@@ -101,9 +108,9 @@ public final class PairAccumulator {
         }
         long du = Math.subtractExact(other.x0, x0);
         long dv = Math.subtractExact(other.v0, v0);
-        aToB.addAllShifted(other.aToB, du, dv);
-        bToA.addAllShifted(other.bToA, du, dv);
         buckets.addAllShifted(other.buckets, du, dv);
+        aToB = null;
+        bToA = null;
         countAToB += other.countAToB;
         countBToA += other.countBToA;
         minX = Math.min(minX, other.minX);
@@ -132,14 +139,29 @@ public final class PairAccumulator {
         return buckets;
     }
 
-    /** Lower half hull of the a → b points. */
+    /** Lower half hull of the a → b points (read only). */
     public HalfHull aToB() {
+        derive();
         return aToB;
     }
 
-    /** Upper half hull of the b → a points. */
+    /** Upper half hull of the b → a points (read only). */
     public HalfHull bToA() {
+        derive();
         return bToA;
+    }
+
+    private void derive() {
+        if (aToB != null && bToA != null) {
+            return;
+        }
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        if (buckets != null) {
+            buckets.addVerticesTo(p, q);
+        }
+        aToB = p;
+        bToA = q;
     }
 
     public long countAToB() {

@@ -3,26 +3,38 @@ package org.tracesync.core.accumulate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The two half hulls of a pair's messages per time bucket (DESIGN §6): what piecewise estimation
  * needs of a long trace whose clocks are not linear over its whole span. A piece made of whole
  * buckets is feasible exactly when the hulls of its buckets admit a line, so buckets summarize
- * the messages without loss for pieces whose knots lie on bucket boundaries.
+ * the messages without loss for pieces whose knots lie on bucket boundaries. They are also the
+ * only place a message goes: the pair's global half hulls are the hulls of the buckets' vertices
+ * ({@link #addVerticesTo}), since a vertex of the hull of all points is a vertex of its bucket's.
  *
  * <p>Buckets: {@code [k·w, (k+1)·w)} on the abscissa node's clock (absolute ns), w the width
  * (initially {@link #INITIAL_WIDTH}). Points are the pair's rebased coordinates (u, v), as in
- * {@link PairAccumulator}. The latest buckets stay open ({@link HalfHull}s); older ones are
- * sealed into one packed array (their vertices only). When more than {@link #MAX_BUCKETS} buckets
- * exist, the width doubles and neighbours merge (the hull of a union is the hull of the hulls;
- * the grid is absolute, so buckets nest exactly). Memory is therefore O(MAX_BUCKETS · h_bucket)
- * per pair whatever the trace length — flat — and the knots' resolution is the width: 1 s up to
- * 4.5 h of trace (9 h after the first doubling, which halves the count), 2 s up to 18 h, 4 s for
- * 24 h.
+ * {@link PairAccumulator}. The latest buckets stay open ({@link HalfHull}s, recycled once
+ * sealed); older ones are sealed into one packed list of vertices ({@link LongBlockList}: growing
+ * it copies nothing already stored), indexed by key in sorted arrays. When more than
+ * {@link #MAX_BUCKETS} buckets exist, the width doubles and neighbours merge (the hull of a union
+ * is the hull of the hulls; the grid is absolute, so buckets nest exactly). Memory is therefore
+ * O(MAX_BUCKETS · h_bucket) per pair whatever the trace length — flat — and the knots'
+ * resolution is the width: 1 s up to 36 h of trace, 2 s up to 72 h, 4 s up to 145 h. A 500 ppm
+ * slew lasting a few seconds therefore keeps 1-s buckets around its corners over a day of trace,
+ * where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md, "Long traces"): 16
+ * bytes per hull vertex and 20 per bucket, 21.4 MB for a day at 98 messages/s each way (14.3
+ * vertices per bucket).
  *
  * <p>Mergeable: {@link #addAllShifted} gives the same buckets (at the coarser of the two widths)
- * as accumulating every message in one. Cost: amortized O(1) per in-order message (a bucket
- * lookup plus a hull push), O(h log h) to reopen a sealed bucket for a late message.
+ * as accumulating every message in one; it is one pass over both sorted stores, and a bucket
+ * that only one side holds is copied, not re-hulled; the parts of a trace read in parallel,
+ * merged in time order, are appended to the store without copying it. Cost: amortized O(1) per
+ * in-order message (a range check against the last bucket used, then a hull push), O(log B + h
+ * log h) to reopen a sealed bucket for a late message (B buckets; O(B) to move the sorted
+ * arrays), O(total vertices) for a coarsening or a merge.
  */
 public final class TimeBuckets {
 
@@ -30,28 +42,36 @@ public final class TimeBuckets {
     public static final long INITIAL_WIDTH = 1_000_000_000L;
 
     /** Beyond this many buckets the width doubles. */
-    public static final int MAX_BUCKETS = 32_768;
+    public static final int MAX_BUCKETS = 131_072;
 
     /** Open buckets more than this many widths behind the latest one are sealed. */
     private static final int OPEN_SPAN = 2;
 
+    /** Sealed buckets' hulls kept for reuse (their arrays), at most. */
+    private static final int SPARE_OPEN = 8;
+
     private final long x0;
     private long width = INITIAL_WIDTH;
-    // open buckets, by key (few: messages arrive nearly in time order)
-    private final List<Open> open = new ArrayList<>();
-    // sealed buckets: key, offset into pool, vertex counts; sorted by key only on read
+    // open buckets by key (few when messages arrive nearly in time order)
+    private final TreeMap<Long, Open> open = new TreeMap<>();
+    // open buckets whose hulls were sealed, for reuse (not serialized)
+    private transient List<Open> spare;
+    // the bucket of the last point, and its u range [lastFrom, lastTo) (not serialized)
+    private transient Open last;
+    private transient long lastFrom;
+    private transient long lastTo;
+    // sealed buckets, sorted by key: key, offset into pool, vertex counts
     private long[] sealedKey = new long[0];
     private int[] sealedOffset = new int[0];
     private int[] sealedP = new int[0];
     private int[] sealedQ = new int[0];
     private int sealed;
-    private long[] pool = new long[0];
-    private int poolSize;
+    private LongBlockList pool = new LongBlockList(); // vertices (u, v) of the sealed buckets
     private long latestKey = Long.MIN_VALUE;
     private int live; // vertices of sealed buckets still in use (2 longs each)
 
     private static final class Open {
-        final long key;
+        long key;
         final HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         final HalfHull q = new HalfHull(HalfHull.Side.UPPER);
 
@@ -94,52 +114,77 @@ public final class TimeBuckets {
     }
 
     private Open bucket(long u) {
+        if (last != null && u >= lastFrom && u < lastTo) {
+            return last;
+        }
+        Open o = find(u);
+        last = o;
+        lastFrom = startU(o.key);
+        lastTo = lastFrom + width;
+        return o;
+    }
+
+    /** The open bucket of {@code u}: an open one, a sealed one reopened, or a new one. */
+    private Open find(long u) {
         long key = key(u);
-        boolean fresh = key > latestKey;
-        if (fresh) {
+        if (key > latestKey) {
             latestKey = key;
             sealOld(); // may coarsen: the width, hence the key, can change
             key = key(u);
             latestKey = Math.max(latestKey, key);
         }
-        for (int i = open.size() - 1; i >= 0; i--) {
-            if (open.get(i).key == key) {
-                return open.get(i);
-            }
+        Open o = open.get(key);
+        if (o != null) {
+            return o;
         }
-        Open o = new Open(key);
+        o = fresh(key);
         // a late message for a sealed bucket: reopen it (its vertices go back into hulls)
-        for (int i = 0; !fresh && i < sealed; i++) {
-            if (sealedKey[i] == key) {
-                int off = sealedOffset[i];
-                for (int k = 0; k < sealedP[i]; k++) {
-                    o.p.add(pool[off + 2 * k], pool[off + 2 * k + 1]);
-                }
-                off += 2 * sealedP[i];
-                for (int k = 0; k < sealedQ[i]; k++) {
-                    o.q.add(pool[off + 2 * k], pool[off + 2 * k + 1]);
-                }
-                removeSealed(i);
-                break;
-            }
+        int i = Arrays.binarySearch(sealedKey, 0, sealed, key);
+        if (i >= 0) {
+            addBucket(this, i, 0, 0, o.p, o.q);
+            removeSealed(i);
         }
-        open.add(o);
+        open.put(key, o);
         return o;
     }
 
+    private Open fresh(long key) {
+        if (spare != null && !spare.isEmpty()) {
+            Open o = spare.remove(spare.size() - 1);
+            o.key = key;
+            o.p.clear();
+            o.q.clear();
+            return o;
+        }
+        return new Open(key);
+    }
+
+    private void recycle(Open o) {
+        if (spare == null) {
+            spare = new ArrayList<>(SPARE_OPEN);
+        }
+        if (spare.size() < SPARE_OPEN && o.p.size() + o.q.size() <= 4096) {
+            spare.add(o);
+        }
+    }
+
     private void sealOld() {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            Open o = open.get(i);
-            if (o.key < latestKey - OPEN_SPAN) {
-                seal(o);
-                open.remove(i);
+        // in key order: appended to the sealed store
+        for (Map.Entry<Long, Open> e = open.firstEntry(); e != null && e.getKey() < latestKey - OPEN_SPAN;
+                e = open.firstEntry()) {
+            Open o = open.pollFirstEntry().getValue();
+            seal(o);
+            if (o == last) {
+                last = null;
             }
+            recycle(o);
         }
         if (sealed + open.size() > MAX_BUCKETS) {
             coarsen();
         }
     }
 
+    /** Seals {@code o} at its place in key order (at the end, unless it was reopened). */
     private void seal(Open o) {
         int p = o.p.size();
         int q = o.q.size();
@@ -153,62 +198,90 @@ public final class TimeBuckets {
             sealedP = Arrays.copyOf(sealedP, cap);
             sealedQ = Arrays.copyOf(sealedQ, cap);
         }
-        if (poolSize > 4 * 2 * live + 4096) {
+        if (pool.size() > 4 * 2 * live + 4096) {
             compactPool();
         }
-        int need = poolSize + 2 * (p + q);
-        if (need > pool.length) {
-            pool = Arrays.copyOf(pool, Math.max(Math.max(need, 16), pool.length * 2));
+        int at = sealed;
+        if (sealed > 0 && sealedKey[sealed - 1] > o.key) {
+            at = -Arrays.binarySearch(sealedKey, 0, sealed, o.key) - 1;
+            int n = sealed - at;
+            System.arraycopy(sealedKey, at, sealedKey, at + 1, n);
+            System.arraycopy(sealedOffset, at, sealedOffset, at + 1, n);
+            System.arraycopy(sealedP, at, sealedP, at + 1, n);
+            System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
         }
-        sealedKey[sealed] = o.key;
-        sealedOffset[sealed] = poolSize;
-        sealedP[sealed] = p;
-        sealedQ[sealed] = q;
+        sealedKey[at] = o.key;
+        sealedOffset[at] = pool.size();
+        sealedP[at] = p;
+        sealedQ[at] = q;
         sealed++;
         live += p + q;
-        for (int k = 0; k < p; k++) {
-            pool[poolSize++] = o.p.u(k);
-            pool[poolSize++] = o.p.v(k);
+        append(pool, o.p, o.q);
+    }
+
+    private static void append(LongBlockList to, HalfHull p, HalfHull q) {
+        for (int k = 0; k < p.size(); k++) {
+            to.add(p.u(k));
+            to.add(p.v(k));
         }
-        for (int k = 0; k < q; k++) {
-            pool[poolSize++] = o.q.u(k);
-            pool[poolSize++] = o.q.v(k);
+        for (int k = 0; k < q.size(); k++) {
+            to.add(q.u(k));
+            to.add(q.v(k));
         }
     }
 
     /** Drops the vertices of reopened buckets from the pool. O(live vertices). */
     private void compactPool() {
-        long[] fresh = new long[Math.max(16, 2 * 2 * live)];
-        int size = 0;
+        LongBlockList fresh = new LongBlockList();
         for (int i = 0; i < sealed; i++) {
+            int off = sealedOffset[i];
             int n = 2 * (sealedP[i] + sealedQ[i]);
-            System.arraycopy(pool, sealedOffset[i], fresh, size, n);
-            sealedOffset[i] = size;
-            size += n;
+            sealedOffset[i] = fresh.size();
+            for (int k = 0; k < n; k++) {
+                fresh.add(pool.get(off + k));
+            }
         }
         pool = fresh;
-        poolSize = size;
     }
 
     private void removeSealed(int i) {
         // the pool keeps the dead vertices until the next coarsening or compaction
         live -= sealedP[i] + sealedQ[i];
-        int last = sealed - 1;
-        sealedKey[i] = sealedKey[last];
-        sealedOffset[i] = sealedOffset[last];
-        sealedP[i] = sealedP[last];
-        sealedQ[i] = sealedQ[last];
+        int n = sealed - i - 1;
+        System.arraycopy(sealedKey, i + 1, sealedKey, i, n);
+        System.arraycopy(sealedOffset, i + 1, sealedOffset, i, n);
+        System.arraycopy(sealedP, i + 1, sealedP, i, n);
+        System.arraycopy(sealedQ, i + 1, sealedQ, i, n);
         sealed--;
     }
 
-    /** Doubles the width until the buckets fit in {@link #MAX_BUCKETS}, merging neighbours. */
+    /**
+     * Doubles the width until the buckets fit in three quarters of {@link #MAX_BUCKETS}, merging
+     * neighbours: one doubling when the trace grows in time order (it halves the count, give or
+     * take a bucket).
+     */
     private void coarsen() {
-        List<Bucket> all = buckets();
-        while (all.size() > MAX_BUCKETS / 2) {
-            width *= 2;
-            all = regroup(all, 0, 0);
+        sealAll();
+        long w = width;
+        while (distinctKeys(w) > MAX_BUCKETS / 4 * 3) {
+            w *= 2;
         }
-        rebuild(all);
+        regroup(w, null, 0, 0);
+    }
+
+    /** How many buckets the sealed ones make at width {@code w} (a multiple of the current width). */
+    private int distinctKeys(long w) {
+        long r = w / width;
+        int n = 0;
+        long prev = 0;
+        for (int i = 0; i < sealed; i++) {
+            long k = Math.floorDiv(sealedKey[i], r);
+            if (n == 0 || k != prev) {
+                n++;
+                prev = k;
+            }
+        }
+        return n;
     }
 
     /**
@@ -216,98 +289,195 @@ public final class TimeBuckets {
      * at the coarser of the two widths: the same buckets as accumulating every message here.
      */
     public void addAllShifted(TimeBuckets other, long du, long dv) {
-        List<Bucket> mine = buckets();
-        List<Bucket> theirs = other.buckets();
-        while (width < other.width) {
-            width *= 2;
+        sealAll();
+        other.sealAll();
+        if (!appendShifted(other, du, dv)) {
+            regroup(Math.max(width, other.width), other, du, dv);
         }
-        List<Bucket> all = new ArrayList<>(mine);
-        all.addAll(shift(theirs, du, dv));
-        all = regroup(all, 0, 0);
-        while (all.size() > MAX_BUCKETS) {
-            width *= 2;
-            all = regroup(all, 0, 0);
+        while (sealed > MAX_BUCKETS) {
+            regroup(width * 2, null, 0, 0);
         }
-        rebuild(all);
     }
 
-    private static List<Bucket> shift(List<Bucket> buckets, long du, long dv) {
-        List<Bucket> out = new ArrayList<>(buckets.size());
-        for (Bucket b : buckets) {
-            long[] pu = b.pu().clone();
-            long[] pv = b.pv().clone();
-            long[] qu = b.qu().clone();
-            long[] qv = b.qv().clone();
-            for (int k = 0; k < pu.length; k++) {
-                pu[k] = Math.addExact(pu[k], du);
-                pv[k] = Math.addExact(pv[k], dv);
-            }
-            for (int k = 0; k < qu.length; k++) {
-                qu[k] = Math.addExact(qu[k], du);
-                qv[k] = Math.addExact(qv[k], dv);
-            }
-            out.add(new Bucket(b.key(), pu, pv, qu, qv));
+    /**
+     * The merge of a trace read in consecutive parts: when {@code other}'s buckets (same width) all
+     * come at or after this one's last, they are appended (shifted), the one bucket both may hold
+     * re-hulled; what is stored is not copied. The same buckets as {@link #regroup}. False, and
+     * nothing changed, otherwise.
+     */
+    private boolean appendShifted(TimeBuckets other, long du, long dv) {
+        if (other.width != width || sealed == 0 || other.sealed == 0 || other.sealedKey[0] < sealedKey[sealed - 1]) {
+            return false;
         }
-        return out;
+        int mine = sealed - 1;
+        int j = 0;
+        if (other.sealedKey[0] == sealedKey[mine]) {
+            if (sealedOffset[mine] + 2 * (sealedP[mine] + sealedQ[mine]) != pool.size()) {
+                return false; // the shared bucket's vertices are not the pool's last ones (it was reopened)
+            }
+            HalfHull hp = new HalfHull(HalfHull.Side.LOWER);
+            HalfHull hq = new HalfHull(HalfHull.Side.UPPER);
+            addBucket(this, mine, 0, 0, hp, hq);
+            addBucket(other, 0, du, dv, hp, hq);
+            pool.truncate(sealedOffset[mine]);
+            live -= sealedP[mine] + sealedQ[mine];
+            append(pool, hp, hq);
+            sealedP[mine] = hp.size();
+            sealedQ[mine] = hq.size();
+            live += hp.size() + hq.size();
+            j = 1;
+        }
+        int need = sealed + other.sealed - j;
+        if (need > sealedKey.length) {
+            int cap = Math.max(need, 2 * sealedKey.length);
+            sealedKey = Arrays.copyOf(sealedKey, cap);
+            sealedOffset = Arrays.copyOf(sealedOffset, cap);
+            sealedP = Arrays.copyOf(sealedP, cap);
+            sealedQ = Arrays.copyOf(sealedQ, cap);
+        }
+        for (; j < other.sealed; j++) {
+            int off = other.sealedOffset[j];
+            int count = other.sealedP[j] + other.sealedQ[j];
+            sealedKey[sealed] = other.sealedKey[j];
+            sealedOffset[sealed] = pool.size();
+            sealedP[sealed] = other.sealedP[j];
+            sealedQ[sealed] = other.sealedQ[j];
+            for (int m = 0; m < count; m++) {
+                pool.add(Math.addExact(other.pool.get(off + 2 * m), du));
+                pool.add(Math.addExact(other.pool.get(off + 2 * m + 1), dv));
+            }
+            live += count;
+            sealed++;
+        }
+        latestKey = Math.max(latestKey, sealedKey[sealed - 1]);
+        return true;
     }
 
-    /** The hulls of {@code all}'s points regrouped by key at the current width, sorted by key. */
-    private List<Bucket> regroup(List<Bucket> all, long du, long dv) {
-        java.util.TreeMap<Long, Open> map = new java.util.TreeMap<>();
-        for (Bucket b : all) {
-            for (int k = 0; k < b.pu().length; k++) {
-                long u = b.pu()[k] + du;
-                map.computeIfAbsent(key(u), Open::new).p.add(u, b.pv()[k] + dv);
+    /**
+     * Replaces the (sealed, sorted) content by the buckets at width {@code w} of its own vertices and,
+     * when {@code other} is given, of {@code other}'s (sealed, sorted) shifted by (du, dv). Both
+     * widths divide {@code w} and the grid is absolute, so a bucket's key at w is its key divided by
+     * the ratio; buckets are walked in key order, and a new bucket made of one old bucket copies its
+     * vertices (a hull, shifted or not, is its own hull). O(total vertices + re-hulled vertices · log).
+     */
+    private void regroup(long w, TimeBuckets other, long du, long dv) {
+        long ra = w / width;
+        int nb = other == null ? 0 : other.sealed;
+        long rb = other == null ? 1 : w / other.width;
+        int cap = sealed + nb;
+        long[] nKey = new long[Math.max(4, cap)];
+        int[] nOff = new int[nKey.length];
+        int[] nP = new int[nKey.length];
+        int[] nQ = new int[nKey.length];
+        LongBlockList nPool = new LongBlockList();
+        int n = 0;
+        HalfHull hp = null;
+        HalfHull hq = null;
+        int i = 0;
+        int j = 0;
+        while (i < sealed || j < nb) {
+            long ka = i < sealed ? Math.floorDiv(sealedKey[i], ra) : Long.MAX_VALUE;
+            long kb = j < nb ? Math.floorDiv(other.sealedKey[j], rb) : Long.MAX_VALUE;
+            long k = Math.min(ka, kb);
+            int i2 = i;
+            while (i2 < sealed && Math.floorDiv(sealedKey[i2], ra) == k) {
+                i2++;
             }
-            for (int k = 0; k < b.qu().length; k++) {
-                long u = b.qu()[k] + du;
-                map.computeIfAbsent(key(u), Open::new).q.add(u, b.qv()[k] + dv);
+            int j2 = j;
+            while (j2 < nb && Math.floorDiv(other.sealedKey[j2], rb) == k) {
+                j2++;
             }
+            nKey[n] = k;
+            nOff[n] = nPool.size();
+            if (i2 - i + j2 - j == 1) {
+                TimeBuckets from = i2 > i ? this : other;
+                int at = i2 > i ? i : j;
+                long su = from == this ? 0 : du;
+                long sv = from == this ? 0 : dv;
+                int off = from.sealedOffset[at];
+                int count = from.sealedP[at] + from.sealedQ[at];
+                for (int m = 0; m < count; m++) {
+                    nPool.add(Math.addExact(from.pool.get(off + 2 * m), su));
+                    nPool.add(Math.addExact(from.pool.get(off + 2 * m + 1), sv));
+                }
+                nP[n] = from.sealedP[at];
+                nQ[n] = from.sealedQ[at];
+            } else {
+                if (hp == null) {
+                    hp = new HalfHull(HalfHull.Side.LOWER);
+                    hq = new HalfHull(HalfHull.Side.UPPER);
+                }
+                hp.clear();
+                hq.clear();
+                for (int m = i; m < i2; m++) {
+                    addBucket(this, m, 0, 0, hp, hq);
+                }
+                for (int m = j; m < j2; m++) {
+                    addBucket(other, m, du, dv, hp, hq);
+                }
+                append(nPool, hp, hq);
+                nP[n] = hp.size();
+                nQ[n] = hq.size();
+            }
+            n++;
+            i = i2;
+            j = j2;
         }
-        List<Bucket> out = new ArrayList<>(map.size());
-        for (Open o : map.values()) {
-            out.add(new Bucket(o.key, o.p.us(), o.p.vs(), o.q.us(), o.q.vs()));
-        }
-        return out;
+        width = w;
+        sealedKey = nKey;
+        sealedOffset = nOff;
+        sealedP = nP;
+        sealedQ = nQ;
+        sealed = n;
+        pool = nPool;
+        live = nPool.size() / 2;
+        latestKey = n == 0 ? Long.MIN_VALUE : nKey[n - 1];
+        last = null;
     }
 
-    /** Replaces the content by {@code all} (sorted by key, at the current width), all sealed. */
-    private void rebuild(List<Bucket> all) {
-        open.clear();
-        sealed = 0;
-        poolSize = 0;
-        live = 0;
-        latestKey = Long.MIN_VALUE;
-        for (Bucket b : all) {
-            Open o = new Open(b.key());
-            for (int k = 0; k < b.pu().length; k++) {
-                o.p.add(b.pu()[k], b.pv()[k]);
-            }
-            for (int k = 0; k < b.qu().length; k++) {
-                o.q.add(b.qu()[k], b.qv()[k]);
-            }
-            seal(o);
-            latestKey = Math.max(latestKey, b.key());
+    private static void addBucket(TimeBuckets from, int i, long du, long dv, HalfHull p, HalfHull q) {
+        int off = from.sealedOffset[i];
+        for (int k = 0; k < from.sealedP[i]; k++, off += 2) {
+            p.add(Math.addExact(from.pool.get(off), du), Math.addExact(from.pool.get(off + 1), dv));
+        }
+        for (int k = 0; k < from.sealedQ[i]; k++, off += 2) {
+            q.add(Math.addExact(from.pool.get(off), du), Math.addExact(from.pool.get(off + 1), dv));
         }
     }
 
     private void sealAll() {
-        for (Open o : open) {
+        for (Open o : open.values()) {
             seal(o);
+            recycle(o);
         }
         open.clear();
+        last = null;
+    }
+
+    /**
+     * Pushes every bucket's vertices, in time order, into {@code p} (a → b) and {@code q} (b → a):
+     * with empty hulls given, they become the half hulls of every point added or merged here
+     * (each vertex of those is a vertex of its bucket's hull). Seals the open buckets.
+     * O(total vertices), no allocation beyond the hulls'.
+     */
+    public void addVerticesTo(HalfHull p, HalfHull q) {
+        sealAll();
+        for (int i = 0; i < sealed; i++) {
+            int off = sealedOffset[i];
+            for (int k = 0; k < sealedP[i]; k++, off += 2) {
+                p.add(pool.get(off), pool.get(off + 1));
+            }
+            for (int k = 0; k < sealedQ[i]; k++, off += 2) {
+                q.add(pool.get(off), pool.get(off + 1));
+            }
+        }
     }
 
     /** Every bucket, sorted by key, with its vertices. Seals the open buckets. O(total vertices). */
     public List<Bucket> buckets() {
         sealAll();
-        Integer[] order = new Integer[sealed];
-        for (int i = 0; i < sealed; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (x, y) -> Long.compare(sealedKey[x], sealedKey[y]));
         List<Bucket> out = new ArrayList<>(sealed);
-        for (int i : order) {
+        for (int i = 0; i < sealed; i++) {
             int off = sealedOffset[i];
             int p = sealedP[i];
             int q = sealedQ[i];
@@ -316,13 +486,13 @@ public final class TimeBuckets {
             long[] qu = new long[q];
             long[] qv = new long[q];
             for (int k = 0; k < p; k++) {
-                pu[k] = pool[off + 2 * k];
-                pv[k] = pool[off + 2 * k + 1];
+                pu[k] = pool.get(off + 2 * k);
+                pv[k] = pool.get(off + 2 * k + 1);
             }
             off += 2 * p;
             for (int k = 0; k < q; k++) {
-                qu[k] = pool[off + 2 * k];
-                qv[k] = pool[off + 2 * k + 1];
+                qu[k] = pool.get(off + 2 * k);
+                qv[k] = pool.get(off + 2 * k + 1);
             }
             out.add(new Bucket(sealedKey[i], pu, pv, qu, qv));
         }

@@ -36,7 +36,14 @@ class TimeBucketsTest {
             }
             assertThat(a.get(k).pu()).containsExactly(pu);
             assertThat(a.get(k).pv()).containsExactly(pv);
-            assertThat(a.get(k).qu()).hasSameSizeAs(b.get(k).qu());
+            long[] qu = b.get(k).qu().clone();
+            long[] qv = b.get(k).qv().clone();
+            for (int i = 0; i < qu.length; i++) {
+                qu[i] += du;
+                qv[i] += dv;
+            }
+            assertThat(a.get(k).qu()).containsExactly(qu);
+            assertThat(a.get(k).qv()).containsExactly(qv);
         }
     }
 
@@ -68,15 +75,168 @@ class TimeBucketsTest {
     }
 
     @org.junit.jupiter.api.Test
-    void aDayOfMessagesStaysWithinTheBucketCap() {
+    void aDayOfMessagesKeepsOneSecondBuckets() {
         PairAccumulator acc = new PairAccumulator(0, 1);
         long day = 86_400_000_000_000L;
         for (long t = 0; t < day; t += 500_000_000L) {
             acc.addAToB(T0 + t, T0 + t + 60_000);
             acc.addBToA(T0 + t + 250_000_000L, T0 + t + 250_000_000L + 80_000);
         }
-        assertThat(buckets(acc).size()).isLessThanOrEqualTo(TimeBuckets.MAX_BUCKETS);
-        assertThat(acc.timeBuckets().width()).isEqualTo(4_000_000_000L);
+        assertThat(buckets(acc)).hasSize(86_400);
+        assertThat(acc.timeBuckets().width()).isEqualTo(1_000_000_000L);
         assertThat(acc.aToB().size()).isGreaterThan(0);
+    }
+
+    @org.junit.jupiter.api.Test
+    void fourDaysOfMessagesStayWithinTheBucketCap() {
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        long days = 4 * 86_400_000_000_000L;
+        for (long t = 0; t < days; t += 500_000_000L) {
+            acc.addAToB(T0 + t, T0 + t + 60_000);
+            acc.addBToA(T0 + t + 250_000_000L, T0 + t + 250_000_000L + 80_000);
+        }
+        // 1-s buckets up to 131,072 of them (36 h), 2 s up to 72 h, then 4 s
+        assertThat(acc.timeBuckets().width()).isEqualTo(4_000_000_000L);
+        assertThat(buckets(acc)).hasSize(86_400);
+        assertThat(buckets(acc).get(0).pu()).hasSize(2); // the first of 8 points, and the last
+    }
+
+    /**
+     * Merging stays exact across coarsenings: 80 h of messages in time order (with late ones),
+     * spread at random over two accumulators, give the 2-s buckets of one accumulation.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3})
+    void mergingHalvesEqualsAccumulatingOnceAcrossCoarsenings(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator once = new PairAccumulator(0, 1);
+        PairAccumulator first = new PairAccumulator(0, 1);
+        PairAccumulator second = new PairAccumulator(0, 1);
+        long hours80 = 80 * 3_600_000_000_000L;
+        for (long t = 0; t < hours80; t += 400_000_000L + r.nextLong(400_000_000L)) {
+            long x = T0 + Math.max(0, t - (r.nextInt(50) == 0 ? r.nextLong(5_000_000_000L) : 0));
+            long lat = 40_000 + r.nextLong(200_000);
+            boolean ab = r.nextBoolean();
+            PairAccumulator half = r.nextBoolean() ? first : second;
+            for (PairAccumulator acc : new PairAccumulator[] {once, half}) {
+                if (ab) {
+                    acc.addAToB(x, x + 1_000_000_000L + lat);
+                } else {
+                    acc.addBToA(x + 1_000_000_000L - lat, x);
+                }
+            }
+        }
+        first.merge(second);
+        assertThat(once.timeBuckets().width()).isEqualTo(4_000_000_000L);
+        assertSame(once, first);
+        assertThat(buckets(once).size()).isLessThanOrEqualTo(TimeBuckets.MAX_BUCKETS);
+    }
+
+    /**
+     * A trace read in consecutive parts (as the parallel reader cuts a file: a part may end inside
+     * a bucket, a few messages come late), merged in time order, gives the buckets and hulls of
+     * one accumulation.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4})
+    void consecutivePartsMergedInOrderEqualAccumulatingOnce(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator once = new PairAccumulator(0, 1);
+        PairAccumulator[] parts = new PairAccumulator[4];
+        for (int k = 0; k < parts.length; k++) {
+            parts[k] = new PairAccumulator(0, 1);
+        }
+        long span = (seed <= 2 ? 3_600 : 150_000) * 1_000_000_000L; // an hour, or 42 h (2-s buckets)
+        int n = 200_000;
+        for (int k = 0; k < n; k++) {
+            long t = span / n * k;
+            long x = T0 + Math.max(0, t - (r.nextInt(100) == 0 ? r.nextLong(3_000_000_000L) : 0));
+            long lat = 40_000 + r.nextLong(200_000);
+            boolean ab = r.nextBoolean();
+            PairAccumulator part = parts[(int) ((long) k * parts.length / n)];
+            for (PairAccumulator acc : new PairAccumulator[] {once, part}) {
+                if (ab) {
+                    acc.addAToB(x, x + 1_000_000_000L + lat);
+                } else {
+                    acc.addBToA(x + 1_000_000_000L - lat, x);
+                }
+            }
+        }
+        for (int k = 1; k < parts.length; k++) {
+            parts[0].merge(parts[k]);
+        }
+        assertSame(once, parts[0]);
+        long du = parts[0].x0() - once.x0();
+        long dv = parts[0].v0() - once.v0();
+        assertThat(shifted(parts[0].aToB().us(), du)).containsExactly(once.aToB().us());
+        assertThat(shifted(parts[0].aToB().vs(), dv)).containsExactly(once.aToB().vs());
+        assertThat(shifted(parts[0].bToA().us(), du)).containsExactly(once.bToA().us());
+        assertThat(shifted(parts[0].bToA().vs(), dv)).containsExactly(once.bToA().vs());
+        assertThat(once.timeBuckets().width()).isEqualTo(seed <= 2 ? 1_000_000_000L : 2_000_000_000L);
+    }
+
+    /**
+     * The pair's half hulls, derived from its buckets' vertices, are those of every point: pushed
+     * into one hull each, in any order, merged from halves, and read between additions.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void derivedHullsEqualTheHullsOfEveryPoint(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        PairAccumulator first = new PairAccumulator(0, 1);
+        PairAccumulator second = new PairAccumulator(0, 1);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        long span = (seed % 3 == 0 ? 200_000 : seed % 3 == 1 ? 3_600 : 30) * 1_000_000_000L;
+        boolean shuffled = seed % 2 == 0;
+        long x0 = 0;
+        long v0 = 0;
+        int n = 50_000;
+        for (int k = 0; k < n; k++) {
+            long x = T0 + (shuffled ? r.nextLong(span) : span / n * k + r.nextLong(span / n));
+            long lat = 40_000 + r.nextLong(2_000_000);
+            long skew = 1_000_000_000L + x / 50_000 % 7_000 * (seed % 2 == 0 ? 1 : -1); // a curved clock
+            boolean ab = r.nextBoolean();
+            PairAccumulator half = r.nextBoolean() ? first : second;
+            for (PairAccumulator a : new PairAccumulator[] {acc, half}) {
+                if (ab) {
+                    a.addAToB(x, x + skew + lat);
+                } else {
+                    a.addBToA(x + skew - lat, x);
+                }
+            }
+            if (k == 0) {
+                x0 = acc.x0();
+                v0 = acc.v0();
+            }
+            if (ab) {
+                p.add(x - x0, skew + lat - v0);
+            } else {
+                q.add(x - x0, skew - lat - v0);
+            }
+            if (k == n / 3) {
+                assertThat(acc.aToB().us()).containsExactly(p.us()); // read, then add more
+            }
+        }
+        first.merge(second);
+        for (PairAccumulator a : new PairAccumulator[] {acc, first}) {
+            long du = a.x0() - x0;
+            long dv = a.v0() - v0;
+            assertThat(shifted(a.aToB().us(), du)).containsExactly(p.us());
+            assertThat(shifted(a.aToB().vs(), dv)).containsExactly(p.vs());
+            assertThat(shifted(a.bToA().us(), du)).containsExactly(q.us());
+            assertThat(shifted(a.bToA().vs(), dv)).containsExactly(q.vs());
+        }
+        assertThat(p.size()).isGreaterThan(2);
+        assertThat(q.size()).isGreaterThan(2);
+    }
+
+    private static long[] shifted(long[] values, long by) {
+        long[] out = values.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] += by;
+        }
+        return out;
     }
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Start-up benchmark (docs/PERFORMANCE.md, "Start"): how long the CLI takes when it has almost
+# nothing to do, JVM start included. Alternated runs, in one run of this script, of
+#   floor     java -Xshare:auto -version (the JVM alone)
+#   version   bin/tracesync --version
+#   sync2     bin/tracesync sync TWO -o OUT -q, TWO an LTTV text file of two messages
+# and, with BASELINE_JAR=path/to/an/older/tracesync.jar, the same two commands on that jar run as
+# its launcher ran it (java -XX:SharedArchiveFile=… -Xmx1g -XX:+UseParallelGC -jar; the archive is
+# made here by the build's training run when none lies beside the jar), for a before/after.
+# Prints the median wall and user+sys time of each, and the load before and after.
+#
+#   scripts/benchmark/start.sh [RUNS]
+#
+# Needs the built CLI (mvn -q -DskipTests package). WORK (default /tmp/tracesync-start-bench) holds
+# the files it writes.
+set -euo pipefail
+RUNS=${1:-11}
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=${WORK:-/tmp/tracesync-start-bench}
+mkdir -p "$WORK"
+TWO=$WORK/two.txt
+printf '2\n0 1 1700000000.000487243 1700000000.080661399\n1 0 1700000000.080700000 1700000000.000600000\n' > "$TWO"
+ORDER=(floor version sync2)
+if [ -n "${BASELINE_JAR:-}" ]; then
+  base=$WORK/base/tracesync.jar
+  if [ ! -f "$base" ] || ! cmp -s "$BASELINE_JAR" "$base"; then
+    mkdir -p "$WORK/base"
+    rm -f "$WORK/base/tracesync.jsa"
+    cp -p "$BASELINE_JAR" "$base"
+    if [ -f "${BASELINE_JAR%.jar}.jsa" ]; then
+      cp -p "${BASELINE_JAR%.jar}.jsa" "$WORK/base/tracesync.jsa"
+    else # the training run of tracesync-cli/pom.xml
+      java -XX:ArchiveClassesAtExit="$WORK/base/tracesync.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
+        -XX:TieredStopAtLevel=1 -jar "$base" sync "$HERE/examples/cluster-3/text/messages.txt" \
+        -o "$WORK/base-training.json" -q || true
+    fi
+  fi
+  # its launcher's command line
+  printf '#!/bin/sh\nexec java -XX:SharedArchiveFile=%s -Xlog:cds=off -Xlog:cds+dynamic=off -Xmx1g -XX:+UseParallelGC -jar %s "$@"\n' \
+    "$WORK/base/tracesync.jsa" "$base" > "$WORK/base/tracesync"
+  chmod +x "$WORK/base/tracesync"
+  ORDER+=(base-version base-sync2)
+fi
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1)"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each after one warm-up, alternated"
+for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
+for run in $(seq 0 "$RUNS"); do
+  for name in "${ORDER[@]}"; do
+    out=$WORK/times-$name
+    [ "$run" = 0 ] && out=$WORK/warm-up
+    t=(/usr/bin/time -f "%e %U %S %M" -a -o "$out")
+    case $name in
+      floor) "${t[@]}" java -Xshare:auto -version 2> /dev/null ;;
+      version) "${t[@]}" "$HERE/bin/tracesync" --version > /dev/null ;;
+      sync2) "${t[@]}" "$HERE/bin/tracesync" sync "$TWO" -o "$WORK/two.json" -q ;;
+      base-version) "${t[@]}" "$WORK/base/tracesync" --version > /dev/null ;;
+      base-sync2) "${t[@]}" "$WORK/base/tracesync" sync "$TWO" -o "$WORK/two-base.json" -q ;;
+    esac
+  done
+done
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+printf '%-13s %8s %8s %8s\n' what "wall s" "cpu s" "RSS MB"
+for name in "${ORDER[@]}"; do
+  w=$(awk '{print $1}' "$WORK/times-$name" | median)
+  c=$(awk '{print $2 + $3}' "$WORK/times-$name" | median)
+  m=$(awk '{print $4 / 1024}' "$WORK/times-$name" | median)
+  printf '%-13s %8s %8s %8.1f   (walls: %s)\n' "$name" "$w" "$c" "$m" "$(awk '{printf "%s ", $1}' "$WORK/times-$name")"
+done
+if [ -n "${BASELINE_JAR:-}" ]; then
+  cmp -s "$WORK/two.json" "$WORK/two-base.json" && echo "sync2 and base-sync2 wrote the same result" \
+    || echo "sync2 and base-sync2 results differ"
+fi
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
