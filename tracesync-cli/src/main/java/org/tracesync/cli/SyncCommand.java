@@ -84,8 +84,7 @@ public final class SyncCommand implements Callable<Integer> {
                 traces.bytesRead(), traces.eventsRead(), "events", quiet || traces.eventsRead() == null)) {
             // the phases one by one, so that the display names each (reading, estimating, reducing)
             java.util.List<org.tracesync.core.model.NodeInfo> nodes = input.nodes();
-            PairAccumulators acc = new PairAccumulators(nodes.size());
-            input.readMessages(acc);
+            PairAccumulators acc = Synchronizer.accumulate(input); // in parts on every core where the input allows
             if (estimation.rttFromExchanges()) {
                 // the round trips are known once the messages are read
                 options = options.withLatency(((MergedTraceInput) input).roundTrips()

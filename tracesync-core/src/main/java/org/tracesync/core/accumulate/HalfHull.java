@@ -1,7 +1,6 @@
 package org.tracesync.core.accumulate;
 
 import java.util.Arrays;
-import org.tracesync.core.geometry.ExactArithmetic;
 
 /**
  * One half of a convex hull of integer points (u, v), kept incrementally: the lower half hull of
@@ -28,8 +27,16 @@ import org.tracesync.core.geometry.ExactArithmetic;
  * O(h) and the cost amortizes to O(log h) per out-of-order point.
  *
  * <h2>Exactness</h2>
- * Every turn test is {@link ExactArithmetic#orientation}: 128-bit cross products, no rounding.
- * Coordinates are rebased (u = x − X0, v = y − x − V0) by the caller so differences fit in a long.
+ * Every turn test compares two 128-bit cross products exactly ({@code Math.multiplyHigh} and the
+ * low words), no rounding, with no branch on the operands' size: one code path whatever the
+ * trace's span (a branch taken only once a trace grows long made the JIT recompile the loop).
+ * Coordinates are rebased (u = x − X0, v = y − x − V0) by the caller so differences fit in a long;
+ * {@link ArithmeticException} otherwise, never a wrong answer.
+ *
+ * <h2>Internals</h2>
+ * An upper hull is kept as the lower hull of (u, −v) (negated on the way in and out), so the
+ * insertion step has no branch on the side; it allocates nothing per point (arrays grow by
+ * doubling).
  */
 public final class HalfHull {
 
@@ -44,6 +51,8 @@ public final class HalfHull {
     private static final int MIN_PENDING = 1024;
 
     private final Side side;
+    /** −1 for an upper hull: the stored v are negated (every stored hull is a lower one). */
+    private final long sign;
     private long[] us = new long[16];
     private long[] vs = new long[16];
     private int size;
@@ -53,6 +62,7 @@ public final class HalfHull {
 
     public HalfHull(Side side) {
         this.side = side;
+        this.sign = side == Side.LOWER ? 1 : -1;
     }
 
     public Side side() {
@@ -61,10 +71,15 @@ public final class HalfHull {
 
     /** Adds one point, in any order. Amortized O(1) in order, O(log h) out of order. */
     public void add(long u, long v) {
+        addStored(u, sign == 1 ? v : Math.negateExact(v));
+    }
+
+    /** Adds a point in the stored coordinates (v already negated for an upper hull). */
+    private void addStored(long u, long w) {
         if (size == 0 || u >= us[size - 1]) {
-            push(u, v);
+            push(u, w);
         } else {
-            addPending(u, v);
+            addPending(u, w);
         }
     }
 
@@ -75,7 +90,7 @@ public final class HalfHull {
         }
         other.compact();
         for (int i = 0; i < other.size; i++) {
-            add(other.us[i], other.vs[i]);
+            addStored(other.us[i], other.vs[i]);
         }
     }
 
@@ -85,8 +100,9 @@ public final class HalfHull {
             throw new IllegalArgumentException("cannot merge a " + other.side + " hull into a " + side + " hull");
         }
         other.compact();
+        long dw = sign == 1 ? dv : Math.negateExact(dv);
         for (int i = 0; i < other.size; i++) {
-            add(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dv));
+            addStored(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
         }
     }
 
@@ -113,7 +129,7 @@ public final class HalfHull {
 
     public long v(int i) {
         compact();
-        return vs[i];
+        return sign * vs[i];
     }
 
     /** A copy of the vertices' u coordinates, increasing. */
@@ -125,33 +141,57 @@ public final class HalfHull {
     /** A copy of the vertices' v coordinates. */
     public long[] vs() {
         compact();
-        return Arrays.copyOf(vs, size);
+        long[] out = Arrays.copyOf(vs, size);
+        if (sign != 1) {
+            for (int i = 0; i < size; i++) {
+                out[i] = -out[i];
+            }
+        }
+        return out;
     }
 
-    /** Monotone chain step: append (u, v) with u ≥ last u, popping vertices that stop being convex. */
-    private void push(long u, long v) {
-        boolean lower = side == Side.LOWER;
-        while (size > 0 && us[size - 1] == u) {
-            long lastV = vs[size - 1];
-            if (lower ? v >= lastV : v <= lastV) {
+    /**
+     * Monotone chain step (stored coordinates: a lower hull): append (u, w) with u ≥ last u,
+     * popping vertices that stop making a strict left turn.
+     */
+    private void push(long u, long w) {
+        long[] us = this.us;
+        long[] vs = this.vs;
+        int n = size;
+        while (n > 0 && us[n - 1] == u) {
+            if (w >= vs[n - 1]) {
                 return; // dominated by the vertex already at this abscissa
             }
-            size--;
+            n--;
         }
-        while (size >= 2) {
-            int turn = ExactArithmetic.orientation(us[size - 2], vs[size - 2], us[size - 1], vs[size - 1], u, v);
-            if (lower ? turn > 0 : turn < 0) {
+        while (n >= 2) {
+            long pu = us[n - 2];
+            long pv = vs[n - 2];
+            if (leftTurn(Math.subtractExact(us[n - 1], pu), Math.subtractExact(vs[n - 1], pv),
+                    Math.subtractExact(u, pu), Math.subtractExact(w, pv))) {
                 break;
             }
-            size--;
+            n--;
         }
-        if (size == us.length) {
-            us = Arrays.copyOf(us, size * 2);
-            vs = Arrays.copyOf(vs, size * 2);
+        if (n == us.length) {
+            this.us = us = Arrays.copyOf(us, n * 2);
+            this.vs = vs = Arrays.copyOf(vs, n * 2);
         }
-        us[size] = u;
-        vs[size] = v;
-        size++;
+        us[n] = u;
+        vs[n] = w;
+        size = n + 1;
+    }
+
+    /**
+     * Whether (du2, dv2) turns strictly left of (du1, dv1): du1·dv2 > dv1·du2, compared exactly as
+     * 128-bit products (high words signed, low words unsigned), without branches.
+     */
+    static boolean leftTurn(long du1, long dv1, long du2, long dv2) {
+        long hi1 = Math.multiplyHigh(du1, dv2);
+        long hi2 = Math.multiplyHigh(dv1, du2);
+        long lo1 = du1 * dv2;
+        long lo2 = dv1 * du2;
+        return hi1 > hi2 | (hi1 == hi2 & (lo1 ^ Long.MIN_VALUE) > (lo2 ^ Long.MIN_VALUE));
     }
 
     private void addPending(long u, long v) {

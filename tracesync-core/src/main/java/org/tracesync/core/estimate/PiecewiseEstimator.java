@@ -60,7 +60,10 @@ import org.tracesync.core.transform.MonotoneBound;
  * (counted and stated in the note). A bucket that no line fits by itself and no slew explains
  * holds a step: it is left out of both pieces and the cut is placed inside it where fewest of
  * its hull points are violated (its other messages may stay inverted: counted in
- * {@code unresolved}).
+ * {@code unresolved}). A step's time bounds run from the last hull vertex only the line before
+ * explains to the first only the line after explains ({@link #stepRange}); the messages between
+ * fit both, and the cut moves to the fitting instant nearest the middle ({@link #centredCut}).
+ * A transform piece too short to bound its drift is judged by the bound piece on its side.
  *
  * <h2>Bounds</h2>
  * Each bound piece's bounds are Poirier's envelope of its own feasible region, widened by its
@@ -69,7 +72,8 @@ import org.tracesync.core.transform.MonotoneBound;
  * guarantee) — stated in the note and in USER_GUIDE. A transform piece is a feasible line over
  * its buckets, and so is the line of any shorter piece inside it. The bound pieces' bounds are
  * joined into one pair of monotone bound functions with samples on both sides of every cut, so
- * linear interpolation between rows stays exact.
+ * linear interpolation between rows stays exact. Around a slew, a break or a step the bounds are
+ * the envelope of the bound pieces on both sides ({@link #withSlews}).
  *
  * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
  * per bucket), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
@@ -101,6 +105,7 @@ public final class PiecewiseEstimator {
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
         boolean slew; // a slew's line (see slew()): its bounds are the neighbours' envelope
+        boolean envelope; // a bound piece that fixes no drift between two that do: their envelope
         double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
         double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
 
@@ -131,10 +136,13 @@ public final class PiecewiseEstimator {
         if (scan == null) {
             return fallback;
         }
-        for (Piece p : scan.pieces) {
-            if (Double.isInfinite(p.spread)) {
-                // a piece whose messages do not even bound its drift: the data is too sparse to
-                // tell a changing clock from a wrong match; any messages can be cut into such pieces
+        List<Piece> sp = scan.pieces;
+        for (int k = 0; k < sp.size(); k++) {
+            if (Double.isInfinite(sp.get(k).spread) && (k == 0 || k == sp.size() - 1
+                    || Double.isInfinite(sp.get(k - 1).spread) || Double.isInfinite(sp.get(k + 1).spread))) {
+                // a piece whose messages do not even bound its drift, at an end or beside another:
+                // the data is too sparse to tell a changing clock from a wrong match; any messages
+                // can be cut into such pieces. Between two pieces that do, it takes their envelope
                 return fallback;
             }
         }
@@ -144,6 +152,14 @@ public final class PiecewiseEstimator {
         for (int k = 0; k < boundPieces.size(); k++) {
             Piece p = boundPieces.get(k);
             bounds(p, b, x0, v0);
+            if (!p.bounded && Double.isInfinite(p.spread) && k > 0 && k + 1 < boundPieces.size()
+                    && before != null && before.bounded) {
+                // a short piece between two that fix their drift: the envelope of theirs (result)
+                p.lower = before.lower;
+                p.upper = before.upper;
+                p.bounded = true;
+                p.envelope = true;
+            }
             p.cut = x0 + p.uk;
             int broken = subBroken.get(k);
             if (before != null && broken >= 0) {
@@ -184,8 +200,8 @@ public final class PiecewiseEstimator {
                     joined.add(slew);
                 } else {
                     right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
+                    classify(left, right, b, broken, x0, v0, tb, boundPieces);
                     stepCuts.put(broken, right.cut);
-                    classify(left, right, b, broken, x0, v0, tb);
                 }
                 joined.add(right);
                 continue;
@@ -212,7 +228,7 @@ public final class PiecewiseEstimator {
                 continue;
             }
             if (!cross(left, right, b, tb, x0) && !join(left, right, b, tb, x0, joined)) {
-                classify(left, right, b, right.first, x0, v0, tb);
+                classify(left, right, b, right.first, x0, v0, tb, boundPieces);
             }
             joined.add(right);
         }
@@ -1029,33 +1045,175 @@ public final class PiecewiseEstimator {
 
     /**
      * A piece that could not continue the previous one: a step when the two pieces' bound
-     * intervals at the cut are disjoint by more than their widths together, else a break.
+     * intervals at the cut are disjoint by more than their widths together, else a break. A
+     * transform piece whose messages do not bound its drift (a short one, at a few messages per
+     * second) is judged by the bounds of the bound piece on its side of the cut.
      */
-    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb) {
+    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb,
+                                 List<Piece> boundPieces) {
         long cut = p.cut;
         long u = cut - x0;
         double before = prev.at(u);
         double after = p.at(u);
+        // a transform piece too short to bound its drift takes the bounds of the bound piece on
+        // its side of the cut
+        Piece prevBounds = prev.bounded ? prev : boundPieceAt(boundPieces, cut - 1);
+        Piece nextBounds = p.bounded ? p : boundPieceAt(boundPieces, cut);
+        boolean bounded = prevBounds != null && nextBounds != null;
         double lp = before;
         double up = before;
         double ln = after;
         double un = after;
-        if (prev.bounded) {
-            lp = prev.lower.deltaAt(cut) - v0;
-            up = prev.upper.deltaAt(cut) - v0;
-        }
-        if (p.bounded) {
-            ln = p.lower.deltaAt(cut) - v0;
-            un = p.upper.deltaAt(cut) - v0;
+        if (bounded) {
+            lp = prevBounds.lower.deltaAt(cut) - v0;
+            up = prevBounds.upper.deltaAt(cut) - v0;
+            ln = nextBounds.lower.deltaAt(cut) - v0;
+            un = nextBounds.upper.deltaAt(cut) - v0;
         }
         double gap = Math.max(ln - up, lp - un);
         // a step is only claimed when both pieces have strict bounds that prove the jump
-        if (prev.bounded && p.bounded && gap > 0 && gap > (up - lp) + (un - ln)) {
+        if (bounded && gap > 0 && gap > (up - lp) + (un - ln)) {
             p.start = Start.STEP;
             long earliest = x0 + lastU(b.get(prev.last));
             long latest = x0 + firstU(b.get(p.first));
+            long[] range = stepRange(prev, p, b, firstAfter);
+            if (range != null) {
+                earliest = x0 + range[0];
+                latest = x0 + range[1];
+                long placed = centredCut(prev, p, b, firstAfter, range, x0);
+                if (placed != Long.MIN_VALUE) {
+                    cut = x0 + placed;
+                    p.cut = cut;
+                    before = prev.at(placed);
+                    after = p.at(placed);
+                    lp = prevBounds.lower.deltaAt(cut) - v0;
+                    up = prevBounds.upper.deltaAt(cut) - v0;
+                    ln = nextBounds.lower.deltaAt(cut) - v0;
+                    un = nextBounds.upper.deltaAt(cut) - v0;
+                }
+            }
             p.step = new ClockStep(cut, Math.min(earliest, cut), Math.max(latest, cut), after - before, ln - up, un - lp);
         }
+    }
+
+    /** The bounded bound piece holding a-time {@code t} (the last one starting at or before it), or null. */
+    private static Piece boundPieceAt(List<Piece> pieces, long t) {
+        Piece pick = null;
+        for (Piece q : pieces) {
+            if (q.cut <= t) {
+                pick = q;
+            }
+        }
+        return pick != null && pick.bounded ? pick : null;
+    }
+
+    /**
+     * Where a step between {@code prev} and {@code next} can lie (u): after the last hull vertex
+     * that {@code next}'s line puts on its wrong side (a message only the clock before the step
+     * explains; searched back from {@code firstAfter} through {@code prev}'s buckets) and before
+     * the first that {@code prev}'s line does (searched on through {@code next}'s). Every hull
+     * vertex between is consistent with both lines, so the hulls cannot place the step more
+     * closely. A message that only one line explains has a hull vertex of its bucket on the
+     * wrong side of the other line no further from the step than itself (the hull edge below or
+     * above it is on the wrong side, hence one of that edge's ends), so the interval holds the
+     * step when each line holds the clock on its side. Null when no vertex tells, or when the two
+     * overlap (a message neither line explains). O(h) per bucket searched.
+     */
+    private static long[] stepRange(Piece prev, Piece next, List<Bucket> b, int firstAfter) {
+        long earliest = Long.MIN_VALUE;
+        for (int k = Math.min(firstAfter, next.first); k >= prev.first && earliest == Long.MIN_VALUE; k--) {
+            earliest = lastWrong(b.get(k), next);
+        }
+        long latest = Long.MAX_VALUE;
+        for (int k = Math.max(prev.first, firstAfter - 1); k <= next.last && latest == Long.MAX_VALUE; k++) {
+            latest = firstWrong(b.get(k), prev);
+        }
+        if (earliest == Long.MIN_VALUE || latest == Long.MAX_VALUE || earliest >= latest) {
+            return null;
+        }
+        return new long[] {earliest, latest};
+    }
+
+    /** The last hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MIN_VALUE}. */
+    private static long lastWrong(Bucket bucket, Piece line) {
+        long u = Long.MIN_VALUE;
+        for (int n = 0; n < bucket.pu().length; n++) {
+            if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
+                u = Math.max(u, bucket.pu()[n]);
+            }
+        }
+        for (int n = 0; n < bucket.qu().length; n++) {
+            if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
+                u = Math.max(u, bucket.qu()[n]);
+            }
+        }
+        return u;
+    }
+
+    /** The first hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MAX_VALUE}. */
+    private static long firstWrong(Bucket bucket, Piece line) {
+        long u = Long.MAX_VALUE;
+        for (int n = 0; n < bucket.pu().length; n++) {
+            if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
+                u = Math.min(u, bucket.pu()[n]);
+            }
+        }
+        for (int n = 0; n < bucket.qu().length; n++) {
+            if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
+                u = Math.min(u, bucket.qu()[n]);
+            }
+        }
+        return u;
+    }
+
+    /**
+     * The cut (u) inside {@code range} nearest its middle at which {@code prev} before and
+     * {@code next} from the cut on fit the hulls of the buckets around (checked exactly against
+     * the polylines, as for a knot): the step is as likely anywhere in the range, and the middle
+     * halves the worst distance to it. Candidates: the middle, every hull vertex in the range and
+     * the instant after it, the range's end. {@code Long.MIN_VALUE} when none fits or none stays
+     * after {@code prev}'s own start. O(c · h) for c candidates.
+     */
+    private static long centredCut(Piece prev, Piece next, List<Bucket> b, int firstAfter, long[] range, long x0) {
+        int from = Math.max(prev.first, firstAfter - 1);
+        int to = next.first;
+        while (from > prev.first && firstU(b.get(from)) > range[0]) {
+            from--;
+        }
+        while (to < next.last && lastU(b.get(to)) < range[1]) {
+            to++;
+        }
+        long middle = range[0] + (range[1] - range[0]) / 2;
+        long[] candidates = new long[3 + 2 * countPoints(b, from, to)];
+        int n = 0;
+        candidates[n++] = middle;
+        candidates[n++] = range[0] + 1;
+        candidates[n++] = range[1];
+        for (int k = from; k <= to; k++) {
+            for (long u : b.get(k).pu()) {
+                candidates[n++] = u;
+                candidates[n++] = u + 1;
+            }
+            for (long u : b.get(k).qu()) {
+                candidates[n++] = u;
+                candidates[n++] = u + 1;
+            }
+        }
+        long best = Long.MIN_VALUE;
+        Piece[] lines = {prev, next};
+        for (int c = 0; c < n; c++) {
+            long cut = candidates[c];
+            if (cut <= range[0] || cut > range[1] || cut <= prev.cut - x0) {
+                continue;
+            }
+            if (best != Long.MIN_VALUE && Math.abs(cut - middle) >= Math.abs(best - middle)) {
+                continue;
+            }
+            if (sides(b, from, to, new long[] {cut}, lines)) {
+                best = cut;
+            }
+        }
+        return best;
     }
 
     private static long lastU(Bucket bucket) {
@@ -1174,7 +1332,7 @@ public final class PiecewiseEstimator {
             List<long[]> zones = new ArrayList<>();
             for (int k = 0; k + 1 < n; k++) {
                 if (pieces.get(k).slew) {
-                    zones.add(new long[] {pieces.get(k).cut - width, pieces.get(k + 1).cut + width});
+                    zones.add(slewZone(fitted, pieces.get(k).cut - width, pieces.get(k + 1).cut + width));
                 }
             }
             // a step: between the last message consistent with before and the first consistent
@@ -1182,6 +1340,18 @@ public final class PiecewiseEstimator {
             for (ClockStep st : steps) {
                 if (st.latest() > st.earliest()) {
                     zones.add(new long[] {st.earliest(), st.latest()});
+                }
+            }
+            for (int k = 1; k + 1 < fitted.size(); k++) {
+                if (fitted.get(k).envelope) {
+                    zones.add(slewZone(fitted, fitted.get(k).cut, fitted.get(k + 1).cut - 1));
+                }
+            }
+            // a break: a jump no step proves (a slew or a step whose messages the buckets' hulls
+            // hide); around it either side's clock may hold, as across a slew
+            for (int k = 1; k < n; k++) {
+                if (pieces.get(k).start == Start.BREAK) {
+                    zones.add(slewZone(fitted, pieces.get(k).cut - width, pieces.get(k).cut + width));
                 }
             }
             zones.sort(java.util.Comparator.comparingLong(z -> z[0]));
@@ -1205,7 +1375,31 @@ public final class PiecewiseEstimator {
     }
 
     /**
-     * The bound {@code f} with each slew or step zone [a, b] replaced by the envelope of the bound
+     * A slew's zone for the bounds: [a, b] (the slew's knots, a bucket width out) widened to the
+     * start of the bound piece holding a and to the end of the bound piece holding b. Bound
+     * pieces are fitted with a small margin only, so one of them may run through part of the
+     * slew (at a few messages per second its corridor is wide enough for a tilted line), and its
+     * envelope then holds neither clock line; the zone's envelope is taken from the bound pieces
+     * just outside it, extended into it.
+     */
+    private static long[] slewZone(List<Piece> bound, long a, long b) {
+        long from = a;
+        long to = b;
+        for (int k = 0; k < bound.size(); k++) {
+            Piece p = bound.get(k);
+            long end = k + 1 < bound.size() ? bound.get(k + 1).cut : Long.MAX_VALUE;
+            if (p.cut <= a && a < end && k > 0) {
+                from = p.cut;
+            }
+            if (p.cut <= b && b < end && end != Long.MAX_VALUE) {
+                to = end;
+            }
+        }
+        return new long[] {from, to};
+    }
+
+    /**
+     * The bound {@code f} with each slew, break or step zone [a, b] replaced by the envelope of the bound
      * pieces on both sides of it, extended into the zone: below both lower bounds (above both
      * upper ones). A slew moves the offset monotonically from one side's line to the other's, so
      * the clock stays between them (an assumption, like linearity within a piece); across a step
@@ -1228,7 +1422,7 @@ public final class PiecewiseEstimator {
             if (z < zones.size() && (k >= f.size() || f.t(k) >= zones.get(z)[0])) {
                 long a = zones.get(z)[0];
                 long b = zones.get(z)[1];
-                MonotoneBound before = side(pieces, a, up);
+                MonotoneBound before = side(pieces, a - 1, up);
                 MonotoneBound after = side(pieces, b, up);
                 for (int i = 0; i <= ZONE_SAMPLES + 1; i++) {
                     long t = a + (b - a) * i / (ZONE_SAMPLES + 1);

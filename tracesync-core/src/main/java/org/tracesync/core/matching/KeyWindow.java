@@ -5,19 +5,21 @@ package org.tracesync.core.matching;
  * that evict by age.
  *
  * <p>Layout, chosen for memory traffic: entries sit in one growable ring of 64-byte records
- * (eight longs: the key, the insertion time, two payload times, one packed payload word), indexed
- * by a monotonically increasing id — insertion and eviction walk the ring sequentially. An
- * open-addressing, linear-probing table maps a key to its id; each slot packs a 31-bit hash tag
- * with the low 32 bits of the id (the full id is recovered from the ring's head, as live ids span
- * less than 2^31), so probing touches the ring only on a tag match. Removal happens only at the
- * head (the oldest entry) and does not touch the probe table: a slot whose id falls below the
- * head is stale, skipped by lookups and reused by inserts, and a sequential rebuild clears all
- * stale slots when live and stale ones fill three quarters of the table.
+ * (eight longs: the key, the insertion time, two payload times, one packed payload word, the key's
+ * hash), indexed by a monotonically increasing id — insertion and eviction walk the ring
+ * sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
+ * 31-bit hash tag (bit 31 set, so a used slot is never 0) with the low 32 bits of the id (the full
+ * id is recovered from the ring's head, as live ids span less than 2^31), so probing touches the
+ * ring only on a tag match. Removal happens only at the head (the oldest entry): its slot is found
+ * from the hash kept in its record and deleted by backward shift (the slots after it in its probe
+ * run move back when their home allows), so the table holds live keys only and stays at most half
+ * full: a lookup ends after about 1.5 slots on average, an insert after 2.5, instead of the ~8 of
+ * a table let fill with stale slots up to three quarters. A caller that knows which keys are about
+ * to be removed reads their {@link #home} slots first, so that those misses overlap.
  *
- * <p>Costs: insert and find O(1) expected, about one cache miss in the probe table plus one in
- * the ring; head removal O(1), no memory access beyond the ring head; rebuilds amortized O(1) per
- * removal. Memory 64 bytes per live entry plus 16–64 bytes of probe table (arrays double when
- * needed and never shrink); no object per entry.
+ * <p>Costs: insert, find and head removal O(1) expected, about one cache miss each in the probe
+ * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry plus
+ * 16–32 bytes of probe table (arrays double when needed and never shrink); no object per entry.
  */
 final class KeyWindow {
 
@@ -29,6 +31,8 @@ final class KeyWindow {
     static final int RECV_TIME = 5;
     /** Packed payload word, free for the user (zeroed on insert). */
     static final int META = 6;
+    /** The key's {@link #hash}: finds its slot again at removal. */
+    static final int HASH = 7;
 
     /** The ring: entry id lives at {@code at(id) .. at(id) + 7}. */
     long[] ring;
@@ -38,8 +42,6 @@ final class KeyWindow {
 
     private long[] slots;
     private int slotMask;
-    /** Non-empty slots: live entries plus stale ones left by removal. */
-    private int used;
 
     KeyWindow() {
         this(0);
@@ -86,16 +88,7 @@ final class KeyWindow {
         return (int) h | 0x8000_0000;
     }
 
-    /**
-     * Whether a slot refers to a live entry: its id, rebuilt from the low 32 bits, lies in
-     * [head, tail). Slots left by removed entries (ids below head) read as stale; this is exact
-     * because every slot's id lies within 2^31 of head (live ids span less than the ring, stale
-     * ones are swept by {@link #rebuild} before the table holds 2^31 of them).
-     */
-    private boolean live(long slot) {
-        return (((int) slot - (int) head) & 0xffff_ffffL) < tail - head;
-    }
-
+    /** The id of a slot's entry, rebuilt from its low 32 bits (live ids lie within 2^31 of head). */
     private long idOf(long slot) {
         return head + (((int) slot - (int) head) & 0xffff_ffffL);
     }
@@ -109,7 +102,7 @@ final class KeyWindow {
             if (s == 0) {
                 return -1;
             }
-            if ((int) (s >>> 32) == h && live(s)) {
+            if ((int) (s >>> 32) == h) {
                 long id = idOf(s);
                 int e = at(id);
                 if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
@@ -122,8 +115,8 @@ final class KeyWindow {
 
     /**
      * The id of the entry with this key, inserting it (inserted time {@code time}, payload zeroed)
-     * when absent; {@link #inserted} tells which happened. A new key takes the first stale slot of
-     * its probe run, or the empty slot that ends it.
+     * when absent; {@link #inserted} tells which happened. A new key takes the empty slot that
+     * ends its probe run.
      */
     long findOrInsert(long a, long b, long c, long time) {
         return findOrInsert(a, b, c, hash(a, b, c), time);
@@ -139,34 +132,26 @@ final class KeyWindow {
         if (tail - head > ringMask) {
             growRing();
         }
-        if ((used + 1) * 4 > slots.length * 3) {
-            rebuild();
+        if ((tail - head + 1) * 2 > slots.length) {
+            growSlots();
         }
-        int i = h & slotMask;
-        int stale = -1;
+        long[] slots = this.slots;
+        int mask = slotMask;
+        int i = h & mask;
         while (true) {
             long s = slots[i];
             if (s == 0) {
                 break;
             }
-            if (live(s)) {
-                if ((int) (s >>> 32) == h) {
-                    long id = idOf(s);
-                    int e = at(id);
-                    if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
-                        inserted = false;
-                        return id;
-                    }
+            if ((int) (s >>> 32) == h) {
+                long id = idOf(s);
+                int e = at(id);
+                if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
+                    inserted = false;
+                    return id;
                 }
-            } else if (stale < 0) {
-                stale = i;
             }
-            i = (i + 1) & slotMask;
-        }
-        if (stale >= 0) {
-            i = stale;
-        } else {
-            used++;
+            i = (i + 1) & mask;
         }
         long id = tail++;
         int e = at(id);
@@ -177,6 +162,7 @@ final class KeyWindow {
         ring[e + SEND_TIME] = 0;
         ring[e + RECV_TIME] = 0;
         ring[e + META] = 0;
+        ring[e + HASH] = h;
         slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
         inserted = true;
         return id;
@@ -186,12 +172,40 @@ final class KeyWindow {
     boolean inserted;
 
     /**
-     * Removes the oldest entry (its ring record stays readable until the next insert). Its slot is
-     * left in place, now stale: finding it again would cost a cache miss per removal, the
-     * dominant cost of removal when the window holds more keys than the caches.
+     * Removes the oldest entry (its ring record stays readable until the next insert): its slot,
+     * found from the hash in its record, is emptied and the rest of its probe run shifted back
+     * over it (Knuth's deletion for linear probing: a slot moves back unless its home lies
+     * cyclically after the hole), so no lookup ever passes a removed key.
      */
     void removeHead() {
+        int h = (int) ring[at(head) + HASH];
+        long want = (long) h << 32 | (head & 0xffff_ffffL);
+        long[] slots = this.slots;
+        int mask = slotMask;
+        int i = h & mask;
+        while (slots[i] != want) {
+            i = (i + 1) & mask;
+        }
+        int j = i;
+        while (true) {
+            j = (j + 1) & mask;
+            long s = slots[j];
+            if (s == 0) {
+                break;
+            }
+            int home = (int) (s >>> 32) & mask;
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                slots[i] = s;
+                i = j;
+            }
+        }
+        slots[i] = 0;
         head++;
+    }
+
+    /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */
+    int hashOf(long id) {
+        return (int) ring[at(id) + HASH];
     }
 
     private void growRing() {
@@ -204,56 +218,19 @@ final class KeyWindow {
         }
     }
 
-    /**
-     * Drops the stale slots. Runs when live and stale slots fill three quarters of the table;
-     * doubles the table when live keys would fill more than half of it (so at least a quarter of
-     * it is free again), otherwise works in place: a new table per rebuild would be garbage every
-     * few hundred thousand keys and inflate the heap of a long pass.
-     */
-    private void rebuild() {
-        if ((tail - head + 1) * 2 > slots.length) {
-            long[] old = slots;
-            slots = new long[old.length * 2];
-            slotMask = slots.length - 1;
-            used = 0;
-            for (long s : old) {
-                if (s != 0 && live(s)) {
-                    place(s);
-                }
-            }
-            return;
-        }
-        for (int i = 0; i < slots.length; i++) {
-            if (slots[i] != 0 && !live(slots[i])) {
-                slots[i] = 0;
-            }
-        }
-        // Re-place every live slot, in probe order from just after an empty slot (one exists: the
-        // table is at most three quarters full). Each slot then finds the first empty slot from
-        // its home at or before its old place, as the slots before it in its run are already
-        // placed: the table ends up a valid linear-probing table without the stale slots.
-        int start = 0;
-        while (slots[start] != 0) {
-            start++;
-        }
-        used = 0;
-        for (int k = 1; k <= slots.length; k++) {
-            int i = (start + k) & slotMask;
-            long s = slots[i];
+    /** Doubles the probe table (live keys would fill more than half of it) and re-places every slot. */
+    private void growSlots() {
+        long[] old = slots;
+        slots = new long[old.length * 2];
+        slotMask = slots.length - 1;
+        for (long s : old) {
             if (s != 0) {
-                slots[i] = 0;
-                place(s);
+                int i = (int) (s >>> 32) & slotMask;
+                while (slots[i] != 0) {
+                    i = (i + 1) & slotMask;
+                }
+                slots[i] = s;
             }
         }
-    }
-
-    /** Puts a slot at the first empty place from its home (rebuilds only: no key comparison). */
-    private void place(long s) {
-        int i = (int) (s >>> 32) & slotMask;
-        while (slots[i] != 0) {
-            i = (i + 1) & slotMask;
-        }
-        slots[i] = s;
-        used++;
     }
 }

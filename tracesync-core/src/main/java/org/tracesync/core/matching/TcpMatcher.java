@@ -50,8 +50,10 @@ import org.tracesync.core.model.MessageSink;
  * within the window; keys dropped that way are counted and named in {@link #summary()}.
  *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown. Measured
- * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets
- * (docs/PERFORMANCE.md): mostly cache misses in its tables, whose size follows the window.
+ * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets on an idle
+ * machine, 150–160 ns per packet of the simulated set under load 10–19 (185 before the slots of
+ * the keys to decide were read ahead; docs/PERFORMANCE.md): cache misses in its tables, whose size
+ * follows the window, and the work per event.
  */
 public final class TcpMatcher {
 
@@ -183,6 +185,8 @@ public final class TcpMatcher {
      * window over a busy capture set is tens of MB); by the time a segment is matched its slot is
      * cached. Measured on the matching thread, hashes computed by the block's filler (median of 9
      * replays): 179 -> 135 ns per segment on the simulated benchmark set, 133 -> 125 on the real one.
+     * The same is done for the keys the run will decide ({@link #touchExchanges}): the probe slot
+     * their removal empties and their exchange-cache slots.
      */
     public void match(EventBlock block, BroadcastMatcher broadcasts) {
         int[] info = block.info;
@@ -197,6 +201,7 @@ public final class TcpMatcher {
             for (int i = start; i < end; i++) {
                 read += keys.home(hash[i]); // datagrams have hash 0: a harmless read
             }
+            read += touchExchanges(time[end - 1] - window);
             homeReads += read; // keeps the reads from being optimized away
             for (int i = start; i < end; i++) {
                 int f = info[i];
@@ -207,6 +212,76 @@ public final class TcpMatcher {
                 }
             }
         }
+    }
+
+    /**
+     * Reads, for the keys that the run about to be matched will decide (those inserted before
+     * {@code limit}, at most {@value #RUN} beyond what was read already), their probe-table slot
+     * (which their removal empties) and their exchange-cache slots (data and acknowledgement),
+     * in two tight loops of independent reads so that the cache misses overlap (a loop that also
+     * hashed between the reads filled the processor's window with the hashing and overlapped
+     * only a few). The exchange slots are kept in the upper half of the key's hash word, for
+     * {@link #exchange}; returns a sum of what was read (only to keep the reads).
+     */
+    private long touchExchanges(long limit) {
+        long[] ring = keys.ring;
+        long id = Math.max(keys.head, exAhead);
+        long stop = Math.min(keys.tail, id + RUN);
+        int nh = 0;
+        int nx = 0;
+        int[] homes = aheadHomes;
+        int[] slots = aheadSlots;
+        for (; id < stop; id++) {
+            int e = keys.at(id);
+            if (ring[e + KeyWindow.INSERTED] >= limit) {
+                break;
+            }
+            long hw = ring[e + KeyWindow.HASH];
+            homes[nh++] = (int) hw;
+            long k2 = ring[e + 2];
+            if (k2 >= 0) {
+                long k0 = ring[e];
+                long k1 = ring[e + 1];
+                int ackSlot = ackSlot(k0, k1);
+                int dataSlot = dataSlot(k0, k1, (int) k2);
+                if ((k2 & (long) ACK << 32) != 0) {
+                    slots[nx++] = ackSlot;
+                }
+                if ((int) k2 > 0) {
+                    slots[nx++] = dataSlot;
+                }
+                ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48
+                        | (long) (dataSlot >> 2) << 32;
+            }
+        }
+        exAhead = id;
+        long read = 0;
+        for (int k = 0; k < nh; k++) {
+            read += keys.home(homes[k]);
+        }
+        long[] ex = this.ex;
+        for (int k = 0; k < nx; k++) {
+            read += ex[slots[k] + 1];
+        }
+        return read;
+    }
+
+    /** Keys below this id had their slots read ahead, and their exchange slots kept, by {@link #touchExchanges}. */
+    private long exAhead;
+    private final int[] aheadHomes = new int[RUN];
+    private final int[] aheadSlots = new int[2 * RUN];
+
+    /** Index in {@link #ex} of the entry an acknowledgement of key (k0, k1) looks up. */
+    private static int ackSlot(long k0, long k1) {
+        return (KeyWindow.hash(k0, k1 & 0xffffffffL, 0) & EXCHANGE_MASK) << 2;
+    }
+
+    /** Index in {@link #ex} of the entry a data segment of key (k0, k1, length) waits in. */
+    private static int dataSlot(long k0, long k1, int len) {
+        long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
+                | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
+        long expected = ((k1 >>> 32) + len) & 0xffffffffL;
+        return (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 2;
     }
 
     /** The key's first word: the connection direction. */
@@ -326,19 +401,24 @@ public final class TcpMatcher {
             long k2 = ring[e + 2];
             out.message(from, to, t1, t2);
             if (k2 >= 0) {
-                exchange(from, to, t1, t2, k0, k1, k2);
+                exchange(from, to, t1, t2, k0, k1, k2, keys.head < exAhead ? ring[e + KeyWindow.HASH] : 0);
             }
         }
         keys.removeHead();
     }
 
-    private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2) {
+    /**
+     * {@code slotsKept}: the key's hash word with its exchange slots, or 0 when they were not kept
+     * (two slots 0 read as not kept: computed again, the same).
+     */
+    private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2, long slotsKept) {
+        boolean kept = slotsKept >>> 32 != 0;
         int flags = (int) (k2 >>> 32);
         int len = (int) k2;
         long seq = k1 >>> 32;
         if ((flags & ACK) != 0) {
             long ackNo = k1 & 0xffffffffL;
-            int d = (KeyWindow.hash(k0, ackNo, 0) & EXCHANGE_MASK) << 2;
+            int d = kept ? (int) (slotsKept >>> 48) << 2 : ackSlot(k0, k1);
             if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
                     && decisionTime - ex[d + 3] <= window) {
                 // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
@@ -355,7 +435,7 @@ public final class TcpMatcher {
             long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
                     | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
             long expected = (seq + len) & 0xffffffffL;
-            int d = (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 2;
+            int d = kept ? ((int) (slotsKept >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len);
             long w = ex[d + 1];
             boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
                     && decisionTime - ex[d + 3] <= window;

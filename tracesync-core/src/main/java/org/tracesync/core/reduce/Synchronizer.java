@@ -136,15 +136,21 @@ public final class Synchronizer {
     }
 
     public static Synchronization synchronize(MessageInput input, Options options) throws IOException {
-        List<NodeInfo> nodes = input.nodes();
-        PairAccumulators acc;
+        return synchronize(input.nodes(), accumulate(input), input, options);
+    }
+
+    /**
+     * Every message of {@code input} in pair accumulators: on as many threads as there are
+     * processors when the input can be read in parts ({@link org.tracesync.core.accumulate.SplitReadable}),
+     * else in one sequential pass. The same accumulators either way.
+     */
+    public static PairAccumulators accumulate(MessageInput input) throws IOException {
         if (input instanceof org.tracesync.core.accumulate.SplitReadable split) {
-            acc = split.accumulate(Runtime.getRuntime().availableProcessors());
-        } else {
-            acc = new PairAccumulators(nodes.size());
-            input.readMessages(acc);
+            return split.accumulate(Runtime.getRuntime().availableProcessors());
         }
-        return synchronize(nodes, acc, input, options);
+        PairAccumulators acc = new PairAccumulators(input.nodes().size());
+        input.readMessages(acc);
+        return acc;
     }
 
     /**

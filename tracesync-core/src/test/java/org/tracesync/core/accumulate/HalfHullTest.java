@@ -131,6 +131,80 @@ class HalfHullTest {
         assertThat(reversed.v(n - 1)).isEqualTo((long) (n - 1) * (n - 1));
     }
 
+    /**
+     * The insertion's turn test against BigInteger on operands of every magnitude, from 1 bit to
+     * 63 (products up to 2^126, the two sides' high words equal and the low words differing only
+     * in their top bit), both signs, and exact ties.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void leftTurnIsExactAtEveryMagnitude(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int n = 0; n < 300_000; n++) {
+            long du1 = operand(r);
+            long dv1 = operand(r);
+            long du2 = operand(r);
+            long dv2 = operand(r);
+            if (n % 5 == 0) { // a tie: (du2, dv2) a multiple of (du1, dv1)
+                long k = 1 + r.nextInt(3);
+                if (Math.abs(du1) < Long.MAX_VALUE / 4 && Math.abs(dv1) < Long.MAX_VALUE / 4) {
+                    du2 = du1 * k;
+                    dv2 = dv1 * k;
+                }
+            }
+            BigInteger cross = BigInteger.valueOf(du1).multiply(BigInteger.valueOf(dv2))
+                    .subtract(BigInteger.valueOf(dv1).multiply(BigInteger.valueOf(du2)));
+            assertThat(HalfHull.leftTurn(du1, dv1, du2, dv2)).as("(%d, %d) then (%d, %d)", du1, dv1, du2, dv2)
+                    .isEqualTo(cross.signum() > 0);
+        }
+    }
+
+    /** A random long of 1 to 63 significant bits, either sign. */
+    private static long operand(SplittableRandom r) {
+        int bits = 1 + r.nextInt(63);
+        long x = r.nextLong() >>> (64 - bits);
+        return r.nextBoolean() ? x : -x;
+    }
+
+    /**
+     * Both sides at epoch-scale offsets and hour-long spans (cross products beyond 64 bits), in
+     * order, shuffled and merged from shifted parts: the same hull, and the brute-force check
+     * holds (upper hulls are stored negated: what is read is what was added).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {31, 32, 33, 34})
+    void bothSidesAtLargeMagnitudesMergeShiftedAsAccumulatedOnce(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int n = 2000 + r.nextInt(2000);
+        long[] u = new long[n];
+        long[] v = new long[n];
+        long base = r.nextLong(-4_000_000_000_000_000L, 4_000_000_000_000_000L);
+        for (int i = 0; i < n; i++) {
+            u[i] = base + r.nextLong(3_600_000_000_000L);
+            v[i] = -base / 3 + (long) (3e9 * Math.sin((u[i] - base) / 4e11)) + r.nextLong(5_000_000_000L);
+        }
+        for (HalfHull.Side side : HalfHull.Side.values()) {
+            HalfHull once = new HalfHull(side);
+            HalfHull[] parts = {new HalfHull(side), new HalfHull(side)};
+            long[] du = {r.nextLong(-1_000_000_000L, 1_000_000_000L), r.nextLong(-1_000_000_000L, 1_000_000_000L)};
+            long[] dv = {r.nextLong(-1_000_000_000L, 1_000_000_000L), r.nextLong(-1_000_000_000L, 1_000_000_000L)};
+            for (int i = 0; i < n; i++) {
+                once.add(u[i], v[i]);
+                int k = r.nextInt(2);
+                parts[k].add(u[i] - du[k], v[i] - dv[k]); // the part's own origin
+            }
+            HalfHull merged = new HalfHull(side);
+            merged.addAllShifted(parts[0], du[0], dv[0]);
+            merged.addAllShifted(parts[1], du[1], dv[1]);
+            assertThat(merged.us()).containsExactly(once.us());
+            assertThat(merged.vs()).containsExactly(once.vs());
+            assertIsHalfHull(once, u, v);
+            for (int k = 0; k < once.size(); k++) {
+                assertThat(once.v(k)).isEqualTo(once.vs()[k]);
+            }
+        }
+    }
+
     private static long[][] sortedCopy(long[] u, long[] v) {
         long[] su = u.clone();
         long[] sv = v.clone();

@@ -135,6 +135,77 @@ class PiecewiseEstimatorTest {
     }
 
     /**
+     * Issue #13's acceptance grid, NTP-like corrections with two 500 ppm slews per clock, 6 h at 5
+     * messages/s, 40 µs minimum latency each way (the clocks of {@code simulate --nodes 2 --ntp 1
+     * --slews 2 --seed 1}): the truth stays inside the bounds at every message end. Across a slew
+     * the bounds are the envelope of the bound pieces on both sides; before, the bound piece after
+     * one slew ran through part of it (a tilted line fits a few messages per second) and its
+     * envelope, taken for the slew's right side, held neither clock line: 99.998 % of the 432,982
+     * ends inside, the first miss 62 µs outside.
+     */
+    @Test
+    void slewBoundsComeFromTheBoundPiecesOutsideTheSlew() throws Exception {
+        long seed = 1;
+        LatencyModel latency = new LatencyModel(40_000, 40_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 6 * HOUR);
+        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 6 * HOUR,
+                5.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        assertThat(result.pairs().get(0).steps()).isEmpty();
+        TruthScore.Score s = score(config, result);
+        assertThat(s.inversions()).isZero();
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+    }
+
+    /**
+     * The same behaviour at 50 messages/s over 2 h, 30 µs (seed 10): in 1 s buckets the hulls
+     * hide the slews' corners, and the fit joins pieces around them with breaks, jumps no step
+     * proves. Around a break the bounds are now the envelope of the bound pieces on both sides,
+     * as around a slew; before, 99.985 % of the message ends were inside. The transform itself
+     * does not meet the issue's error bound here (PERFORMANCE.md, "Acceptance grid"): only the
+     * bounds are asserted.
+     */
+    @Test
+    void boundsHoldAroundABreak() throws Exception {
+        long seed = 10;
+        LatencyModel latency = new LatencyModel(30_000, 30_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 2 * HOUR);
+        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 2 * HOUR,
+                50.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        assertThat(result.pairs().get(0).note()).contains("breaks");
+        TruthScore.Score s = score(config, result);
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+    }
+
+    /**
+     * NTP-like corrections with two 500 ppm slews per clock, 12 h at 2 messages/s, 60 µs (seed 1),
+     * in 1 s buckets: a greedy bound piece of three buckets holds a single a → b hull vertex and
+     * does not bound its drift. Between two pieces that do, its bounds are their envelope (as
+     * across a slew); before, the whole pair fell back to {@code fallback} (86,087 messages
+     * inverted, 20.6 ms of error).
+     */
+    @Test
+    void aShortPieceThatFixesNoDriftBetweenTwoThatDoKeepsThePairPiecewise() throws Exception {
+        long seed = 1;
+        LatencyModel latency = new LatencyModel(60_000, 60_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 12 * HOUR);
+        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 12 * HOUR,
+                2.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        assertThat(result.pairs().get(0).quality()).isEqualTo(Quality.PIECEWISE);
+        TruthScore.Score s = score(config, result);
+        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
+        assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
+    }
+
+    /**
      * Issue #13 item 1: as few pieces as the data allows. NTP-like rate corrections are kinks: a
      * piece ends soon after each kink it cannot absorb, so a continuous fit needs at most two
      * segments per rate change of either clock (the piece and the bridge into the next one), and
@@ -243,6 +314,62 @@ class PiecewiseEstimatorTest {
         assertThat(s.inversions()).isLessThanOrEqualTo(20);
         // but the bounds hold everywhere, inside those buckets too: between the last message
         // consistent with before and the first consistent with after, either clock may hold
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+    }
+
+    /**
+     * Issue #13's acceptance grid, steps (the clocks of {@code simulate --nodes 2 --steps 2}, 30 µs
+     * minimum latency each way, 5 messages/s for 2 h, 2 messages/s for 6 h): each true step lies inside its reported
+     * [earliest, latest] with its size inside the reported bounds, and away from those intervals
+     * the error stays under the minimum latency. Within an interval the messages are consistent
+     * with either clock, so no estimate can tell on which side of the step they fall; within the
+     * step's size of it, a backward step makes b read the same local times on both sides. Before: on
+     * seeds 6 and 7 a step's earliest was the last hull vertex of the piece before, after the
+     * true step; the cut sat at the start of the interval, up to 0.9 s before the step (4.3 ms
+     * of error at the messages in between, on seed 1); at 2 messages/s the piece before a 4.1 ms
+     * backward step was too short to bound its drift, so the jump was called a break, not a step.
+     */
+    @ParameterizedTest(name = "seed {0}, {1} messages/s, {2} h")
+    @org.junit.jupiter.params.provider.CsvSource({"1, 5, 2", "2, 5, 2", "6, 5, 2", "7, 5, 2", "1, 2, 6"})
+    void stepsLieInsideTheirIntervalsAndTheErrorOutsideStaysUnderTheMinimumLatency(long seed, double rate, long hours)
+            throws Exception {
+        LatencyModel latency = new LatencyModel(30_000, 30_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withSteps(2, 5_000_000L).apply(clocks, seed, START, hours * HOUR);
+        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START,
+                hours * HOUR, rate, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        PairResult pair = result.pairs().get(0);
+        List<ClockEvent> truth = config.clocks().get(1).steps();
+        assertThat(pair.steps()).hasSize(truth.size());
+        for (int k = 0; k < truth.size(); k++) {
+            ClockStep st = pair.steps().get(k);
+            ClockEvent e = truth.get(k); // node 0 reads true time: a-times are true times
+            assertThat(e.at()).as("step %d: %s", k, st).isBetween(st.earliest(), st.latest());
+            assertThat((double) e.step()).as("step %d size: %s", k, st).isBetween(st.sizeMin(), st.sizeMax());
+        }
+        NodeResult node = result.nodes().get(1);
+        ClockModel a = config.clocks().get(0);
+        ClockModel b = config.clocks().get(1);
+        double[] worst = new double[1];
+        new ClusterSimulator(config).run(new org.tracesync.core.simulate.SimulationSink() {
+            @Override
+            public void message(int sender, int receiver, long sendTime, long recvTime) {
+                long t = sender == 1 ? sendTime : recvTime; // the end on b
+                long onA = b.trueTime(t);
+                // inside a step's interval, or within its size of it (after a backward step the
+                // clock reads those local times twice): either side may hold
+                if (pair.steps().stream().anyMatch(st -> onA >= st.earliest() - Math.abs(st.size())
+                        && onA <= st.latest() + Math.abs(st.size()))) {
+                    return;
+                }
+                double error = (double) (a.local(onA) - t) - node.transform().correction(t);
+                worst[0] = Math.max(worst[0], Math.abs(error));
+            }
+        });
+        assertThat(worst[0]).isLessThanOrEqualTo(30_000);
+        TruthScore.Score s = score(config, result);
         assertThat(s.violations()).as(s.firstViolation()).isZero();
     }
 

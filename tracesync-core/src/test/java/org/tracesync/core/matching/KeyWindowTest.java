@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * KeyWindow against a plain map and queue: same ids, same "inserted" answers, same lookups, while
- * the window grows, shrinks, rebuilds its probe table over stale slots and grows its ring.
+ * the window grows, shrinks (every removal shifting its probe run back), doubles its probe table
+ * and grows its ring.
  */
 class KeyWindowTest {
 
@@ -77,6 +78,6 @@ class KeyWindowTest {
             assertThat(new Key(w.ring[e], w.ring[e + 1], w.ring[e + 2])).isEqualTo(k);
             assertThat(w.size()).isEqualTo(order.size());
         }
-        assertThat(next - firstId).isGreaterThan(100_000); // many inserts, removals and rebuilds
+        assertThat(next - firstId).isGreaterThan(100_000); // many inserts, removals and growths
     }
 }

@@ -17,7 +17,12 @@ import java.nio.file.StandardOpenOption;
  */
 final class BlockInput implements Closeable {
 
-    private static final int INITIAL = 1 << 20;
+    /**
+     * 128 KB: the buffers of a few captures read side by side, and the JDK's temporary direct
+     * buffer that a read into a heap array goes through, stay in the L2 cache between the copy
+     * and the decoding (1 MB buffers cost about 10 ns more per packet, docs/PERFORMANCE.md).
+     */
+    private static final int INITIAL = 1 << 17;
 
     private final Path file;
     private final SeekableByteChannel channel;

@@ -114,8 +114,8 @@ final class CaptureTrace implements EventTrace {
             DecodedPacket p = this.p;
             int kind = PacketDecoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), p);
             if (kind == DecodedPacket.TCP) {
-                int src = traced.find(p.srcHi, p.srcLo);
-                int dst = traced.find(p.dstHi, p.dstLo);
+                int src = find(p.srcHi, p.srcLo);
+                int dst = find(p.dstHi, p.dstLo);
                 if (src >= 0 && dst >= 0) {
                     int srcOwner = traced.ownerOf(src);
                     int dstOwner = traced.ownerOf(dst);
@@ -136,6 +136,32 @@ final class CaptureTrace implements EventTrace {
                 return BROADCAST;
             }
             return OTHER;
+        }
+
+        /**
+         * IPv4 addresses found in the table, by a hash of their low word: a capture names a few
+         * hosts over and over, and one compare here replaces a probe of the shared table. Exact:
+         * an address's id never changes once assigned.
+         */
+        private final long[] seenLo = new long[SEEN];
+        private final int[] seenId = new int[SEEN];
+        private static final int SEEN = 64;
+
+        /** {@link AddressTable#find}, through {@link #seenLo} for IPv4 addresses. */
+        private int find(long hi, long lo) {
+            if (hi != 0) {
+                return traced.find(hi, lo);
+            }
+            int k = (int) ((lo * 0x9E3779B97F4A7C15L) >>> 58); // 6 bits: SEEN slots
+            if (seenLo[k] == lo) { // never 0 for an IPv4-mapped address, the empty slots' value
+                return seenId[k];
+            }
+            int id = traced.find(hi, lo);
+            if (id >= 0) {
+                seenLo[k] = lo;
+                seenId[k] = id;
+            }
+            return id;
         }
 
         @Override

@@ -120,6 +120,51 @@ class LttvTextInputTest {
         assertThat(read(write(crlf.toString()))).isEqualTo(expected);
     }
 
+    /**
+     * The plain path reads trace numbers and times eight bytes at a time: every count of integer
+     * digits (1 to 11, leading zeros included), of decimals (none, "12.", 1 to 12) and of trace
+     * number digits (1 to 9) around the word boundaries gives the oracle's nanoseconds, whichever
+     * path takes the line.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2})
+    void everyDigitCountAroundTheWordBoundariesParsesExactly(long seed) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        StringBuilder text = new StringBuilder("2\n");
+        List<Message> expected = new ArrayList<>();
+        for (int intDigits = 1; intDigits <= 11; intDigits++) {
+            for (int decimals = -1; decimals <= 12; decimals++) {
+                for (int n = 0; n < 20; n++) {
+                    String ts = digits(random, intDigits, decimals);
+                    String tr = digits(random, 1 + random.nextInt(10), random.nextInt(10));
+                    // trace numbers of 1 to 9 digits (leading zeros), up to the plain path's limit
+                    String sender = "0".repeat(random.nextInt(9)) + "1";
+                    String receiver = "0".repeat(random.nextInt(9)) + "0";
+                    text.append(sender).append(' ').append(receiver).append(' ').append(ts).append(' ').append(tr).append('\n');
+                    expected.add(new Message(1, 0, oracle(ts), oracle(tr)));
+                }
+            }
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+    }
+
+    /** Seconds with {@code intDigits} digits (the 11th a leading zero) and {@code decimals} (−1: none, 0: "12."). */
+    private static String digits(java.util.SplittableRandom random, int intDigits, int decimals) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < intDigits; i++) {
+            // at most 9 before the last ten digits, a 0 before that: below 9223372036 s (the int64 limit)
+            int bound = i == intDigits - 11 ? 1 : i == intDigits - 10 ? 9 : 10;
+            b.append((char) ('0' + random.nextInt(bound)));
+        }
+        if (decimals >= 0) {
+            b.append('.');
+        }
+        for (int i = 0; i < decimals; i++) {
+            b.append((char) ('0' + random.nextInt(10)));
+        }
+        return b.toString();
+    }
+
     private static String randomSeconds(java.util.SplittableRandom random) {
         String sec = switch (random.nextInt(4)) {
             case 0 -> Long.toString(1_700_000_000L + random.nextInt(3600));
@@ -189,6 +234,54 @@ class LttvTextInputTest {
             assertThat(p.bToA().us()).containsExactly(q.bToA().us());
             assertThat(p.bToA().vs()).containsExactly(q.bToA().vs());
         }
+    }
+
+    /**
+     * Every line before a bad one reaches the sink, in file order (plain lines and general-path
+     * ones mixed), before the error: a bad time, and a line the scan itself refuses (the wrong
+     * number of fields).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"0 1 12.5x 13", "0 1 12.5"})
+    void theLinesBeforeABadOneReachTheSinkInOrder(String bad) throws IOException {
+        StringBuilder text = new StringBuilder("2\n");
+        for (int k = 0; k < 2_500; k++) {
+            text.append(k % 700 == 3 ? "1 0 " + k + ".25 " + k + ".5 # a comment\n" : "0 1 " + k + ".5 " + k + ".75\n");
+        }
+        text.append(bad).append("\n0 1 9.5 9.75\n");
+        Path f = write(text.toString());
+        List<long[]> got = new ArrayList<>();
+        assertThatThrownBy(() -> LttvTextInput.open(f).readMessages((s, r, ts, tr) -> got.add(new long[] {s, r, ts, tr})))
+                .isInstanceOf(TraceFormatException.class).hasMessageContaining("line 2502");
+        assertThat(got).hasSize(2_500);
+        for (int k = 0; k < 2_500; k++) {
+            boolean comment = k % 700 == 3;
+            assertThat(got.get(k)).containsExactly(comment ? 1 : 0, comment ? 0 : 1,
+                    k * 1_000_000_000L + (comment ? 250_000_000L : 500_000_000L),
+                    k * 1_000_000_000L + (comment ? 500_000_000L : 750_000_000L));
+        }
+    }
+
+    /**
+     * The file is read in buffers whose first reads are short (4 KiB, doubling): a 300 KiB
+     * comment line (longer than the first reads) and lines cut by every read's end are read
+     * whole; a line over 1 MiB (the buffer) is refused with its number.
+     */
+    @Test
+    void longLinesAcrossWindowsAreReadAndALineOverOneMebibyteIsRefused() throws IOException {
+        StringBuilder text = new StringBuilder("2\n");
+        List<Message> expected = new ArrayList<>();
+        for (int k = 0; k < 60_000; k++) {
+            if (k == 1_000) {
+                text.append("# ").append("x".repeat(300 << 10)).append('\n');
+            }
+            text.append("0 1 ").append(k).append(".123456789 ").append(k).append(".5\n");
+            expected.add(new Message(0, 1, k * 1_000_000_000L + 123_456_789L, k * 1_000_000_000L + 500_000_000L));
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+        Path tooLong = write("2\n0 1 1.5 2.5\n# " + "y".repeat(1 << 20) + "\n0 1 3.5 4.5\n");
+        assertThatThrownBy(() -> read(tooLong)).isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("line 3: line longer than 1048576 bytes");
     }
 
     @Test
