@@ -17,6 +17,7 @@
 # Needs the built CLI and benchmarks jar (mvn -q -DskipTests package). On a shared machine read
 # the CPU times and the ratios of the same run; the load is printed before and after.
 set -euo pipefail
+. "$(dirname "$0")/times.sh"
 DIR=${1:?usage: bandwidth.sh DIR [RUNS]}
 RUNS=${2:-3}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,7 +33,6 @@ if [ ! -d "$DIR/ctf" ]; then
 fi
 CTFS=()
 for c in "${CAPS[@]}"; do CTFS+=("$DIR/ctf/$(basename "$c" .pcap)"); done
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1)"
 echo "captures: $(du -cb "${CAPS[@]}" | tail -1 | cut -f1) bytes; CTF: $(du -cb "$DIR"/ctf/*/channel* | tail -1 | cut -f1) bytes; load $(load)"
 cat "${CAPS[@]}" "$DIR"/ctf/*/channel* > /dev/null
@@ -64,14 +64,7 @@ for run in $(seq "$RUNS"); do
     esac
   done
 done
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-printf '%-10s %10s %10s %10s\n' what "cpu s" "wall s" "RSS MB"
-for name in "${ORDER[@]}"; do
-  c=$(awk '{print $2 + $3}' "$DIR/times-$name" | median)
-  w=$(awk '{print $1}' "$DIR/times-$name" | median)
-  m=$(awk '{print $4 / 1024}' "$DIR/times-$name" | median)
-  printf '%-10s %10s %10s %10.1f   (cpu: %s)\n' "$name" "$c" "$w" "$m" "$(awk '{printf "%.2f ", $2 + $3}' "$DIR/times-$name")"
-done
+print_medians "$DIR/times" "${ORDER[@]}"
 if [ -n "${BASELINE_JAR:-}" ]; then
   for s in ctf caps; do
     cmp -s "$DIR/out-$s.json" "$DIR/out-base-$s.json" && echo "$s: both versions wrote the same result" \

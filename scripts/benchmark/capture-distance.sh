@@ -16,6 +16,7 @@
 # absent). Needs this build's jars (mvn -q -DskipTests package). On a shared machine read the CPU
 # times and the ratios of the same run; the load is printed with each figure.
 set -euo pipefail
+. "$(dirname "$0")/times.sh"
 DIR=${1:?usage: capture-distance.sh DIR [RUNS] [REPEAT]}
 RUNS=${2:-3}
 REPEAT=${3:-4}
@@ -27,7 +28,6 @@ if ! ls "$DIR"/caps/*.pcap > /dev/null 2>&1; then
   java -Xmx1g -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR/caps"
 fi
 CAPS=("$DIR"/caps/*.pcap)
-load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1)"
 echo "captures: $(du -cb "${CAPS[@]}" | tail -1 | cut -f1) bytes; load $(load)"
 cat "${CAPS[@]}" > /dev/null
@@ -61,14 +61,7 @@ for run in $(seq "$RUNS"); do
     esac
   done
 done
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-printf '%-10s %10s %10s %10s\n' what "cpu s" "wall s" "RSS MB"
-for name in "${ORDER[@]}"; do
-  c=$(awk '{print $2 + $3}' "$DIR/times-$name" | median)
-  w=$(awk '{print $1}' "$DIR/times-$name" | median)
-  m=$(awk '{print $4 / 1024}' "$DIR/times-$name" | median)
-  printf '%-10s %10s %10s %10.1f   (cpu: %s)\n' "$name" "$c" "$w" "$m" "$(awk '{printf "%.2f ", $2 + $3}' "$DIR/times-$name")"
-done
+print_medians "$DIR/times" "${ORDER[@]}"
 if [ -n "${BASELINE_JAR:-}" ]; then
   cmp -s "$DIR/out-caps.json" "$DIR/out-base-caps.json" && echo "both versions wrote the same result" \
     || echo "the results differ"

@@ -16,7 +16,7 @@ CLI=("$5" "$6")
 NAME=(old new)
 T=("$SET/n1" "$SET/n2" "$SET/n3")
 OUT=$(mktemp -d)
-load() { cut -d' ' -f1-3 /proc/loadavg; }
+. "$(dirname "$0")/times.sh"
 echo "load $(load); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 for r in $(seq "$ROUNDS"); do
   for k in 0 1; do

@@ -16,6 +16,7 @@
 # headers (Debian: apt-get install gcc pkg-config libglib2.0-dev), the built CLI
 # (mvn -q -DskipTests package) and the benchmarks jar for the input file.
 set -euo pipefail
+. "$(dirname "$0")/times.sh"
 SRC=${1:?usage: lttv.sh LTTV_CHECKOUT [MESSAGES] [RUNS]}/lttv/lttv/sync
 MESSAGES=${2:-4000000}
 RUNS=${3:-5}
@@ -40,7 +41,7 @@ if [ ! -f "$FILE" ]; then
   java -cp "$HERE/tracesync-benchmarks/target/benchmarks.jar" org.tracesync.benchmarks.LttvLargeFile "$FILE" "$MESSAGES"
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1); $(gcc --version | head -1)"
-echo "file: $FILE, $(stat -c %s "$FILE") bytes; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "file: $FILE, $(stat -c %s "$FILE") bytes; load before: $(load)"
 cat "$FILE" > /dev/null
 opts="-Xmx1g -XX:+UseParallelGC"
 ORDER=(C ts ts-c1 cat)
@@ -58,13 +59,6 @@ for run in $(seq "$RUNS"); do
     esac
   done
 done
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-printf '%-6s %10s %10s %10s\n' what "wall s" "cpu s" "RSS MB"
-for name in "${ORDER[@]}"; do
-  w=$(awk '{print $1}' "$WORK/times-$name" | median)
-  c=$(awk '{print $2 + $3}' "$WORK/times-$name" | median)
-  m=$(awk '{print $4 / 1024}' "$WORK/times-$name" | median)
-  printf '%-6s %10s %10s %10.1f   (walls: %s)\n' "$name" "$w" "$c" "$m" "$(awk '{printf "%s ", $1}' "$WORK/times-$name")"
-done
+print_medians "$WORK/times" "${ORDER[@]}"
 cmp -s "$WORK/out.json" "$WORK/out-c1.json" && echo "ts and ts-c1 wrote the same result" || echo "ts and ts-c1 results differ"
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after: $(load)"

@@ -14,6 +14,7 @@
 # Needs the built CLI (mvn -q -DskipTests package). WORK (default /tmp/tracesync-start-bench) holds
 # the files it writes.
 set -euo pipefail
+. "$(dirname "$0")/times.sh"
 RUNS=${1:-11}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${WORK:-/tmp/tracesync-start-bench}
@@ -42,7 +43,7 @@ if [ -n "${BASELINE_JAR:-}" ]; then
   ORDER+=(base-version base-sync2)
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1)"
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each after one warm-up, alternated"
+echo "load before: $(load); $RUNS runs each after one warm-up, alternated"
 for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
 for run in $(seq 0 "$RUNS"); do
   for name in "${ORDER[@]}"; do
@@ -58,16 +59,9 @@ for run in $(seq 0 "$RUNS"); do
     esac
   done
 done
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-printf '%-13s %8s %8s %8s\n' what "wall s" "cpu s" "RSS MB"
-for name in "${ORDER[@]}"; do
-  w=$(awk '{print $1}' "$WORK/times-$name" | median)
-  c=$(awk '{print $2 + $3}' "$WORK/times-$name" | median)
-  m=$(awk '{print $4 / 1024}' "$WORK/times-$name" | median)
-  printf '%-13s %8s %8s %8.1f   (walls: %s)\n' "$name" "$w" "$c" "$m" "$(awk '{printf "%s ", $1}' "$WORK/times-$name")"
-done
+print_medians "$WORK/times" "${ORDER[@]}"
 if [ -n "${BASELINE_JAR:-}" ]; then
   cmp -s "$WORK/two.json" "$WORK/two-base.json" && echo "sync2 and base-sync2 wrote the same result" \
     || echo "sync2 and base-sync2 results differ"
 fi
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after: $(load)"

@@ -1136,31 +1136,25 @@ public final class PiecewiseEstimator {
 
     /** The last hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MIN_VALUE}. */
     private static long lastWrong(Bucket bucket, Piece line) {
-        long u = Long.MIN_VALUE;
-        for (int n = 0; n < bucket.pu().length; n++) {
-            if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
-                u = Math.max(u, bucket.pu()[n]);
-            }
-        }
-        for (int n = 0; n < bucket.qu().length; n++) {
-            if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
-                u = Math.max(u, bucket.qu()[n]);
-            }
-        }
-        return u;
+        return wrongVertex(bucket, line, true);
     }
 
     /** The first hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MAX_VALUE}. */
     private static long firstWrong(Bucket bucket, Piece line) {
-        long u = Long.MAX_VALUE;
+        return wrongVertex(bucket, line, false);
+    }
+
+    /** The last ({@code last}) or first hull vertex of {@code bucket} on the wrong side of {@code line}. */
+    private static long wrongVertex(Bucket bucket, Piece line, boolean last) {
+        long u = last ? Long.MIN_VALUE : Long.MAX_VALUE;
         for (int n = 0; n < bucket.pu().length; n++) {
             if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
-                u = Math.min(u, bucket.pu()[n]);
+                u = last ? Math.max(u, bucket.pu()[n]) : Math.min(u, bucket.pu()[n]);
             }
         }
         for (int n = 0; n < bucket.qu().length; n++) {
             if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
-                u = Math.min(u, bucket.qu()[n]);
+                u = last ? Math.max(u, bucket.qu()[n]) : Math.min(u, bucket.qu()[n]);
             }
         }
         return u;
