@@ -1,0 +1,102 @@
+package org.tracesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code tracesync sync …} runs on {@link PrebuiltCommandSpecs}, the picocli model written as plain
+ * calls by {@link PrebuiltCommandSpecsWriter} from the annotations: it must be what the annotations
+ * give now, and the same model picocli builds from them by reflection.
+ */
+class PrebuiltCommandSpecsTest {
+
+    @Test
+    void the_checked_in_source_is_what_the_annotations_give() throws IOException {
+        String generated = PrebuiltCommandSpecsWriter.source();
+        String checkedIn = Files.readString(PrebuiltCommandSpecsWriter.SOURCE);
+        if (!checkedIn.equals(generated)) {
+            Path fresh = Path.of("target/PrebuiltCommandSpecs.java");
+            Files.writeString(fresh, generated);
+            assertThat(checkedIn).as("the annotations of TracesyncCommand, SyncCommand or their mixins changed: rewrite "
+                    + PrebuiltCommandSpecsWriter.SOURCE + " (in tracesync-cli: cp " + fresh + " "
+                    + PrebuiltCommandSpecsWriter.SOURCE + ")").isEqualTo(generated);
+        }
+    }
+
+    @Test
+    void the_prebuilt_model_is_the_reflective_one_field_by_field() {
+        CommandLine prebuilt = TracesyncCommand.prebuiltSync();
+        CommandLine reflective = TracesyncCommand.withSubcommands(new String[] {"sync"});
+        assertThat(differences(CommandModelDump.of(prebuilt.getCommandSpec()), CommandModelDump.of(reflective.getCommandSpec())))
+                .isEmpty();
+        List<String> sync = CommandModelDump.of(prebuilt.getSubcommands().get("sync").getCommandSpec());
+        assertThat(sync).hasSizeGreaterThan(1000); // every option, each field
+        assertThat(differences(sync, CommandModelDump.of(reflective.getSubcommands().get("sync").getCommandSpec()))).isEmpty();
+    }
+
+    /** The lines of {@code a} and {@code b} that differ, index by index ({@code -} for a missing line). */
+    private static List<String> differences(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+            String x = i < a.size() ? a.get(i) : "-";
+            String y = i < b.size() ? b.get(i) : "-";
+            if (!x.equals(y)) {
+                out.add(i + ": prebuilt " + x + "\n   reflective " + y);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void every_option_lands_in_the_same_field() throws Exception {
+        String[][] commandLines = {
+            {"sync", "a.txt"},
+            {"sync", "a.pcap", "b.pcapng", "-o", "r.json", "--reference", "b", "--estimator", "regression", "--confidence", "0.9",
+                "--reduction", "path", "--min-latency", "5us", "-q", "--all-pairs", "--name", "x,y", "--node-address",
+                "x=10.0.0.1,10.0.0.2", "--node-address", "y=10.0.0.3", "--match-window", "2.5", "--no-reader-thread",
+                "--repair", "never", "--node-key", "host.name", "--pending-spans", "64", "--debug"},
+            {"--debug", "sync", "--rtt", "exchanges", "--output=r.json", "-q", "c", "d", "e"},
+            {"sync", "--rtt=rtt.txt", "--estimator=bisector", "--reduction", "global", "--repair=always", "--", "-o"},
+        };
+        for (String[] args : commandLines) {
+            CommandLine prebuilt = TracesyncCommand.prebuiltSync();
+            CommandLine reflective = TracesyncCommand.withSubcommands(new String[] {"sync"});
+            prebuilt.parseArgs(args);
+            reflective.parseArgs(args);
+            assertThat(fields(prebuilt)).as(String.join(" ", args)).containsExactlyElementsOf(fields(reflective))
+                    .anyMatch(f -> f.startsWith("sync.inputs = ["));
+        }
+    }
+
+    /** Every field of the top command, of {@code sync} and of its mixins, as {@code name = value}. */
+    private static List<String> fields(CommandLine cl) throws IllegalAccessException {
+        List<String> out = new ArrayList<>();
+        values("top", cl.getCommand(), out);
+        values("sync", cl.getSubcommands().get("sync").getCommand(), out);
+        return out;
+    }
+
+    private static void values(String path, Object o, List<String> out) throws IllegalAccessException {
+        for (Field f : o.getClass().getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) || f.getType() == CommandLine.Model.CommandSpec.class) {
+                continue;
+            }
+            f.setAccessible(true);
+            Object v = f.get(o);
+            if (v != null && v.getClass().getName().endsWith("Mixin")) {
+                values(path + "." + f.getName(), v, out);
+            } else {
+                out.add(path + "." + f.getName() + " = " + v);
+            }
+        }
+    }
+}
