@@ -49,6 +49,9 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
             PrintWriter out = new PrintWriter(System.out, true);
             System.exit(printVersion(out, new PrintWriter(System.err, true)));
         }
+        // no Groovy here: picocli's factory would otherwise look for groovy.lang.Closure on the whole class
+        // path, which opens tracesync.jar behind bin/tracesync's start jar (docs/PERFORMANCE.md, "Start")
+        System.setProperty("picocli.disable.closures", "true");
         System.exit(execute(newCommandLine(args), args));
     }
 
