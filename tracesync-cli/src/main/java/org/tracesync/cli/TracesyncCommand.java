@@ -5,6 +5,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
+import java.util.Map;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.TraceSetException;
 import picocli.CommandLine;
@@ -49,11 +50,23 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
             PrintWriter out = new PrintWriter(System.out, true);
             System.exit(printVersion(out, new PrintWriter(System.err, true)));
         }
-        // no Groovy here: picocli's factory would otherwise look for groovy.lang.Closure on the whole class
-        // path, which opens tracesync.jar behind bin/tracesync's start jar (docs/PERFORMANCE.md, "Start")
-        System.setProperty("picocli.disable.closures", "true");
+        for (Map.Entry<String, String> setting : PICOCLI_SETTINGS.entrySet()) {
+            if (System.getProperty(setting.getKey()) == null) {
+                System.setProperty(setting.getKey(), setting.getValue());
+            }
+        }
         System.exit(execute(newCommandLine(args), args));
     }
+
+    /**
+     * picocli's switches that {@link #main} sets (unless given with {@code -D}) to start faster
+     * (docs/PERFORMANCE.md, "Start"): no Groovy closures (else picocli's factory looks for
+     * {@code groovy.lang.Closure} on the whole class path, which opens tracesync.jar behind
+     * bin/tracesync's start jar), and no converters for java.sql and java.time types, which no option
+     * has (else every command line looks up 18 such classes and their parse methods by reflection).
+     */
+    static final Map<String, String> PICOCLI_SETTINGS = Map.of("picocli.disable.closures", "true",
+            "picocli.converters.excludes", "java\\.sql\\..*,java\\.time\\..*");
 
     /** {@code --version} or {@code -V}, with {@code --debug} at most: the version is all that is printed. */
     static boolean isVersionAlone(String[] args) {

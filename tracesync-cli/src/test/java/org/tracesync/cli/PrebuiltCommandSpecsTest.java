@@ -77,6 +77,28 @@ class PrebuiltCommandSpecsTest {
         }
     }
 
+    @Test
+    void the_converters_main_leaves_out_are_those_of_types_no_option_has() {
+        List<String> excluded = List.of(TracesyncCommand.PICOCLI_SETTINGS.get("picocli.converters.excludes").split(","));
+        assertThat(excluded).hasSize(2);
+        assertThat("java.time.Duration").matches(excluded.get(1));
+        assertThat("java.nio.file.Path").doesNotMatch(excluded.get(0)).doesNotMatch(excluded.get(1));
+        List<String> types = new ArrayList<>();
+        List<CommandLine> commands = new ArrayList<>(List.of(TracesyncCommand.newCommandLine()));
+        for (int i = 0; i < commands.size(); i++) {
+            commands.addAll(commands.get(i).getSubcommands().values());
+            for (CommandLine.Model.ArgSpec arg : commands.get(i).getCommandSpec().args()) {
+                types.add(arg.typeInfo().getClassName());
+                for (Class<?> aux : arg.typeInfo().getAuxiliaryTypes()) {
+                    types.add(aux.getName());
+                }
+            }
+        }
+        assertThat(commands).hasSizeGreaterThan(10);
+        assertThat(types).contains("java.nio.file.Path", "java.lang.Long")
+                .noneMatch(t -> excluded.stream().anyMatch(t::matches));
+    }
+
     /** Every field of the top command, of {@code sync} and of its mixins, as {@code name = value}. */
     private static List<String> fields(CommandLine cl) throws IllegalAccessException {
         List<String> out = new ArrayList<>();
