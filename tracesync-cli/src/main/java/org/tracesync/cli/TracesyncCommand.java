@@ -19,7 +19,9 @@ import picocli.CommandLine.ScopeType;
  * <p>Start cost: picocli builds a command's model by reflection over its annotations (about 2–25 ms
  * of CPU per command at start, before the JIT), so {@link #main} builds only what the command line
  * names ({@link #newCommandLine(String[])}): {@code tracesync sync …} gets the top command and
- * {@code sync}. Every other command line (usage, {@code help}, a mistyped command) gets the whole
+ * {@code sync}, and their models without reflection, from {@link PrebuiltCommandSpecs} (builder calls
+ * generated from the annotations); another named command gets the top command and itself, by
+ * reflection. Every other command line (usage, {@code help}, a mistyped command) gets the whole
  * hierarchy, {@link #newCommandLine()}, so what is printed is the same either way; and
  * {@code tracesync --version} prints its two lines without any model ({@link #isVersionAlone}).
  * docs/PERFORMANCE.md ("Start") has the figures.
@@ -63,10 +65,11 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
      * (docs/PERFORMANCE.md, "Start"): no Groovy closures (else picocli's factory looks for
      * {@code groovy.lang.Closure} on the whole class path, which opens tracesync.jar behind
      * bin/tracesync's start jar), and no converters for java.sql and java.time types, which no option
-     * has (else every command line looks up 18 such classes and their parse methods by reflection).
+     * has (else every command line looks up 18 such classes and their parse methods by reflection; one
+     * regular expression, as picocli compiles each for each class it could register).
      */
     static final Map<String, String> PICOCLI_SETTINGS = Map.of("picocli.disable.closures", "true",
-            "picocli.converters.excludes", "java\\.sql\\..*,java\\.time\\..*");
+            "picocli.converters.excludes", "java\\.(sql|time)\\..*");
 
     /** {@code --version} or {@code -V}, with {@code --debug} at most: the version is all that is printed. */
     static boolean isVersionAlone(String[] args) {
