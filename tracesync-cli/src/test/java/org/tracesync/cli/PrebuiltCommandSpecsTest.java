@@ -9,27 +9,52 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * {@code tracesync sync …} runs on {@link PrebuiltCommandSpecs}, the picocli model written as plain
- * calls by {@link PrebuiltCommandSpecsWriter} from the annotations: it must be what the annotations
- * give now, and the same model picocli builds from them by reflection.
+ * calls from the annotations by the build step src/build/PrebuiltCommandSpecsWriter.java: the step
+ * accepts the checked-in file and refuses a stale one, and the model is the one picocli builds from
+ * the annotations by reflection, field by field, and parses every option into the same fields.
  */
 class PrebuiltCommandSpecsTest {
 
+    @TempDir
+    Path dir;
+
     @Test
-    void the_checked_in_source_is_what_the_annotations_give() throws IOException {
-        String generated = PrebuiltCommandSpecsWriter.source();
-        String checkedIn = Files.readString(PrebuiltCommandSpecsWriter.SOURCE);
-        if (!checkedIn.equals(generated)) {
-            Path fresh = Path.of("target/PrebuiltCommandSpecs.java");
-            Files.writeString(fresh, generated);
-            assertThat(checkedIn).as("the annotations of TracesyncCommand, SyncCommand or their mixins changed: rewrite "
-                    + PrebuiltCommandSpecsWriter.SOURCE + " (in tracesync-cli: cp " + fresh + " "
-                    + PrebuiltCommandSpecsWriter.SOURCE + ")").isEqualTo(generated);
-        }
+    void the_build_step_accepts_the_checked_in_source_and_refuses_a_stale_one() throws Exception {
+        Path checkedIn = Path.of("src/main/java/org/tracesync/cli/PrebuiltCommandSpecs.java");
+        Run ok = writer("--check", checkedIn);
+        assertThat(ok.code()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("is what the annotations give");
+
+        Path stale = dir.resolve("PrebuiltCommandSpecs.java");
+        Files.writeString(stale, Files.readString(checkedIn).replace("\"--all-pairs\"", "\"--every-pair\""));
+        Run refused = writer("--check", stale);
+        assertThat(refused.code()).isEqualTo(1);
+        assertThat(refused.out()).contains(stale + " is not what the annotations of TracesyncCommand, SyncCommand and their"
+                + " mixins give now; rewrite it (cp ");
+
+        Path written = dir.resolve("written.java");
+        assertThat(writer("--write", written).code()).isZero();
+        assertThat(Files.readString(written)).isEqualTo(Files.readString(checkedIn));
+    }
+
+    /** src/build/PrebuiltCommandSpecsWriter.java run as the build runs it, on this test's class path. */
+    private Run writer(String mode, Path file) throws IOException, InterruptedException {
+        Path out = dir.resolve("out.txt");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "src/build/PrebuiltCommandSpecsWriter.java", mode, file.toString())
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        return new Run(p.exitValue(), Files.readString(out));
+    }
+
+    private record Run(int code, String out) {
     }
 
     @Test

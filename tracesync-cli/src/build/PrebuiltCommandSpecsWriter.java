@@ -1,14 +1,13 @@
-package org.tracesync.cli;
-
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.tracesync.cli.SyncCommand;
+import org.tracesync.cli.TracesyncCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,19 +16,20 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
- * Writes {@code PrebuiltCommandSpecs.java}: the picocli models of {@code tracesync} and
- * {@code tracesync sync} as plain builder calls, read off the models picocli builds by reflection
- * over the annotations, so that the annotations stay the one place where the options are declared.
- * Everything the generated code sets comes from the reflective model; what it cannot express (argument
- * groups, method commands, custom completion candidates or parameter consumers, …) makes it fail,
- * and {@link PrebuiltCommandSpecsTest} compares the two models field by field.
+ * A build step (run by tracesync-cli/pom.xml in the process-classes phase as
+ * {@code java -cp CLASSES_AND_DEPENDENCIES PrebuiltCommandSpecsWriter.java --check FILE}, and by hand
+ * with {@code --write FILE}): the source of {@code PrebuiltCommandSpecs}, the picocli models of
+ * {@code tracesync} and {@code tracesync sync} as plain builder calls, read off the models picocli
+ * builds by reflection over the annotations, which stay the one declaration of the options.
+ * {@code --check} fails the build, saying how to rewrite FILE, when FILE is not what the annotations
+ * give now: a changed option cannot reach a jar (even one built with -DskipTests) with a stale model.
  *
- * <p>Run from the module directory: {@code PrebuiltCommandSpecsTest} prints the command when the
- * checked-in file is stale.
+ * <p>Everything the generated code sets is read off the reflective model, raw (before picocli
+ * interpolates variables into it); what it cannot write (argument groups, method commands, custom
+ * completion candidates, parameter consumers, …) makes it fail. {@code PrebuiltCommandSpecsTest}
+ * compares the two models field by field. Cost: building the two models once.
  */
-final class PrebuiltCommandSpecsWriter {
-
-    static final Path SOURCE = Path.of("src/main/java/org/tracesync/cli/PrebuiltCommandSpecs.java");
+public final class PrebuiltCommandSpecsWriter {
 
     /** Where the builder expression of an argument may break into a new line. */
     private static final String NEXT = "\u0001";
@@ -38,7 +38,6 @@ final class PrebuiltCommandSpecsWriter {
     /** Each option or positional parameter bound to one of our fields: its expression from the command object. */
     private final List<String> fieldPaths = new ArrayList<>();
     private final List<String> fieldTypes = new ArrayList<>();
-    private final IdentityHashMap<ArgSpec, Integer> fieldIndex = new IdentityHashMap<>();
 
     /** The name of the command's getter/setter class. */
     private String bindingClass;
@@ -46,8 +45,25 @@ final class PrebuiltCommandSpecsWriter {
     private PrebuiltCommandSpecsWriter() { }
 
     public static void main(String[] args) throws Exception {
-        Files.writeString(SOURCE, source());
-        System.out.println("wrote " + SOURCE);
+        if (args.length != 2 || !(args[0].equals("--check") || args[0].equals("--write"))) {
+            System.err.println("usage: java -cp CLASSES PrebuiltCommandSpecsWriter.java --check|--write FILE");
+            System.exit(2);
+        }
+        Path file = Path.of(args[1]);
+        String source = source();
+        if (args[0].equals("--write")) {
+            Files.writeString(file, source);
+            System.out.println("PrebuiltCommandSpecsWriter: wrote " + file);
+        } else if (!Files.isRegularFile(file) || !Files.readString(file).equals(source)) {
+            Path fresh = Path.of(System.getProperty("java.io.tmpdir"), "tracesync-PrebuiltCommandSpecs.java");
+            Files.writeString(fresh, source);
+            System.err.println("PrebuiltCommandSpecsWriter: " + file + " is not what the annotations of TracesyncCommand,"
+                    + " SyncCommand and their mixins give now; rewrite it (cp " + fresh + " " + file.toAbsolutePath()
+                    + ") and build again");
+            System.exit(1);
+        } else {
+            System.out.println("PrebuiltCommandSpecsWriter: " + file + " is what the annotations give");
+        }
     }
 
     /** The source of {@code PrebuiltCommandSpecs}. */
@@ -71,9 +87,9 @@ final class PrebuiltCommandSpecsWriter {
                  * instead of picocli's reflection over their annotations (which costs a 2-message {@code sync}
                  * most of its start: docs/PERFORMANCE.md, "Start").
                  *
-                 * <p>GENERATED by {@code PrebuiltCommandSpecsWriter} (test sources) from those annotations, which
-                 * stay the one declaration of the options: do not edit. {@code PrebuiltCommandSpecsTest} fails
-                 * when this file differs from what the annotations give (and says how to rewrite it), and
+                 * <p>GENERATED by {@code src/build/PrebuiltCommandSpecsWriter.java} from those annotations, which
+                 * stay the one declaration of the options: do not edit. The build fails when this file is not
+                 * what the annotations give (and says how to rewrite it); {@code PrebuiltCommandSpecsTest}
                  * compares both models field by field.
                  */
                 @SuppressWarnings({"unchecked", "rawtypes"})
@@ -191,6 +207,7 @@ final class PrebuiltCommandSpecsWriter {
     }
 
     /** The builder expression of one option or positional parameter. */
+    @SuppressWarnings("deprecation") // OptionSpec.help(): deprecated, still part of the model
     private String arg(ArgSpec arg, String objectPath) {
         StringBuilder b = new StringBuilder();
         if (arg.parameterConsumer() != null || arg.interactive()
@@ -273,7 +290,6 @@ final class PrebuiltCommandSpecsWriter {
             int index = fieldPaths.size();
             fieldPaths.add(path);
             fieldTypes.add(field.getGenericType().getTypeName().replace('$', '.'));
-            fieldIndex.put(arg, index);
             b.append(NEXT + ".initialValue(").append(path).append(")");
             b.append(NEXT + ".getter(new " + bindingClass + "(command, ").append(index).append(")).setter(new " + bindingClass + "(command, ").append(index).append("))");
         }
