@@ -183,7 +183,8 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
 
     /**
      * The top command and {@code sync}, their models built by {@link PrebuiltCommandSpecs} (plain calls
-     * generated from the annotations) instead of by reflection: the same model, a fifth of the start.
+     * generated from the annotations) instead of by reflection: the same model without reading annotations
+     * (docs/PERFORMANCE.md, "Start").
      */
     static CommandLine prebuiltSync() {
         CommandLine cl = new CommandLine(PrebuiltCommandSpecs.tracesync(new TracesyncCommand()));
