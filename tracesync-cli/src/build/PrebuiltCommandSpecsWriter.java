@@ -42,7 +42,12 @@ public final class PrebuiltCommandSpecsWriter {
     /** The name of the command's getter/setter class. */
     private String bindingClass;
 
-    private PrebuiltCommandSpecsWriter() { }
+    /** Methods the commands share, by name: their bodies. */
+    private final Map<String, String> helpers;
+
+    private PrebuiltCommandSpecsWriter(Map<String, String> helpers) {
+        this.helpers = helpers;
+    }
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2 || !(args[0].equals("--check") || args[0].equals("--write"))) {
@@ -97,8 +102,11 @@ public final class PrebuiltCommandSpecsWriter {
 
                     private PrebuiltCommandSpecs() { }
                 """);
-        s.append(new PrebuiltCommandSpecsWriter().command("tracesync", TracesyncCommand.class, top));
-        s.append(new PrebuiltCommandSpecsWriter().command("sync", SyncCommand.class, sync));
+        Map<String, String> helpers = new java.util.LinkedHashMap<>();
+        s.append(new PrebuiltCommandSpecsWriter(helpers).command("tracesync", TracesyncCommand.class, top));
+        s.append(new PrebuiltCommandSpecsWriter(helpers).command("sync", SyncCommand.class, sync));
+        helpers.forEach((name, body) -> s.append("\n    /** picocli's standard help options (its mixin's fields held by ObjectBindings). */\n")
+                .append("    private static CommandSpec ").append(name).append("() {\n").append(body).append("    }\n"));
         s.append("}\n");
         return s.toString();
     }
@@ -183,8 +191,15 @@ public final class PrebuiltCommandSpecsWriter {
                 CommandSpec mixin = spec.mixins().get(mixinName);
                 String var = specVar.equals("spec") ? mixinName : specVar + "_" + mixinName;
                 if (mixinName.equals("mixinStandardHelpOptions")) { // picocli's AutoHelpMixin: its fields are private
-                    line(indent, "CommandSpec " + var + " = CommandSpec.wrapWithoutInspection(new Object());");
-                    body(indent, var, null, mixin);
+                    PrebuiltCommandSpecsWriter help = new PrebuiltCommandSpecsWriter(helpers);
+                    help.line(2, "CommandSpec mixin = CommandSpec.wrapWithoutInspection(new Object());");
+                    help.body(2, "mixin", null, mixin);
+                    help.line(2, "return mixin;");
+                    String previous = helpers.putIfAbsent("standardHelpOptions", help.out.toString());
+                    if (previous != null && !previous.equals(help.out.toString())) {
+                        throw new IllegalStateException("two commands with different standard help options");
+                    }
+                    line(indent, "CommandSpec " + var + " = standardHelpOptions();");
                 } else {
                     String path = objectPath + "." + mixinName;
                     line(indent, path + " = new " + name(mixin.userObject().getClass()) + "();");

@@ -41,29 +41,7 @@ final class PrebuiltCommandSpecs {
                 .initialValue(command.debug)
                 .getter(new TracesyncFields(command, 0)).setter(new TracesyncFields(command, 0))
                 .build());
-        CommandSpec mixinStandardHelpOptions = CommandSpec.wrapWithoutInspection(new Object());
-        mixinStandardHelpOptions.addOption(OptionSpec.builder("${picocli.help.name.0:--h}", "${picocli.help.name.1:---help}")
-                .usageHelp(true)
-                .arity(Range.valueOf("0").unspecified(true))
-                .paramLabel("<helpRequested>")
-                .description("Show this help message and exit.")
-                .descriptionKey("mixinStandardHelpOptions.help")
-                .prompt("")
-                .type(boolean.class).auxiliaryTypes(boolean.class)
-                .withToString("field boolean picocli.CommandLine$AutoHelpMixin.helpRequested")
-                .initialValue(false)
-                .build());
-        mixinStandardHelpOptions.addOption(OptionSpec.builder("${picocli.version.name.0:--V}", "${picocli.version.name.1:---version}")
-                .versionHelp(true)
-                .arity(Range.valueOf("0").unspecified(true))
-                .paramLabel("<versionRequested>")
-                .description("Print version information and exit.")
-                .descriptionKey("mixinStandardHelpOptions.version")
-                .prompt("")
-                .type(boolean.class).auxiliaryTypes(boolean.class)
-                .withToString("field boolean picocli.CommandLine$AutoHelpMixin.versionRequested")
-                .initialValue(false)
-                .build());
+        CommandSpec mixinStandardHelpOptions = standardHelpOptions();
         spec.addMixin("mixinStandardHelpOptions", mixinStandardHelpOptions);
         command.spec = spec;
         return spec;
@@ -308,29 +286,7 @@ final class PrebuiltCommandSpecs {
                 .getter(new SyncFields(command, 16)).setter(new SyncFields(command, 16))
                 .build());
         spec.addMixin("spanOptions", spanOptions);
-        CommandSpec mixinStandardHelpOptions = CommandSpec.wrapWithoutInspection(new Object());
-        mixinStandardHelpOptions.addOption(OptionSpec.builder("${picocli.help.name.0:--h}", "${picocli.help.name.1:---help}")
-                .usageHelp(true)
-                .arity(Range.valueOf("0").unspecified(true))
-                .paramLabel("<helpRequested>")
-                .description("Show this help message and exit.")
-                .descriptionKey("mixinStandardHelpOptions.help")
-                .prompt("")
-                .type(boolean.class).auxiliaryTypes(boolean.class)
-                .withToString("field boolean picocli.CommandLine$AutoHelpMixin.helpRequested")
-                .initialValue(false)
-                .build());
-        mixinStandardHelpOptions.addOption(OptionSpec.builder("${picocli.version.name.0:--V}", "${picocli.version.name.1:---version}")
-                .versionHelp(true)
-                .arity(Range.valueOf("0").unspecified(true))
-                .paramLabel("<versionRequested>")
-                .description("Print version information and exit.")
-                .descriptionKey("mixinStandardHelpOptions.version")
-                .prompt("")
-                .type(boolean.class).auxiliaryTypes(boolean.class)
-                .withToString("field boolean picocli.CommandLine$AutoHelpMixin.versionRequested")
-                .initialValue(false)
-                .build());
+        CommandSpec mixinStandardHelpOptions = standardHelpOptions();
         spec.addMixin("mixinStandardHelpOptions", mixinStandardHelpOptions);
         command.spec = spec;
         return spec;
@@ -388,5 +344,33 @@ final class PrebuiltCommandSpecs {
             }
             return old;
         }
+    }
+
+    /** picocli's standard help options (its mixin's fields held by ObjectBindings). */
+    private static CommandSpec standardHelpOptions() {
+        CommandSpec mixin = CommandSpec.wrapWithoutInspection(new Object());
+        mixin.addOption(OptionSpec.builder("${picocli.help.name.0:--h}", "${picocli.help.name.1:---help}")
+                .usageHelp(true)
+                .arity(Range.valueOf("0").unspecified(true))
+                .paramLabel("<helpRequested>")
+                .description("Show this help message and exit.")
+                .descriptionKey("mixinStandardHelpOptions.help")
+                .prompt("")
+                .type(boolean.class).auxiliaryTypes(boolean.class)
+                .withToString("field boolean picocli.CommandLine$AutoHelpMixin.helpRequested")
+                .initialValue(false)
+                .build());
+        mixin.addOption(OptionSpec.builder("${picocli.version.name.0:--V}", "${picocli.version.name.1:---version}")
+                .versionHelp(true)
+                .arity(Range.valueOf("0").unspecified(true))
+                .paramLabel("<versionRequested>")
+                .description("Print version information and exit.")
+                .descriptionKey("mixinStandardHelpOptions.version")
+                .prompt("")
+                .type(boolean.class).auxiliaryTypes(boolean.class)
+                .withToString("field boolean picocli.CommandLine$AutoHelpMixin.versionRequested")
+                .initialValue(false)
+                .build());
+        return mixin;
     }
 }

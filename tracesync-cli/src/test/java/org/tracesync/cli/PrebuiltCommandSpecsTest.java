@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -28,13 +27,13 @@ class PrebuiltCommandSpecsTest {
     @Test
     void the_build_step_accepts_the_checked_in_source_and_refuses_a_stale_one() throws Exception {
         Path checkedIn = Path.of("src/main/java/org/tracesync/cli/PrebuiltCommandSpecs.java");
-        Run ok = writer("--check", checkedIn);
+        JavaRun ok = writer("--check", checkedIn);
         assertThat(ok.code()).as(ok.out()).isZero();
         assertThat(ok.out()).contains("is what the annotations give");
 
         Path stale = dir.resolve("PrebuiltCommandSpecs.java");
         Files.writeString(stale, Files.readString(checkedIn).replace("\"--all-pairs\"", "\"--every-pair\""));
-        Run refused = writer("--check", stale);
+        JavaRun refused = writer("--check", stale);
         assertThat(refused.code()).isEqualTo(1);
         assertThat(refused.out()).contains(stale + " is not what the annotations of TracesyncCommand, SyncCommand and their"
                 + " mixins give now; rewrite it (cp ");
@@ -45,16 +44,9 @@ class PrebuiltCommandSpecsTest {
     }
 
     /** src/build/PrebuiltCommandSpecsWriter.java run as the build runs it, on this test's class path. */
-    private Run writer(String mode, Path file) throws IOException, InterruptedException {
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), "src/build/PrebuiltCommandSpecsWriter.java", mode, file.toString())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        return new Run(p.exitValue(), Files.readString(out));
-    }
-
-    private record Run(int code, String out) {
+    private JavaRun writer(String mode, Path file) throws IOException, InterruptedException {
+        return JavaRun.of(dir, "-cp", System.getProperty("java.class.path"), "src/build/PrebuiltCommandSpecsWriter.java", mode,
+                file.toString());
     }
 
     @Test

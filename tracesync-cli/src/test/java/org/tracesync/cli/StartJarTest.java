@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -39,10 +36,10 @@ class StartJarTest {
     void holds_the_trained_classes_and_runs_as_the_full_jar_does() throws Exception {
         Path full = dir.resolve("app.jar");
         Path start = dir.resolve("app-start.jar");
-        withMainClass(jarOf(CommandLine.class), full, "picocli.AutoComplete");
+        withMainClass(JavaRun.locationOf(CommandLine.class), full, "picocli.AutoComplete");
         Path program = SimulateCommandTest.repository().resolve("tracesync-cli/src/build/StartJar.java");
 
-        Run step = run(List.of(java(), program.toString(), full.toString(), start.toString(), "--", "--help"));
+        JavaRun step = JavaRun.of(dir, program.toString(), full.toString(), start.toString(), "--", "--help");
         assertThat(step.code()).as(step.out()).isZero();
         List<String> classes = classes(start);
         assertThat(classes).contains("picocli/AutoComplete.class", "picocli/CommandLine.class").hasSizeLessThan(classes(full).size());
@@ -59,8 +56,8 @@ class StartJarTest {
             }
         }
 
-        Run before = run(List.of(java(), "-jar", full.toString(), "--help"));
-        Run after = run(List.of(java(), "-jar", start.toString(), "--help"));
+        JavaRun before = JavaRun.of(dir, "-jar", full.toString(), "--help");
+        JavaRun after = JavaRun.of(dir, "-jar", start.toString(), "--help");
         assertThat(before.code()).isZero();
         assertThat(before.out()).startsWith("Usage: picocli.AutoComplete");
         assertThat(after).isEqualTo(before);
@@ -69,8 +66,8 @@ class StartJarTest {
         Path scriptBefore = dir.resolve("before.sh");
         Path scriptAfter = dir.resolve("after.sh");
         String command = "picocli.CommandLine$HelpCommand";
-        assertThat(run(List.of(java(), "-jar", full.toString(), "-n", "h", "-o", scriptBefore.toString(), command)).code()).isZero();
-        Run fromStart = run(List.of(java(), "-Xlog:class+load", "-jar", start.toString(), "-n", "h", "-o", scriptAfter.toString(), command));
+        assertThat(JavaRun.of(dir, "-jar", full.toString(), "-n", "h", "-o", scriptBefore.toString(), command).code()).isZero();
+        JavaRun fromStart = JavaRun.of(dir, "-Xlog:class+load", "-jar", start.toString(), "-n", "h", "-o", scriptAfter.toString(), command);
         assertThat(fromStart.code()).as(fromStart.out()).isZero();
         assertThat(fromStart.out()).contains("source: file:" + full.toRealPath()).contains("source: file:" + start.toRealPath());
         assertThat(Files.readString(scriptAfter)).contains("complete -F").isEqualTo(Files.readString(scriptBefore));
@@ -79,10 +76,10 @@ class StartJarTest {
     @Test
     void refuses_a_start_jar_away_from_the_full_jar() throws Exception {
         Path full = dir.resolve("app.jar");
-        withMainClass(jarOf(CommandLine.class), full, "picocli.AutoComplete");
+        withMainClass(JavaRun.locationOf(CommandLine.class), full, "picocli.AutoComplete");
         Path program = SimulateCommandTest.repository().resolve("tracesync-cli/src/build/StartJar.java");
         Path elsewhere = Files.createDirectories(dir.resolve("elsewhere")).resolve("app-start.jar");
-        Run step = run(List.of(java(), program.toString(), full.toString(), elsewhere.toString(), "--", "--help"));
+        JavaRun step = JavaRun.of(dir, program.toString(), full.toString(), elsewhere.toString(), "--", "--help");
         assertThat(step.code()).isNotZero();
         assertThat(step.out()).contains("must lie beside");
         assertThat(elsewhere).doesNotExist();
@@ -115,23 +112,5 @@ class StartJarTest {
             f.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).forEach(out::add);
         }
         return out;
-    }
-
-    private record Run(int code, String out) {
-    }
-
-    private Run run(List<String> command) throws IOException, InterruptedException {
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static Path jarOf(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 }
