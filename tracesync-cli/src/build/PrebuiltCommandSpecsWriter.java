@@ -201,6 +201,12 @@ public final class PrebuiltCommandSpecsWriter {
                     }
                     line(indent, "CommandSpec " + var + " = standardHelpOptions();");
                 } else {
+                    for (Field f : fields(mixin.userObject().getClass())) {
+                        if (f.isAnnotationPresent(CommandLine.Spec.class)) {
+                            throw new IllegalStateException(mixin.userObject().getClass() + ": the writer does not inject a"
+                                    + " mixin's @Spec field (" + f.getName() + ")");
+                        }
+                    }
                     String path = objectPath + "." + mixinName;
                     line(indent, path + " = new " + name(mixin.userObject().getClass()) + "();");
                     line(indent, "CommandSpec " + var + " = CommandSpec.wrapWithoutInspection(" + path + ")");
