@@ -1295,6 +1295,16 @@ public final class PiecewiseEstimator {
         return n;
     }
 
+    /**
+     * The segment after a step, with the step's interval [earliest, latest] as its either-side
+     * times: the hull vertices place the step no closer (messages under a hull edge that bridges
+     * the step may lie on either side of the cut), so an event there maps with the line of the
+     * side it came from, which only its position tells (LinearSegment, MessageEnds).
+     */
+    private static LinearSegment stepSegment(LinearSegment segment, ClockStep step) {
+        return segment.withEitherSide(step.earliest(), step.latest() + 1);
+    }
+
     private static PairEstimate result(PairAccumulator acc, PairEstimate fallback, List<Piece> pieces,
                                        List<Piece> fitted, int unresolved, long width) {
         long x0 = acc.x0();
@@ -1308,12 +1318,14 @@ public final class PiecewiseEstimator {
             Piece p = pieces.get(k);
             Long from = k == 0 ? null : p.cut;
             Long to = k == n - 1 ? null : pieces.get(k + 1).cut;
-            segments.add(new LinearSegment(from, to, x0 + p.uk, (double) v0 + p.vk, p.d));
+            LinearSegment segment = new LinearSegment(from, to, x0 + p.uk, (double) v0 + p.vk, p.d);
             if (p.start == Start.STEP) {
+                segment = stepSegment(segment, p.step);
                 steps.add(p.step);
             } else if (p.start == Start.BREAK) {
                 breaks++;
             }
+            segments.add(segment);
         }
         for (Piece p : fitted) {
             bounded &= p.bounded;

@@ -12,6 +12,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MessageEnds;
 import org.tracesync.core.transform.NodeBounds;
 
 /**
@@ -19,7 +20,9 @@ import org.tracesync.core.transform.NodeBounds;
  * 2010): a second pass over the messages, after correction.
  *
  * <ul>
- * <li><b>Inversions</b>: corrected receive time before corrected send time.</li>
+ * <li><b>Inversions</b>: corrected receive time before corrected send time. A message end around
+ *     a clock step (read twice after a backward step, or inside the step's interval) is placed by
+ *     {@link MessageEnds}.</li>
  * <li><b>Too fast</b>: corrected latency in [0, τmin), τmin of the direction = half the pair's
  *     minimum round trip (from an RTT file or from exchanges, see {@link RoundTripMinima}).
  *     Inversions are counted apart, not as too fast.</li>
@@ -176,6 +179,18 @@ public final class Evaluation {
         // repaired times where the controlled logical clock moved an event (what apply writes)
         long cs = result.referenceTime(names[s], nodeResults[s], ts);
         long cr = result.referenceTime(names[r], nodeResults[r], tr);
+        // an end around a clock step (read twice after a backward step, or inside the step's
+        // interval) and not moved by the repair: the reading its other end allows (MessageEnds)
+        if (!transforms[s].isLinear() || !transforms[r].isLinear()) {
+            long cs0 = cs;
+            long cr0 = cr;
+            if (cs0 == transforms[s].apply(ts)) {
+                cs = MessageEnds.send(transforms[s], ts, cr0);
+            }
+            if (cr0 == transforms[r].apply(tr)) {
+                cr = MessageEnds.receive(transforms[r], tr, cs0);
+            }
+        }
         long lat = cr - cs;
         int d = s * n + r;
         count[d]++;
