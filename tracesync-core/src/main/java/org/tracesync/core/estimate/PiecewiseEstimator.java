@@ -744,7 +744,7 @@ public final class PiecewiseEstimator {
             bridge.uk = uL;
             bridge.vk = left.at(uL);
             bridge.d = (right.at(uR) - bridge.vk) / (double) (uR - uL);
-            if (fits(b, lb, rb, left, bridge, uR, right, uR)) {
+            if (!fasterThanASlew(bridge) && fits(b, lb, rb, left, bridge, uR, right, uR)) {
                 bridge.start = Start.CONTINUOUS;
                 bridge.cut = x0 + uL;
                 bridge.first = lb;
@@ -760,6 +760,16 @@ public final class PiecewiseEstimator {
           }
         }
         return false;
+    }
+
+    /**
+     * A line faster than any slew ({@link #MAX_SLEW_RATE}) joins no pieces: an offset jump only a
+     * faster change explains is a step (classified as one when the pieces' bounds prove it, else a
+     * break), as in {@link #slew}. Before, a bridge over two one-second buckets took a 4.1 ms
+     * backward step for a 2,048 ppm line at 2 messages/s, and the step went unreported.
+     */
+    private static boolean fasterThanASlew(Piece line) {
+        return Math.abs(line.d) > MAX_SLEW_RATE;
     }
 
     /**

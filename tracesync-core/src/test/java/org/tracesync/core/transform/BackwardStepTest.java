@@ -107,6 +107,31 @@ class BackwardStepTest {
         assertNoInversion(config, result);
     }
 
+    /**
+     * Seed 2 at 2 messages/s for 2 h (the acceptance grid's case): the second step (−4.14 ms) lay
+     * where two one-second buckets hold a handful of messages, and a bridge piece of 2,048 ppm
+     * joined the pieces on either side over it: the step went unreported, and the error at the
+     * messages of those buckets reached 2 ms. A line faster than any slew (1,000 ppm) now joins
+     * nothing; the jump is a step, found at its time with its size.
+     */
+    @org.junit.jupiter.api.Test
+    void aJumpOnlyALineFasterThanAnySlewBridgesIsAStep() throws Exception {
+        SimulationConfig config = config(2, 120, 2);
+        SyncResult result = sync(config);
+        List<ClockEvent> truth = config.clocks().get(1).steps();
+        List<org.tracesync.core.estimate.ClockStep> found = result.pairs().get(0).steps();
+        assertThat(found).hasSize(2);
+        for (int k = 0; k < 2; k++) {
+            ClockEvent e = truth.get(k); // node 0 reads true time: a-times are true times
+            assertThat(e.at()).as("step %d: %s", k, found.get(k)).isBetween(found.get(k).earliest(), found.get(k).latest());
+            assertThat((double) e.step()).isBetween(found.get(k).sizeMin(), found.get(k).sizeMax());
+        }
+        for (org.tracesync.core.transform.LinearSegment s : result.nodes().get(1).transform().segments()) {
+            assertThat(Math.abs(s.drift())).as("segment %s", s).isLessThan(1e-3);
+        }
+        assertNoInversion(config, result);
+    }
+
     private static SyncResult sync(SimulationConfig config) throws Exception {
         return Synchronizer.synchronize(input(config), Synchronizer.Options.defaults().withReference("0")).result();
     }
