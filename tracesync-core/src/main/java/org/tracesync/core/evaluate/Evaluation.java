@@ -38,7 +38,8 @@ import org.tracesync.core.transform.NodeBounds;
  *     containment as a pass/fail property; this class reports the distribution.</li>
  * </ul>
  * Nodes are matched to the result by name. Messages between nodes of different groups are
- * skipped and counted. Cost O(1) per message plus O(log rows) per bound lookup; memory O(nodes²)
+ * skipped and counted. Cost O(1) per message plus O(log rows) per bound lookup (and O(log
+ * segments) per end on a piecewise node, to see whether it lies around a step); memory O(nodes²)
  * plus at most {@value #SAMPLE_CAP} error samples for the percentiles (uniform reservoir sample,
  * fixed seed, beyond that).
  */
@@ -184,10 +185,10 @@ public final class Evaluation {
         if (!transforms[s].isLinear() || !transforms[r].isLinear()) {
             long cs0 = cs;
             long cr0 = cr;
-            if (cs0 == transforms[s].apply(ts)) {
+            if (transforms[s].stepAround(ts) >= 0 && cs0 == transforms[s].apply(ts)) {
                 cs = MessageEnds.send(transforms[s], ts, cr0);
             }
-            if (cr0 == transforms[r].apply(tr)) {
+            if (transforms[r].stepAround(tr) >= 0 && cr0 == transforms[r].apply(tr)) {
                 cr = MessageEnds.receive(transforms[r], tr, cs0);
             }
         }
