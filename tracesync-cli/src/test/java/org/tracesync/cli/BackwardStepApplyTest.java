@@ -61,6 +61,30 @@ class BackwardStepApplyTest {
         }
     }
 
+    /**
+     * The report counts inversions as eval does: the same trace as text, where h2's packet above
+     * (node 1's send at local 1700000315.315521018) was counted as received before it was sent.
+     */
+    @Test
+    void theReportCountsNoInversionAroundTheSteps() throws IOException {
+        Path sim = dir.resolve("text");
+        CommandRun s = CommandRun.of("simulate", "-o", sim.toString(), "--nodes", "2", "--rate", "50", "--format", "text",
+                "--duration", "20m", "--steps", "2", "--seed", "1");
+        assertThat(s.exitCode()).as(s.err()).isZero();
+        Path messages = sim.resolve("messages.txt");
+        Path result = dir.resolve("text.json");
+        CommandRun sync = CommandRun.of("sync", messages.toString(), "-o", result.toString());
+        assertThat(sync.exitCode()).as(sync.err()).isZero();
+        assertThat(sync.out() + sync.err()).doesNotContain("moved");
+        // the repair pass ran (a bucket holds a step) and found nothing inverted
+        assertThat(java.nio.file.Files.readString(result)).contains("\"repair_inversions_before\" : 0");
+        Path page = dir.resolve("report.html");
+        CommandRun report = CommandRun.of("report", result.toString(), messages.toString(), "-o", page.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(java.nio.file.Files.readString(page)).contains("<line class=\"step\"").doesNotContain("received before they were sent")
+                .doesNotContain("inversions after correction");
+    }
+
     private static int indexOf(long[] times, long t) {
         for (int i = 0; i < times.length; i++) {
             if (times[i] == t) {
