@@ -29,18 +29,7 @@ public final class MessageEnds {
      * {@code rt} with correction {@code recvCorrection} (ns, the receiver's transform).
      */
     public static double sendCorrection(ClockTransform sender, long st, long rt, double recvCorrection) {
-        double local = sender.correction(st);
-        int k = sender.stepAround(st);
-        if (k < 0) {
-            return local;
-        }
-        List<LinearSegment> s = sender.segments();
-        double a = s.get(k - 1).correction(st);
-        double b = s.get(k).correction(st);
-        double limit = (double) (rt - st) + recvCorrection; // forward while the correction is at most this
-        double late = Math.max(a, b);
-        double early = Math.min(a, b);
-        return late <= limit ? late : early <= limit ? early : local;
+        return reading(sender, st, (double) (rt - st) + recvCorrection, true);
     }
 
     /**
@@ -48,45 +37,39 @@ public final class MessageEnds {
      * at {@code st} with correction {@code sendCorrection} (ns, the sender's transform).
      */
     public static double receiveCorrection(ClockTransform receiver, long rt, long st, double sendCorrection) {
-        double local = receiver.correction(rt);
-        int k = receiver.stepAround(rt);
+        return reading(receiver, rt, (double) (st - rt) + sendCorrection, false);
+    }
+
+    /** The send's reference time (ns), whose receive is at reference time {@code recvRef}. */
+    public static long send(ClockTransform sender, long st, long recvRef) {
+        return st + Math.round(reading(sender, st, (double) (recvRef - st), true));
+    }
+
+    /** The receive's reference time (ns), whose send is at reference time {@code sendRef}. */
+    public static long receive(ClockTransform receiver, long rt, long sendRef) {
+        return rt + Math.round(reading(receiver, rt, (double) (sendRef - rt), false));
+    }
+
+    /**
+     * The correction of local time t: around a step, of its two readings the latest at most
+     * {@code limit} (a send: {@code limit} is its receive's reference time − t) or the earliest at
+     * least {@code limit} (a receive: its send's); when neither, or away from steps, the local
+     * time's segment.
+     */
+    private static double reading(ClockTransform transform, long t, double limit, boolean send) {
+        double local = transform.correction(t);
+        int k = transform.stepAround(t);
         if (k < 0) {
             return local;
         }
-        List<LinearSegment> s = receiver.segments();
-        double a = s.get(k - 1).correction(rt);
-        double b = s.get(k).correction(rt);
-        double limit = (double) (st - rt) + sendCorrection; // forward while the correction is at least this
+        List<LinearSegment> s = transform.segments();
+        double a = s.get(k - 1).correction(t);
+        double b = s.get(k).correction(t);
         double late = Math.max(a, b);
         double early = Math.min(a, b);
+        if (send) {
+            return late <= limit ? late : early <= limit ? early : local;
+        }
         return early >= limit ? early : late >= limit ? late : local;
-    }
-
-    /** The send's reference time (ns), by {@link #sendCorrection}'s rule on integer reference times. */
-    public static long send(ClockTransform sender, long st, long recvRef) {
-        long local = sender.apply(st);
-        int k = sender.stepAround(st);
-        if (k < 0) {
-            return local;
-        }
-        long a = sender.segments().get(k - 1).apply(st);
-        long b = sender.segments().get(k).apply(st);
-        long late = Math.max(a, b);
-        long early = Math.min(a, b);
-        return late <= recvRef ? late : early <= recvRef ? early : local;
-    }
-
-    /** The receive's reference time (ns), by {@link #receiveCorrection}'s rule on integer reference times. */
-    public static long receive(ClockTransform receiver, long rt, long sendRef) {
-        long local = receiver.apply(rt);
-        int k = receiver.stepAround(rt);
-        if (k < 0) {
-            return local;
-        }
-        long a = receiver.segments().get(k - 1).apply(rt);
-        long b = receiver.segments().get(k).apply(rt);
-        long late = Math.max(a, b);
-        long early = Math.min(a, b);
-        return early >= sendRef ? early : late >= sendRef ? late : local;
     }
 }
