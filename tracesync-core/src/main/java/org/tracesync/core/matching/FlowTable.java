@@ -7,17 +7,19 @@ package org.tracesync.core.matching;
  * Wireshark's {@code tcp.analysis.retransmission}/{@code out_of_order}, without its keep-alive
  * exception: a 1-byte keep-alive probe is dropped too).
  *
- * <p>Open addressing on two longs; flows idle for more than the window are dropped by a sweep
+ * <p>Open addressing, four longs per entry in one array; flows idle for more than the window are dropped by a sweep
  * run once per window, so memory is bounded by the flows active within two windows. O(1)
  * expected per segment.
  */
 final class FlowTable {
 
-    private long[] keyA = new long[1 << 10];
-    private int[] keyNode = new int[1 << 10];
-    private long[] next = new long[1 << 10];
-    private long[] lastSeen = new long[1 << 10];
-    private boolean[] used = new boolean[1 << 10];
+    /**
+     * Entry i at {@code t[4i ..]}: the connection direction, node + 1 (0: empty slot), the next
+     * expected sequence number, the last time seen: one cache line holds two entries, so a
+     * lookup touches one line where five parallel arrays touched five.
+     */
+    private long[] t = new long[4 << 10];
+    private int slots = 1 << 10;
     private int size;
     private long lastSweep = Long.MIN_VALUE;
 
@@ -37,64 +39,57 @@ final class FlowTable {
             sweep(time - window);
             lastSweep = time;
         }
-        int mask = used.length - 1;
+        long[] t = this.t;
+        int mask = slots - 1;
+        long tag = node + 1L;
         int i = hash(a, node) & mask;
-        while (used[i] && !(keyA[i] == a && keyNode[i] == node)) {
+        long used;
+        while ((used = t[4 * i + 1]) != 0 && !(t[4 * i] == a && used == tag)) {
             i = (i + 1) & mask;
         }
         long span = payloadLength + ((flags & 0x02) != 0 ? 1 : 0) + ((flags & 0x01) != 0 ? 1 : 0);
         long end = (seq + span) & 0xffffffffL;
-        if (!used[i]) {
-            if ((size + 1) * 2 > used.length) {
-                resize(used.length * 2, Long.MIN_VALUE);
+        int e = 4 * i;
+        if (used == 0) {
+            if ((size + 1) * 2 > slots) {
+                resize(slots * 2, Long.MIN_VALUE);
                 return retransmission(node, a, seq, payloadLength, flags, time, window);
             }
-            used[i] = true;
-            keyA[i] = a;
-            keyNode[i] = node;
-            next[i] = end;
-            lastSeen[i] = time;
+            t[e] = a;
+            t[e + 1] = tag;
+            t[e + 2] = end;
+            t[e + 3] = time;
             size++;
             return false;
         }
-        lastSeen[i] = time;
-        boolean retrans = span > 0 && (int) (seq - next[i]) < 0;
-        if ((int) (end - next[i]) > 0) {
-            next[i] = end;
+        t[e + 3] = time;
+        long next = t[e + 2];
+        boolean retrans = span > 0 && (int) (seq - next) < 0;
+        if ((int) (end - next) > 0) {
+            t[e + 2] = end;
         }
         return retrans;
     }
 
     private void sweep(long staleBefore) {
-        resize(used.length, staleBefore);
+        resize(slots, staleBefore);
     }
 
     private void resize(int n, long staleBefore) {
-        long[] oa = keyA;
-        int[] on = keyNode;
-        long[] ox = next;
-        long[] ol = lastSeen;
-        boolean[] ou = used;
-        keyA = new long[n];
-        keyNode = new int[n];
-        next = new long[n];
-        lastSeen = new long[n];
-        used = new boolean[n];
+        long[] old = t;
+        t = new long[4 * n];
+        slots = n;
         size = 0;
         int mask = n - 1;
-        for (int j = 0; j < ou.length; j++) {
-            if (!ou[j] || ol[j] < staleBefore) {
+        for (int j = 0; j < old.length; j += 4) {
+            if (old[j + 1] == 0 || old[j + 3] < staleBefore) {
                 continue;
             }
-            int i = hash(oa[j], on[j]) & mask;
-            while (used[i]) {
+            int i = hash(old[j], (int) old[j + 1] - 1) & mask;
+            while (t[4 * i + 1] != 0) {
                 i = (i + 1) & mask;
             }
-            used[i] = true;
-            keyA[i] = oa[j];
-            keyNode[i] = on[j];
-            next[i] = ox[j];
-            lastSeen[i] = ol[j];
+            System.arraycopy(old, j, t, 4 * i, 4);
             size++;
         }
     }

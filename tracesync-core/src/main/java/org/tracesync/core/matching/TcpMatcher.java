@@ -242,12 +242,15 @@ public final class TcpMatcher {
             if (k2 >= 0) {
                 long k0 = ring[e];
                 long k1 = ring[e + 1];
-                int ackSlot = ackSlot(k0, k1);
-                int dataSlot = dataSlot(k0, k1, (int) k2);
+                // only the slots exchange() will use (an unused one stays 0)
+                int ackSlot = 0;
+                int dataSlot = 0;
                 if ((k2 & (long) ACK << 32) != 0) {
+                    ackSlot = ackSlot(k0, k1);
                     slots[nx++] = ackSlot;
                 }
                 if ((int) k2 > 0) {
+                    dataSlot = dataSlot(k0, k1, (int) k2);
                     slots[nx++] = dataSlot;
                 }
                 ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48
@@ -318,24 +321,17 @@ public final class TcpMatcher {
         long[] ring = keys.ring;
         int e = keys.at(id);
         long meta = ring[e + KeyWindow.META];
-        int cnt = (int) meta;
-        if (retrans) {
-            retransmissions++;
-            cnt |= RETRANSMITTED;
-        }
-        if (send) {
-            if ((cnt & SIDE_MAX) < SIDE_MAX) {
-                cnt++;
-            }
-            meta = (meta & ~(0xffffL << 32)) | (long) ((node + 1) & 0xffff) << 32;
-            ring[e + KeyWindow.SEND_TIME] = time;
-        } else {
-            if ((cnt >>> 16 & SIDE_MAX) < SIDE_MAX) {
-                cnt += 0x10000;
-            }
-            meta = (meta & ~(0xffffL << 48)) | (long) ((node + 1) & 0xffff) << 48;
-            ring[e + KeyWindow.RECV_TIME] = time;
-        }
+        int cnt = (int) meta | (retrans ? RETRANSMITTED : 0);
+        retransmissions += retrans ? 1 : 0;
+        // send or receive without a branch (the merged stream alternates them unpredictably): the
+        // side's count (saturating at SIDE_MAX), node and time
+        int side = send ? 0 : 1;
+        int countShift = side << 4;
+        int count = cnt >>> countShift & SIDE_MAX;
+        cnt += (count < SIDE_MAX ? 1 : 0) << countShift;
+        int nodeShift = 32 + countShift;
+        meta = (meta & ~(0xffffL << nodeShift)) | (long) ((node + 1) & 0xffff) << nodeShift;
+        ring[e + KeyWindow.SEND_TIME + side] = time;
         ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
         if (inserted) {
             if (keys.size() > maxKeys) {
