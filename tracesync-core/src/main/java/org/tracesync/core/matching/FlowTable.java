@@ -33,11 +33,8 @@ final class FlowTable {
      * true when it is a retransmission (or out of order).
      */
     boolean retransmission(int node, long a, long seq, int payloadLength, int flags, long time, long window) {
-        if (lastSweep == Long.MIN_VALUE) {
-            lastSweep = time;
-        } else if (time - lastSweep > window) {
-            sweep(time - window);
-            lastSweep = time;
+        if (time - lastSweep > window || lastSweep == Long.MIN_VALUE) {
+            sweepAt(time, window);
         }
         long[] t = this.t;
         int mask = slots - 1;
@@ -51,16 +48,7 @@ final class FlowTable {
         long end = (seq + span) & 0xffffffffL;
         int e = 4 * i;
         if (used == 0) {
-            if ((size + 1) * 2 > slots) {
-                resize(slots * 2, Long.MIN_VALUE);
-                return retransmission(node, a, seq, payloadLength, flags, time, window);
-            }
-            t[e] = a;
-            t[e + 1] = tag;
-            t[e + 2] = end;
-            t[e + 3] = time;
-            size++;
-            return false;
+            return add(e, node, a, end, time, seq, payloadLength, flags, window);
         }
         t[e + 3] = time;
         long next = t[e + 2];
@@ -69,6 +57,29 @@ final class FlowTable {
             t[e + 2] = end;
         }
         return retrans;
+    }
+
+    /** The first sweep time, or a sweep when a window has passed since the last one. */
+    private void sweepAt(long time, long window) {
+        if (lastSweep != Long.MIN_VALUE) {
+            sweep(time - window);
+        }
+        lastSweep = time;
+    }
+
+    /** A flow's first segment (entry {@code e} is empty): never a retransmission. */
+    private boolean add(int e, int node, long a, long end, long time, long seq, int payloadLength, int flags,
+                        long window) {
+        if ((size + 1) * 2 > slots) {
+            resize(slots * 2, Long.MIN_VALUE);
+            return retransmission(node, a, seq, payloadLength, flags, time, window);
+        }
+        t[e] = a;
+        t[e + 1] = node + 1L;
+        t[e + 2] = end;
+        t[e + 3] = time;
+        size++;
+        return false;
     }
 
     private void sweep(long staleBefore) {

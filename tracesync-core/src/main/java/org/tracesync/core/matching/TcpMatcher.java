@@ -301,25 +301,35 @@ public final class TcpMatcher {
         return (long) flags << 32 | (payloadLength & 0xffffffffL);
     }
 
-    /** One segment with its key packed (a: connection, b: seq|ack, c: flags|length). */
+    /**
+     * One segment with its key packed (a: connection, b: seq|ack, c: flags|length). This and the
+     * methods it calls for every event or key ({@link FlowTable#retransmission},
+     * {@link KeyWindow#findOrInsert}, {@link #decideHead}, {@link #exchange}) are kept below the
+     * JIT's size limit for inlining hot methods (325 bytecodes): rare paths live in methods of
+     * their own. Above it they were compiled as calls, with their arguments and fields spilled and
+     * reloaded at each.
+     */
     private void step(int node, boolean send, long time, long a, long b, long c, int hash) {
         events++;
         if (time > now) {
             now = time;
             evictOlderThan(now - window);
         }
-        long seq = b >>> 32;
-        int flags = (int) (c >>> 32);
-        int payloadLength = (int) c;
         // other keys (EventBlock.OTHER_KEY: message ids, segments without addresses) have no flow
-        if (c >= 0) {
-            tcpSegments++;
-        }
-        boolean retrans = send && c >= 0 && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
+        boolean tcp = c >= 0;
+        tcpSegments += tcp ? 1 : 0;
+        boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
         long id = keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
+        record(keys.at(id), node, send, time, retrans);
+        if (inserted) {
+            inserted();
+        }
+    }
+
+    /** The event's side of the key at ring index {@code e}: its count, node and time. */
+    private void record(int e, int node, boolean send, long time, boolean retrans) {
         long[] ring = keys.ring;
-        int e = keys.at(id);
         long meta = ring[e + KeyWindow.META];
         int cnt = (int) meta | (retrans ? RETRANSMITTED : 0);
         retransmissions += retrans ? 1 : 0;
@@ -333,15 +343,19 @@ public final class TcpMatcher {
         meta = (meta & ~(0xffffL << nodeShift)) | (long) ((node + 1) & 0xffff) << nodeShift;
         ring[e + KeyWindow.SEND_TIME + side] = time;
         ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
-        if (inserted) {
-            if (keys.size() > maxKeys) {
-                // the memory cap: decide the oldest key now, before its window has passed
-                limitEvictions++;
-                decideHead();
-            }
-            if (keys.size() > peakKeys) {
-                peakKeys = keys.size();
-            }
+    }
+
+    /** After a key was inserted: the key limit, the peak. */
+    private void inserted() {
+        int size = keys.size();
+        if (size > maxKeys) {
+            // the memory cap: decide the oldest key now, before its window has passed
+            limitEvictions++;
+            decideHead();
+            size = keys.size();
+        }
+        if (size > peakKeys) {
+            peakKeys = size;
         }
     }
 
@@ -365,6 +379,28 @@ public final class TcpMatcher {
         decisionTime = ring[e + KeyWindow.INSERTED];
         long meta = ring[e + KeyWindow.META];
         int cnt = (int) meta;
+        int from = sendNode(meta);
+        int to = recvNode(meta);
+        // sent once, received once, no retransmission, two nodes: a message (the common case)
+        if ((cnt & (RETRANSMITTED | SIDE_MAX << 16 | SIDE_MAX)) == (1 << 16 | 1) && from != to) {
+            matched++;
+            long t1 = ring[e + KeyWindow.SEND_TIME];
+            long t2 = ring[e + KeyWindow.RECV_TIME];
+            long k2 = ring[e + 2];
+            out.message(from, to, t1, t2);
+            if (k2 >= 0) {
+                exchange(from, to, t1, t2, ring[e], ring[e + 1], k2,
+                        keys.head < exAhead ? ring[e + KeyWindow.HASH] : 0);
+            }
+        } else {
+            notMatched(e, meta);
+        }
+        keys.removeHead();
+    }
+
+    /** Counts why the key at ring index {@code e} is not a message. */
+    private void notMatched(int e, long meta) {
+        int cnt = (int) meta;
         int sends = cnt & SIDE_MAX;
         int recvs = cnt >>> 16 & SIDE_MAX;
         if ((cnt & RETRANSMITTED) != 0 && sends > 0 && recvs > 0) {
@@ -373,7 +409,7 @@ public final class TcpMatcher {
         } else if (sends == 0 || recvs == 0) {
             if (finishing) {
                 unmatchedAtEnd++;
-            } else if (ring[e + KeyWindow.INSERTED] >= now - window) {
+            } else if (keys.ring[e + KeyWindow.INSERTED] >= now - window) {
                 limitUnmatched++; // forced out by the key limit, its window not yet over
             } else {
                 evictedUnmatched++;
@@ -384,23 +420,9 @@ public final class TcpMatcher {
         } else if (sends > 1 || recvs > 1) {
             ambiguous++;
             duplicateEvents += sends + recvs - 2;
-        } else if (sendNode(meta) == recvNode(meta)) {
-            sameNode++;
         } else {
-            matched++;
-            int from = sendNode(meta);
-            int to = recvNode(meta);
-            long t1 = ring[e + KeyWindow.SEND_TIME];
-            long t2 = ring[e + KeyWindow.RECV_TIME];
-            long k0 = ring[e];
-            long k1 = ring[e + 1];
-            long k2 = ring[e + 2];
-            out.message(from, to, t1, t2);
-            if (k2 >= 0) {
-                exchange(from, to, t1, t2, k0, k1, k2, keys.head < exAhead ? ring[e + KeyWindow.HASH] : 0);
-            }
+            sameNode++; // sent once and received once, on one node
         }
-        keys.removeHead();
     }
 
     /**
@@ -409,40 +431,47 @@ public final class TcpMatcher {
      */
     private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2, long slotsKept) {
         boolean kept = slotsKept >>> 32 != 0;
-        int flags = (int) (k2 >>> 32);
-        int len = (int) k2;
-        long seq = k1 >>> 32;
-        if ((flags & ACK) != 0) {
-            long ackNo = k1 & 0xffffffffL;
-            int d = kept ? (int) (slotsKept >>> 48) << 2 : ackSlot(k0, k1);
-            if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
-                    && decisionTime - ex[d + 3] <= window) {
-                // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
-                roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
-                exchanges++;
-                if (exchangeSink != null) {
-                    long dataSent = exSend[d >> 2];
-                    exchangeSink.exchange(to, from, dataSent, dataSent + ex[d + 2], t1, t2);
-                }
-                ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
-            }
+        if (((int) (k2 >>> 32) & ACK) != 0) {
+            acknowledgement(from, to, t1, t2, k0, k1 & 0xffffffffL,
+                    kept ? (int) (slotsKept >>> 48) << 2 : ackSlot(k0, k1));
         }
+        int len = (int) k2;
         if (len > 0) {
-            long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
-                    | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
-            long expected = (seq + len) & 0xffffffffL;
-            int d = kept ? ((int) (slotsKept >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len);
-            long w = ex[d + 1];
-            boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
-                    && decisionTime - ex[d + 3] <= window;
-            ex[d] = reversed;
-            // two data segments expecting the same ack: the ack cannot tell which, neither counts
-            ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
-            ex[d + 2] = t2 - t1;
-            ex[d + 3] = decisionTime;
-            if (exSend != null) {
-                exSend[d >> 2] = t1;
+            awaitAcknowledgement(from, to, t1, t2, k0, k1 >>> 32, len,
+                    kept ? ((int) (slotsKept >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len));
+        }
+    }
+
+    /** A message with ACK set: completes the exchange of the data message waiting in entry {@code d}, if it is there. */
+    private void acknowledgement(int from, int to, long t1, long t2, long k0, long ackNo, int d) {
+        if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
+                && decisionTime - ex[d + 3] <= window) {
+            // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
+            roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
+            exchanges++;
+            if (exchangeSink != null) {
+                long dataSent = exSend[d >> 2];
+                exchangeSink.exchange(to, from, dataSent, dataSent + ex[d + 2], t1, t2);
             }
+            ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
+        }
+    }
+
+    /** A data message (sequence {@code seq}, {@code len} bytes): waits in entry {@code d} for its acknowledgement. */
+    private void awaitAcknowledgement(int from, int to, long t1, long t2, long k0, long seq, int len, int d) {
+        long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
+                | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
+        long expected = (seq + len) & 0xffffffffL;
+        long w = ex[d + 1];
+        boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
+                && decisionTime - ex[d + 3] <= window;
+        ex[d] = reversed;
+        // two data segments expecting the same ack: the ack cannot tell which, neither counts
+        ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
+        ex[d + 2] = t2 - t1;
+        ex[d + 3] = decisionTime;
+        if (exSend != null) {
+            exSend[d >> 2] = t1;
         }
     }
 
