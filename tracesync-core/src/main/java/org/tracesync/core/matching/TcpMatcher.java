@@ -264,7 +264,9 @@ public final class TcpMatcher {
         }
         long[] ex = this.ex;
         for (int k = 0; k < nx; k++) {
-            read += ex[slots[k] + 1];
+            // both ends of the 32-byte entry: an entry may straddle two cache lines (arrays are
+            // not line-aligned), and the decision reads all of it
+            read += ex[slots[k]] + ex[slots[k] + 3];
         }
         return read;
     }
