@@ -53,7 +53,10 @@ import org.tracesync.core.model.MessageSink;
  * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets on an idle
  * machine, 150–160 ns per packet of the simulated set under load 10–19 (185 before the slots of
  * the keys to decide were read ahead; docs/PERFORMANCE.md): cache misses in its tables, whose size
- * follows the window, and the work per event.
+ * follows the window, and the work per event. Of that, the pair accumulators behind the sink take
+ * about 25–30 ns per event and the exchanges about 20; with a 1 s window (tables within the caches)
+ * the matcher alone still takes about 50 ns per event without exchanges and flows (fourth session
+ * of 2026-11-23, docs/PERFORMANCE.md).
  */
 public final class TcpMatcher {
 
