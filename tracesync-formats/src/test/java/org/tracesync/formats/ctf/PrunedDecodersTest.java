@@ -22,7 +22,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * values, arrays, sequences, nested structures, strings, variants), a reader running the trees'
  * programs, or the pruned trees, must stop at the same events (class, offset, timestamp) and fail
  * with the same error at the same place; when it wants every field, its values must all be the
- * same; when it wants none, only the positions tell, and they must agree.
+ * same; when it wants none, only the positions tell, and they must agree. Each of these readers also
+ * decodes from heap copies of a few bytes ({@link CtfStreamReader#CtfStreamReader(Path, int,
+ * CtfMetadata, List, int)}), so that events, strings, sequences and errors cross the copy's end
+ * and are decoded again after a larger copy: the events, values, positions and errors must be
+ * those of the default copy.
  */
 class PrunedDecodersTest {
 
@@ -45,8 +49,14 @@ class PrunedDecodersTest {
     /** As above; with {@code trees}, decoding with the decoder trees (the reference) instead of their programs. */
     private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values,
                                      boolean trees) throws IOException {
+        return read(file, meta, wanted, values, trees, CtfStreamReader.CHUNK);
+    }
+
+    /** As above, with heap copies of {@code chunk} bytes. */
+    private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values,
+                                     boolean trees, int chunk) throws IOException {
         List<String> out = new ArrayList<>();
-        CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>());
+        CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>(), chunk);
         if (trees) {
             r.decodeByTrees();
         }
@@ -75,10 +85,23 @@ class PrunedDecodersTest {
     private static void assertSameAsFieldByField(Path file, CtfMetadata meta) throws IOException {
         List<String> reference = read(file, meta, null, true, true);
         assertThat(read(file, meta, null, true)).as("programs").containsExactlyElementsOf(reference);
-        assertThat(read(file, meta, EVERY_FIELD, true)).as("pruned trees").containsExactlyElementsOf(reference);
+        assertThat(read(file, meta, EVERY_FIELD, true)).as("programs of pruned trees").containsExactlyElementsOf(reference);
         List<String> positions = read(file, meta, null, false, true);
         assertThat(read(file, meta, NO_FIELD, false)).as("pruned trees reading nothing").containsExactlyElementsOf(positions);
+        for (int chunk : SMALL_COPIES) {
+            assertThat(read(file, meta, null, true, true, chunk)).as("trees, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(reference);
+            assertThat(read(file, meta, null, true, false, chunk)).as("programs, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(reference);
+            assertThat(read(file, meta, EVERY_FIELD, true, false, chunk)).as("pruned trees, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(reference);
+            assertThat(read(file, meta, NO_FIELD, false, false, chunk)).as("pruned, nothing, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(positions);
+        }
     }
+
+    /** Heap copies smaller than an event, than a string, and than a packet of the shared traces. */
+    private static final int[] SMALL_COPIES = {1, 24, 700};
 
     @ParameterizedTest
     @ValueSource(strings = {"scp_src", "bug446190", "ust-tracef", "writer"})
