@@ -686,6 +686,9 @@ final class CtfStreamReader implements CtfEvent {
                     } else {
                         base = p;
                         p += c[i + 3];
+                        if (c[i + 1] >= 0) {
+                            readPlan(prog.plans[c[i + 1]], b, base, slots);
+                        }
                     }
                 }
                 case DecodeProgram.A8 -> {
@@ -795,10 +798,7 @@ final class CtfStreamReader implements CtfEvent {
                     p = up(p, 8);
                     int start = (int) (p >>> 3);
                     int end = (int) (lim >>> 3);
-                    int k = start; // byte by byte: nul() here measured slower for short strings
-                    while (k < end && b[k] != 0) {
-                        k++;
-                    }
+                    int k = nul(b, start, end);
                     if (k >= end) {
                         pos = p;
                         throw error("string not terminated before the end of the packet content");
@@ -859,7 +859,30 @@ final class CtfStreamReader implements CtfEvent {
     }
 
     /**
-     * Index of the first NUL byte in {@code [from, end)} of {@code le}, or {@code end}: eight bytes
+     * Reads a run's plan (see {@link DecodeProgram#plans}): per field one 8-byte load at its first
+     * byte (the run lies before the copy's end, which has {@link #PAD} bytes after it), then its
+     * bits: big-endian fields from the most significant bit of their first byte, little-endian from
+     * the least, as {@link #bitsAt}; then the sign extension.
+     */
+    private static void readPlan(int[] plan, byte[] b, long base, long[] slots) {
+        for (int k = 0; k < plan.length; k += 4) {
+            long q = base + plan[k];
+            int size = plan[k + 1];
+            int flags = plan[k + 2];
+            int shift = (int) (q & 7);
+            long v;
+            if ((flags & DecodeProgram.PLAN_BIG_ENDIAN) != 0) {
+                v = ((long) LONG_BE.get(b, (int) (q >>> 3)) << shift) >>> (64 - size);
+            } else {
+                v = ((long) LONG_LE.get(b, (int) (q >>> 3)) >>> shift) & (-1L >>> (64 - size));
+            }
+            int s = flags & 0xFF;
+            slots[plan[k + 3]] = (v << s) >> s;
+        }
+    }
+
+    /**
+     * Index of the first NUL byte in {@code [from, end)} of {@code b}, or {@code end}: eight bytes
      * per step (a byte is zero where {@code (x − 0x01…01) & ~x & 0x80…80} has its top bit set; the
      * lowest such byte is the first zero), then byte by byte.
      */

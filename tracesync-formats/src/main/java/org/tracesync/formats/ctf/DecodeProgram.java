@@ -51,8 +51,10 @@ final class DecodeProgram {
     /**
      * A run of fixed-size fields ({@link FieldDecoder.FixedRunDecoder}): align to op2, check that
      * its op3 bits fit before the content's end once (else run sub-program op4, its fields one by
-     * one, which fails where field-by-field decoding fails), then the op5 instructions that follow
-     * read the wanted fields at their offsets from the run's start, and the position moves past it.
+     * one, which fails where field-by-field decoding fails), then read the wanted fields at their
+     * offsets from the run's start: those of plan op1 (when ≥ 0) in one loop, the others (roles,
+     * arrays, fields of more than 57 bits that may not start on a byte) by the op5 instructions
+     * that follow; the position moves past the run.
      */
     static final int RUN = 14;
     // reads inside a run: slot, offset from the run's start (op2), size, sign shift (op4)
@@ -79,12 +81,20 @@ final class DecodeProgram {
     final FieldDecoder[] refs;
     /** Where each variant option's instructions start (indices into {@link #code}). */
     final int[] targets;
+    /**
+     * Per {@link #RUN} with a plan: its fields that one 8-byte load holds, four ints each (bit
+     * offset from the run's start, size, sign shift | {@link #PLAN_BIG_ENDIAN}, slot), read in one
+     * loop without dispatch.
+     */
+    final int[][] plans;
+    static final int PLAN_BIG_ENDIAN = 1 << 8;
 
-    private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs, int[] targets) {
+    private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs, int[] targets, int[][] plans) {
         this.code = code;
         this.subs = subs;
         this.refs = refs;
         this.targets = targets;
+        this.plans = plans;
     }
 
     /**
@@ -131,6 +141,7 @@ final class DecodeProgram {
         private final List<DecodeProgram> subs = new ArrayList<>();
         private final List<FieldDecoder> refs = new ArrayList<>();
         private final List<Integer> targets = new ArrayList<>();
+        private final List<int[]> plans = new ArrayList<>();
 
         private void add(int op, int slot, int align, int size, int op4, int op5) {
             ops.add(new int[] {op, slot, align, size, op4, op5});
@@ -228,8 +239,32 @@ final class DecodeProgram {
                 }
                 return;
             }
-            add(RUN, 0, Math.max(1, x.align), (int) x.bits, sub(ofFields(x.fields)), x.kind.length);
+            // the fields one 8-byte load holds, wherever the run starts: read by the run's plan, without dispatch
+            List<Integer> plan = new ArrayList<>();
+            List<Integer> rest = new ArrayList<>();
             for (int k = 0; k < x.kind.length; k++) {
+                int off = (int) x.offset[k];
+                int size = x.size[k];
+                int maxShift = x.align % 8 == 0 ? off % 8 : 7;
+                boolean plain = x.kind[k] == FieldDecoder.FixedRunDecoder.FLOAT
+                        || (x.kind[k] == FieldDecoder.FixedRunDecoder.INTEGER && x.role[k] == FieldDecoder.ROLE_NONE);
+                if (plain && size >= 1 && maxShift + size <= 64) {
+                    boolean signed = x.kind[k] == FieldDecoder.FixedRunDecoder.INTEGER && x.signed[k];
+                    plan.add(off);
+                    plan.add(size);
+                    plan.add(shift(size, signed) | (x.bigEndian[k] ? PLAN_BIG_ENDIAN : 0));
+                    plan.add(x.slot[k]);
+                } else {
+                    rest.add(k);
+                }
+            }
+            int planIndex = -1;
+            if (!plan.isEmpty()) {
+                plans.add(plan.stream().mapToInt(Integer::intValue).toArray());
+                planIndex = plans.size() - 1;
+            }
+            add(RUN, planIndex, Math.max(1, x.align), (int) x.bits, sub(ofFields(x.fields)), rest.size());
+            for (int k : rest) {
                 int off = (int) x.offset[k];
                 int size = x.size[k];
                 if (x.kind[k] == FieldDecoder.FixedRunDecoder.ARRAY) {
@@ -268,7 +303,7 @@ final class DecodeProgram {
                 System.arraycopy(ops.get(i), 0, code, i * WIDTH, WIDTH);
             }
             return new DecodeProgram(code, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]),
-                    targets.stream().mapToInt(Integer::intValue).toArray());
+                    targets.stream().mapToInt(Integer::intValue).toArray(), plans.toArray(new int[0][]));
         }
     }
 }
