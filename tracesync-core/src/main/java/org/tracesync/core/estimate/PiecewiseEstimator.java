@@ -183,7 +183,10 @@ public final class PiecewiseEstimator {
             bounds(p, b, x0, v0);
         }
         // 3. join neighbours continuously where the data allows (by a bridge over the buckets
-        //    around the boundary); else a step or a break
+        //    around the boundary); else a step or a break. Buckets near the boundaries are read
+        //    at the sub-buckets' resolution: their polylines follow a slew's corner that a
+        //    bucket's hull edge bridges
+        List<Bucket> fb = refined(b, tb, pieces, brokenBefore);
         java.util.Map<Integer, Long> stepCuts = new java.util.HashMap<>(); // first broken bucket → cut
         List<Piece> joined = new ArrayList<>();
         joined.add(pieces.get(0));
@@ -191,44 +194,40 @@ public final class PiecewiseEstimator {
             Piece left = joined.get(joined.size() - 1);
             Piece right = pieces.get(k);
             int broken = brokenBefore.get(k);
-            if (broken >= 0) {
-                // buckets no line fits: a slew (a kink pair) when one line of a slew's rate joins
-                // the two pieces through them, else a step
-                Piece slew = slew(left, right, broken, right.first - 1, b, tb, x0);
-                if (slew != null) {
-                    unresolved -= right.first - broken;
-                    joined.add(slew);
-                } else {
-                    right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                    classify(left, right, b, broken, x0, v0, tb, boundPieces);
-                    stepCuts.put(broken, right.cut);
-                }
-                joined.add(right);
-                continue;
+            // one slew's line (a kink pair) in place of the broken buckets and short pieces up to
+            // a later piece, the farthest first: a slew is one rate change, and the short pieces
+            // in it have only a few buckets to fix their own drift
+            int from = broken >= 0 ? broken : right.first;
+            int target = k;
+            while (target + 1 < pieces.size() && pieces.get(target + 1).first - from <= SLEW_BUCKETS) {
+                target++;
             }
-            // short pieces between two: a slew's buckets when one line replaces them
-            int skip = 0;
             Piece slew = null;
-            for (int j = k; j + 1 < pieces.size() && pieces.get(j + 1).first - right.first <= SLEW_BUCKETS; j++) {
-                slew = slew(left, pieces.get(j + 1), right.first, pieces.get(j + 1).first - 1, b, tb, x0);
-                if (slew != null) {
-                    skip = j + 1 - k;
-                    break;
-                }
+            for (; target >= (broken >= 0 ? k : k + 1) && slew == null; target--) {
+                slew = slew(left, pieces.get(target), from, pieces.get(target).first - 1, fb, tb, x0);
             }
             if (slew != null) {
-                for (int j = k + 1; j <= k + skip; j++) {
+                target++;
+                for (int j = k; j <= target; j++) {
                     if (brokenBefore.get(j) >= 0) {
                         unresolved -= pieces.get(j).first - brokenBefore.get(j);
                     }
                 }
                 joined.add(slew);
-                joined.add(pieces.get(k + skip));
-                k += skip;
+                joined.add(pieces.get(target));
+                k = target;
                 continue;
             }
-            if (!cross(left, right, b, tb, x0) && !join(left, right, b, tb, x0, joined)) {
-                classify(left, right, b, right.first, x0, v0, tb, boundPieces);
+            if (broken >= 0) {
+                // buckets no line fits and no slew explains: a step
+                right.cut = x0 + cutInside(fb, broken, right.first - 1, left, right, tb, x0);
+                classify(left, right, fb, broken, x0, v0, tb, boundPieces);
+                stepCuts.put(broken, right.cut);
+                joined.add(right);
+                continue;
+            }
+            if (!cross(left, right, fb, tb, x0) && !join(left, right, fb, tb, x0, joined)) {
+                classify(left, right, fb, right.first, x0, v0, tb, boundPieces);
             }
             joined.add(right);
         }
@@ -242,6 +241,35 @@ public final class PiecewiseEstimator {
             }
         }
         return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
+    }
+
+    /** Buckets within this many of a transform piece's boundary are read fine ({@link #refined}). */
+    private static final int FINE_REACH = 8;
+
+    /**
+     * {@code b} with the buckets within {@link #FINE_REACH} of each transform piece's boundary
+     * (and the broken buckets before it) replaced by their sub-buckets' polylines
+     * ({@link TimeBuckets#fine}): where the pieces are joined, by a slew, a bridge, a crossing or a
+     * step's cut, checks against the polylines follow the messages at a quarter of the bucket
+     * width. Elsewhere the bucket hulls stay (fewer vertices; the greedy scans read hulls only, and
+     * a piece's feasibility is the same for either). Both are exact sides for the checks
+     * ({@link #sides}); only a hull goes into a {@link FeasibleRegion}. O(refined vertices).
+     */
+    private static List<Bucket> refined(List<Bucket> b, TimeBuckets tb, List<Piece> pieces, List<Integer> brokenBefore) {
+        boolean[] fine = new boolean[b.size()];
+        for (int k = 1; k < pieces.size(); k++) {
+            int from = brokenBefore.get(k) >= 0 ? brokenBefore.get(k) : pieces.get(k).first;
+            for (int i = Math.max(0, from - FINE_REACH); i <= Math.min(b.size() - 1, pieces.get(k).first + FINE_REACH); i++) {
+                fine[i] = true;
+            }
+        }
+        List<Bucket> out = new ArrayList<>(b);
+        for (int i = 0; i < fine.length; i++) {
+            if (fine[i]) {
+                out.set(i, tb.fine(b.get(i).key()));
+            }
+        }
+        return out;
     }
 
     /** Pieces of a greedy scan, the first broken bucket before each (or −1), and the broken buckets. */
@@ -400,7 +428,7 @@ public final class PiecewiseEstimator {
     }
 
     /** A piece of at most this many buckets between two others may be a slew's (see {@link #slew}). */
-    private static final int SLEW_BUCKETS = 5;
+    private static final int SLEW_BUCKETS = 8;
 
     /**
      * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
