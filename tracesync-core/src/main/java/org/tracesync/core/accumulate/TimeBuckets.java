@@ -15,26 +15,34 @@ import java.util.TreeMap;
  * ({@link #addVerticesTo}), since a vertex of the hull of all points is a vertex of its bucket's.
  *
  * <p>Buckets: {@code [k·w, (k+1)·w)} on the abscissa node's clock (absolute ns), w the width
- * (initially {@link #INITIAL_WIDTH}). Points are the pair's rebased coordinates (u, v), as in
- * {@link PairAccumulator}. The latest buckets stay open ({@link HalfHull}s, recycled once
+ * (initially {@link #INITIAL_WIDTH}), each made of {@link #SUB_BUCKETS} sub-buckets of width
+ * w / SUB_BUCKETS, and a message goes into its <em>sub-bucket's</em> hulls. Two resolutions are
+ * read: {@link #buckets} gives each bucket's half hulls (the hull of its sub-buckets' vertices,
+ * what the greedy scans, the bounds and the global program use), {@link #fine} one bucket's
+ * sub-bucket hulls concatenated, a polyline on the right side of every point that follows a
+ * bend of the clock inside the bucket (a slew's corner, which a bucket's hull edge bridges) at a
+ * quarter of the width; the estimator reads it only where it joins pieces. Points are the
+ * pair's rebased coordinates (u, v), as in {@link PairAccumulator}.
+ *
+ * <p>Storage is per sub-bucket. The latest sub-buckets stay open ({@link HalfHull}s, recycled once
  * sealed); older ones are sealed into one packed list of vertices ({@link LongBlockList}: growing
  * it copies nothing already stored), indexed by key in sorted arrays. When more than
  * {@link #MAX_BUCKETS} buckets exist, the width doubles and neighbours merge (the hull of a union
- * is the hull of the hulls; the grid is absolute, so buckets nest exactly). Memory is therefore
- * O(MAX_BUCKETS · h_bucket) per pair whatever the trace length — flat — and the knots'
- * resolution is the width: 1 s up to 36 h of trace, 2 s up to 72 h, 4 s up to 145 h. A 500 ppm
- * slew lasting a few seconds therefore keeps 1-s buckets around its corners over a day of trace,
- * where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md, "Long traces"): 16
- * bytes per hull vertex and 20 per bucket, 21.4 MB for a day at 98 messages/s each way (14.3
- * vertices per bucket).
+ * is the hull of the hulls; the grid is absolute, so sub-buckets nest exactly). Memory is therefore
+ * O(MAX_BUCKETS · SUB_BUCKETS · h_sub) per pair whatever the trace length — flat — and the knots'
+ * resolution is the width: 1 s (sub-buckets of 250 ms) up to 36 h of trace, 2 s up to 72 h, 4 s
+ * up to 145 h. A 500 ppm slew lasting a few seconds therefore keeps 1-s buckets around its corners
+ * over a day of trace, where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md,
+ * "Long traces"): 16 bytes per hull vertex and 20 per sub-bucket; a day at 98 messages/s each way
+ * holds about 2.4 times the vertices of 1-s bucket hulls.
  *
- * <p>Mergeable: {@link #addAllShifted} gives the same buckets (at the coarser of the two widths)
- * as accumulating every message in one; it is one pass over both sorted stores, and a bucket
- * that only one side holds is copied, not re-hulled; the parts of a trace read in parallel,
- * merged in time order, are appended to the store without copying it. Cost: amortized O(1) per
- * in-order message (a range check against the last bucket used, then a hull push), O(log B + h
- * log h) to reopen a sealed bucket for a late message (B buckets; O(B) to move the sorted
- * arrays), O(total vertices) for a coarsening or a merge.
+ * <p>Mergeable: {@link #addAllShifted} gives the same sub-buckets (at the coarser of the two
+ * widths) as accumulating every message in one; it is one pass over both sorted stores, and a
+ * sub-bucket that only one side holds is copied, not re-hulled; the parts of a trace read in
+ * parallel, merged in time order, are appended to the store without copying it. Cost: amortized
+ * O(1) per in-order message (a range check against the last sub-bucket used, then a hull push),
+ * O(log B + h log h) to reopen a sealed sub-bucket for a late message (B sub-buckets; O(B) to move
+ * the sorted arrays), O(total vertices) for a coarsening, a merge or a read of every bucket.
  */
 public final class TimeBuckets {
 

@@ -572,11 +572,9 @@ public final class PiecewiseEstimator {
                         continue;
                     }
                     long[] knots = {k1, k2};
-                    gaps(b, zf, zt, knots, chain, gaps);
-                    double min = Double.POSITIVE_INFINITY;
-                    for (double g : gaps) {
-                        min = Math.min(min, g);
-                    }
+                    // a pair whose smallest gap is negative and below the nearest yet changes
+                    // nothing: its pass stops there (most pairs do not fit)
+                    double min = gaps(b, zf, zt, knots, chain, gaps, Math.min(0, near));
                     if (min < 0 || !sides(b, zf - 1, zt + 1, knots, chain)) {
                         if (min > near) {
                             near = min;
@@ -584,6 +582,9 @@ public final class PiecewiseEstimator {
                             nearK2 = k2;
                         }
                         continue;
+                    }
+                    if (best != null && min < best[0]) {
+                        continue; // its smallest gap already loses the leximin comparison
                     }
                     Arrays.sort(gaps);
                     if (best == null || Arrays.compare(gaps, best) > 0) {
@@ -612,20 +613,37 @@ public final class PiecewiseEstimator {
     /** Steps each side of a knot in the fine search. */
     private static final int FINE_STEPS = 20;
 
-    /** Distances (ns) of every hull vertex of buckets [from, to] to the function, on its side, into {@code out}. */
-    private static void gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out) {
+    /**
+     * Distances (ns) of every vertex of buckets [from, to] to the function, on its side, into
+     * {@code out}; returns the smallest. Stops at the first distance below {@code stop} (≤ 0) and
+     * returns it, {@code out} then incomplete.
+     */
+    private static double gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out,
+                               double stop) {
         int n = 0;
+        double min = Double.POSITIVE_INFINITY;
         for (int k = from; k <= to; k++) {
             Bucket bucket = b.get(k);
             for (int m = 0; m < bucket.pu().length; m++) {
                 long u = bucket.pu()[m];
-                out[n++] = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
+                double g = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
+                if (g < stop) {
+                    return g;
+                }
+                min = Math.min(min, g);
+                out[n++] = g;
             }
             for (int m = 0; m < bucket.qu().length; m++) {
                 long u = bucket.qu()[m];
-                out[n++] = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
+                double g = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
+                if (g < stop) {
+                    return g;
+                }
+                min = Math.min(min, g);
+                out[n++] = g;
             }
         }
+        return min;
     }
 
     private static int lineAt(long u, long[] knots) {
@@ -845,17 +863,46 @@ public final class PiecewiseEstimator {
             add(p, q, b.get(i), margin);
         }
         int j = i + 1;
+        // a line of the piece's region with more than WITNESS_SLACK to spare (NaN: none known):
+        // a bucket it clears keeps the region non-empty, and is added without a region of its own
+        double wc = Double.NaN;
+        double wd = Double.NaN;
+        // else the piece's hulls with bucket j added, in a second pair of hulls reused (swapped)
+        HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
         while (j <= limit) {
-            HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
-            HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
+            if (!Double.isNaN(wd) && clears(b.get(j), wc, wd, margin)) {
+                add(p, q, b.get(j), margin);
+                j++;
+                continue;
+            }
+            p2.clear();
+            q2.clear();
             p2.addAll(p);
             q2.addAll(q);
             add(p2, q2, b.get(j), margin);
-            if (!p2.isEmpty() && !q2.isEmpty() && new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs()).isEmpty()) {
-                break;
+            if (!p2.isEmpty() && !q2.isEmpty()) {
+                FeasibleRegion f2 = new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs());
+                if (f2.isEmpty()) {
+                    break;
+                }
+                wd = Double.NaN;
+                if (f2.isBounded()) {
+                    double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
+                    double g = f2.g(d);
+                    double h = f2.h(d);
+                    if (g - h > 2 * WITNESS_SLACK) {
+                        wc = 0.5 * (g + h);
+                        wd = d;
+                    }
+                }
             }
+            HalfHull swap = p;
             p = p2;
+            p2 = swap;
+            swap = q;
             q = q2;
+            q2 = swap;
             j++;
         }
         if (p.isEmpty() || q.isEmpty()) {
@@ -889,6 +936,28 @@ public final class PiecewiseEstimator {
         piece.vk = c + d * (double) piece.uk;
         piece.spread = spread;
         return piece;
+    }
+
+    /**
+     * Slack (ns) a witness line keeps from every point in {@link #free}, far above the double
+     * rounding of its evaluation (below 10⁻⁵ ns at the coordinates of a year of trace), so that
+     * "the witness clears every point" proves the region non-empty, as the exact region would.
+     */
+    private static final double WITNESS_SLACK = 1.0;
+
+    /** True when line v = c + d·u keeps more than {@link #WITNESS_SLACK} from every vertex of {@code bucket} moved {@code margin} inward. */
+    private static boolean clears(Bucket bucket, double c, double d, long margin) {
+        for (int k = 0; k < bucket.pu().length; k++) {
+            if ((double) (bucket.pv()[k] - margin) - (c + d * (double) bucket.pu()[k]) <= WITNESS_SLACK) {
+                return false;
+            }
+        }
+        for (int k = 0; k < bucket.qu().length; k++) {
+            if ((c + d * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
