@@ -43,15 +43,21 @@ import org.tracesync.core.transform.MonotoneBound;
  *       the boundary: one knot, inside a bucket;</li>
  *   <li>by a <b>slew</b> ({@link #slew}): where one or a few short pieces or broken buckets lie
  *       between two pieces, a line of at most {@link #MAX_SLEW_RATE} from the left line to the
- *       right one that, with both knots, fits every message around — a kink pair, not a step;</li>
+ *       right one that, with both knots, fits every message around — a kink pair, not a step
+ *       (tried first up to the farthest piece within {@link #SLEW_BUCKETS} buckets: a short
+ *       piece inside a slew has too few buckets to fix its own drift);</li>
  *   <li>by a <b>bridge</b>: a short piece from the left line at the start of one of its last
  *       buckets to the right line at the end of one of the next piece's first buckets
  *       (1–{@value #MAX_BRIDGE} buckets each side, shortest first).</li>
  * </ol>
- * Each is kept only when the function fits: checked against the buckets' hulls as polylines
- * (hull vertices, and both lines at each knot inside a hull's span), which is exact for the
- * polylines and so sufficient for the messages: no message is inverted. A continuous transform
- * keeps each trace's own event order.
+ * Each is kept only when the function fits: checked against the buckets' polylines (their
+ * vertices, and both lines at each knot inside a polyline's span), which is exact for the
+ * polylines and so sufficient for the messages: no message is inverted. Near the pieces'
+ * boundaries ({@link #refined}) the polylines are the buckets' sub-bucket hulls concatenated
+ * ({@link TimeBuckets#fine}), which follow a slew's corner at a quarter of the bucket width where a
+ * bucket's hull edge bridges it (at 50 messages/s, a 1-s hull hid how close the messages come to
+ * the corner, and slews were taken for steps); elsewhere the buckets' hulls. A continuous
+ * transform keeps each trace's own event order.
  *
  * <h2>Steps</h2>
  * Where none of these joins two pieces, the two pieces' bound intervals at the cut are compared:
@@ -76,8 +82,9 @@ import org.tracesync.core.transform.MonotoneBound;
  * the envelope of the bound pieces on both sides ({@link #withSlews}).
  *
  * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
- * per bucket), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
- * candidate knots). Linear traces never get here: a pair whose hulls admit one line
+ * per bucket that the last region's witness line does not clear; O(bucket vertices) for one it
+ * clears), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
+ * candidate knots, h the polylines' vertices around it). Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
  * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
@@ -427,7 +434,12 @@ public final class PiecewiseEstimator {
         return best;
     }
 
-    /** A piece of at most this many buckets between two others may be a slew's (see {@link #slew}). */
+    /**
+     * A slew's line may replace the broken buckets and short pieces within this many buckets
+     * (see {@link #slew}): a 500 ppm slew of up to 4 s with its two corners, which at a few
+     * messages per second the greedy scan splits into short pieces (5 left a 2-bucket piece
+     * inside a slew of the grid's 2 h, 5 msg/s, 60 µs case, whose own drift erred by 72 ppm: 65 µs).
+     */
     private static final int SLEW_BUCKETS = 8;
 
     /**
