@@ -269,6 +269,10 @@ public final class Probe implements AutoCloseable {
     private void drain(ProbeBuffer b) throws IOException {
         long n = b.readable();
         if (n == 0) {
+            if (b.lost() > 0) {
+                // records lost while the last drain copied (after it read the count) reach the file too
+                writer.stream(b.threadId, b.lost());
+            }
             return;
         }
         long pos = b.tailPosition();

@@ -53,6 +53,8 @@ final class ProbeTraceWriter implements Closeable {
         long first;
         long last;
         long discarded;
+        /** The events_discarded of the last packet written: a larger count is written even without events. */
+        long discardedWritten;
         int events;
 
         Stream(String file, long threadId) throws IOException {
@@ -75,7 +77,10 @@ final class ProbeTraceWriter implements Closeable {
 
         void flush() throws IOException {
             if (events == 0) {
-                return;
+                if (discarded == discardedWritten) {
+                    return;
+                }
+                first = last; // a packet of losses only: it begins and ends where the last one ended
             }
             int content = packet.position();
             packet.putInt(0, PACKET_MAGIC);
@@ -89,6 +94,7 @@ final class ProbeTraceWriter implements Closeable {
             packet.putLong(48, content * 8L);
             packet.putLong(56, seq++);
             packet.putLong(64, discarded);
+            discardedWritten = discarded;
             packet.putLong(72, threadId);
             out.write(packet.array(), 0, content);
             out.flush();
