@@ -158,20 +158,31 @@ public final class HalfHull {
         long[] us = this.us;
         long[] vs = this.vs;
         int n = size;
-        while (n > 0 && us[n - 1] == u) {
+        if (n > 0 && us[n - 1] == u) { // at most one vertex has this abscissa (u increases strictly)
             if (w >= vs[n - 1]) {
                 return; // dominated by the vertex already at this abscissa
             }
             n--;
         }
-        while (n >= 2) {
+        if (n >= 2) {
+            // pop the last vertex while it does not make a strict left turn; the loop's test is
+            // the turn, not the count (a loop counted on n made the JIT add a limit check that
+            // failed once and threw the compiled accumulation away)
+            long lu = us[n - 1];
+            long lv = vs[n - 1];
             long pu = us[n - 2];
             long pv = vs[n - 2];
-            if (leftTurn(Math.subtractExact(us[n - 1], pu), Math.subtractExact(vs[n - 1], pv),
+            while (!leftTurn(Math.subtractExact(lu, pu), Math.subtractExact(lv, pv),
                     Math.subtractExact(u, pu), Math.subtractExact(w, pv))) {
-                break;
+                n--;
+                if (n == 1) {
+                    break;
+                }
+                lu = pu;
+                lv = pv;
+                pu = us[n - 2];
+                pv = vs[n - 2];
             }
-            n--;
         }
         if (n == us.length) {
             this.us = us = Arrays.copyOf(us, n * 2);

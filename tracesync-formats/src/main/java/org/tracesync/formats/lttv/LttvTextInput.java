@@ -34,17 +34,22 @@ import org.tracesync.formats.TraceFormatException;
  *
  * <p>Streaming: a 1 MiB buffer, no object per line (numeric mode), so memory does not grow with
  * the file. Plain lines take a one-pass path that reads times eight digits at a time
- * ({@link DigitWords}): O(1) work per 8 bytes, exact (its speed: docs/PERFORMANCE.md);
- * large files are read in parts on several threads ({@link #accumulate(int)}).
+ * ({@link DigitWords}) and reuses the integer seconds of the time before when their bytes are
+ * the same: O(1) work per 8 bytes, exact (its speed: docs/PERFORMANCE.md). It parses a block of
+ * lines, then hands the block to the sink: two small loops that the JIT compiles separately and
+ * early. Large files are read in parts on several threads ({@link #accumulate(int)}).
  */
 public final class LttvTextInput implements MessageInput, org.tracesync.core.accumulate.SplitReadable {
 
     private static final int BUFFER = 1 << 20;
     /**
-     * Bytes from a line's start that the 8-byte path may read: 9 + 1 + 9 + 1 for the nodes, then
-     * up to 21 + 1 per time (10 integer digits read as 16 bytes, '.', 8 + 2 decimals).
+     * Bytes from a line's start that the 8-byte path may read: 6 + 1 + 6 + 1 for the nodes (one
+     * word each at most), then up to 21 + 1 per time (10 integer digits read as 16 bytes, '.',
+     * 8 + 2 decimals).
      */
     static final int WORDS_REACH = 64;
+    /** Plain lines parsed before they are handed to the sink (see {@code Emitter.plainLines}). */
+    static final int BLOCK = 512;
     /** 10^(9 − k): scales k decimals to nanoseconds. */
     private static final long[] SCALE = {1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L,
         10_000L, 1_000L, 100L, 10L, 1L};
@@ -269,12 +274,18 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
         void message(byte[] buf, int[] tokens, long line) throws IOException;
 
         /**
-         * Handles the line starting at {@code from} in one pass if it has the plain shape, and
-         * returns the index just past its newline; −1 (nothing done) otherwise: the general path
-         * then reads it. Called only with at least {@link #WORDS_REACH} bytes in
-         * {@code buf[from, limit)} (a buffer's last bytes go through the general path).
+         * Handles the plain lines starting at {@code from} (at most {@link #BLOCK}, each with at
+         * least {@link #WORDS_REACH} bytes in {@code buf[from, limit)} from its start: a buffer's
+         * last bytes go through the general path), and returns how many it handled: 0 when the
+         * line at {@code from} is not plain (the general path then reads it). {@link #plainEnd}
+         * then gives the index just past the last handled line's newline.
          */
-        default int plainLine(byte[] buf, int from, int limit) throws IOException {
+        default int plainLines(byte[] buf, int from, int limit) throws IOException {
+            return 0;
+        }
+
+        /** Where the last {@link #plainLines} call stopped. */
+        default int plainEnd() {
             return -1;
         }
     }
@@ -354,61 +365,105 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             sink.message(s, r, ts, tr);
         }
 
+        // one block of plain lines, parsed before any is handed to the sink: the parsing loop and
+        // the delivery loop are compiled separately, each small (the JIT compiles them sooner and
+        // once, instead of one method with the whole accumulation inlined)
+        private final int[] senders = new int[BLOCK];
+        private final int[] receivers = new int[BLOCK];
+        private final long[] sendTimes = new long[BLOCK];
+        private final long[] recvTimes = new long[BLOCK];
+        private int plainEnd;
+
+        @Override
+        public int plainLines(byte[] buf, int from, int limit) throws IOException {
+            if (namedNodes) {
+                return 0;
+            }
+            int count = parsePlain(buf, from, limit);
+            deliver(count);
+            return count;
+        }
+
+        @Override
+        public int plainEnd() {
+            return plainEnd;
+        }
+
         /**
          * The fast path for the common line {@code S R SEC[.FRAC] SEC[.FRAC]\n}: single spaces,
          * trace numbers below N, at most 10 integer digits (seconds below 9223372036) and 1 to 9
-         * decimals. Such a line gives exactly what the general path gives (same digits, same
+         * decimals. Parses such lines from {@code from} into the block, up to {@link #BLOCK} of
+         * them and while {@link #WORDS_REACH} bytes remain from a line's start; stops at the first
+         * other line. Such a line gives exactly what the general path gives (same digits, same
          * integer arithmetic, no double); anything else — tabs, CR, comments, signs, more
-         * decimals, errors — returns −1 and goes through the general path, which names the line
-         * in its message.
+         * decimals, errors — goes through the general path, which names the line in its message.
+         * Returns the number of lines parsed; sets {@link #plainEnd}.
          */
-        @Override
-        public int plainLine(byte[] buf, int from, int limit) throws IOException {
-            if (namedNodes) {
-                return -1;
+        private int parsePlain(byte[] buf, int from, int limit) {
+            int count = 0;
+            int next = from;
+            int traces = declaredTraces;
+            while (count < BLOCK && limit - next >= WORDS_REACH) {
+                // the two trace numbers, each followed by one space: below ten traces one word
+                // holds both ("S R "); otherwise 1 to 6 digits each (the header allows at most
+                // 999,999 traces), one word each; no loop
+                long w = DigitWords.word(buf, next);
+                int s = (int) (w & 0xFF) - '0';
+                int r = (int) (w >>> 16 & 0xFF) - '0';
+                int i;
+                if ((w & 0xFF00FF00L) == 0x20002000L && (s | r) >= 0 && s <= 9 && r <= 9) {
+                    i = next + 3;
+                } else {
+                    int k = DigitWords.digitCount(w);
+                    if (k == 0 || k > 6 || (int) (w >>> (8 * k) & 0xFF) != ' ') {
+                        break;
+                    }
+                    s = (int) DigitWords.value(w, k);
+                    i = next + k + 1;
+                    w = DigitWords.word(buf, i);
+                    k = DigitWords.digitCount(w);
+                    if (k == 0 || k > 6 || (int) (w >>> (8 * k) & 0xFF) != ' ') {
+                        break;
+                    }
+                    r = (int) DigitWords.value(w, k);
+                    i += k;
+                }
+                if (s >= traces || r >= traces) {
+                    break;
+                }
+                long ts = wordSeconds(buf, i + 1);
+                if (ts < 0) {
+                    break;
+                }
+                i = end;
+                if (buf[i] != ' ') {
+                    break;
+                }
+                long tr = wordSeconds(buf, i + 1);
+                if (tr < 0) {
+                    break;
+                }
+                i = end;
+                if (buf[i] != '\n') {
+                    break;
+                }
+                senders[count] = s;
+                receivers[count] = r;
+                sendTimes[count] = ts;
+                recvTimes[count] = tr;
+                count++;
+                next = i + 1;
             }
-            int i = from;
-            int s = 0;
-            int digits = 0;
-            byte c;
-            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
-                s = s * 10 + (c - '0');
-                i++;
-                digits++;
+            plainEnd = next;
+            return count;
+        }
+
+        /** Hands the block's first {@code count} lines to the sink, in order. */
+        private void deliver(int count) throws IOException {
+            MessageSink sink = this.sink;
+            for (int k = 0; k < count; k++) {
+                sink.message(senders[k], receivers[k], sendTimes[k], recvTimes[k]);
             }
-            if (digits == 0 || digits > 9 || i >= limit || buf[i] != ' ' || s >= declaredTraces) {
-                return -1;
-            }
-            i++;
-            int r = 0;
-            digits = 0;
-            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
-                r = r * 10 + (c - '0');
-                i++;
-                digits++;
-            }
-            if (digits == 0 || digits > 9 || i >= limit || buf[i] != ' ' || r >= declaredTraces) {
-                return -1;
-            }
-            i++;
-            long ts = wordSeconds(buf, i);
-            if (ts < 0) {
-                return -1;
-            }
-            i = end;
-            if (i >= limit || buf[i] != ' ') {
-                return -1;
-            }
-            long tr = wordSeconds(buf, i + 1);
-            if (tr < 0) {
-                return -1;
-            }
-            i = end;
-            if (i >= limit || buf[i] != '\n') {
-                return -1;
-            }
-            sink.message(s, r, ts, tr);
-            return i + 1;
         }
 
         /**
@@ -421,25 +476,38 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
          */
         private long wordSeconds(byte[] buf, int from) {
             long w = DigitWords.word(buf, from);
-            int k = DigitWords.digitCount(w);
-            if (k == 0) {
-                return -1;
-            }
-            long sec = DigitWords.value(w, k);
-            int i = from + k;
-            if (k == 8) {
-                long w2 = DigitWords.word(buf, i);
-                int k2 = DigitWords.digitCount(w2);
-                if (k2 > 2) {
-                    return -1; // more than 10 integer digits
+            long w2 = DigitWords.word(buf, from + 8);
+            long sec;
+            int i;
+            if (w == headWord && (w2 & 0xFF_FFFFL) == headTail) {
+                sec = headSeconds; // the same ten integer digits and '.' as a time before
+                i = from + 10;
+            } else {
+                int k = DigitWords.digitCount(w);
+                if (k == 0) {
+                    return -1;
                 }
-                if (k2 > 0) {
-                    sec = sec * SCALE[9 - k2] + DigitWords.value(w2, k2);
-                    i += k2;
+                sec = DigitWords.value(w, k);
+                i = from + k;
+                int k2 = 0;
+                if (k == 8) {
+                    k2 = DigitWords.digitCount(w2);
+                    if (k2 > 2) {
+                        return -1; // more than 10 integer digits
+                    }
+                    if (k2 > 0) {
+                        sec = sec * SCALE[9 - k2] + DigitWords.value(w2, k2);
+                        i += k2;
+                    }
                 }
-            }
-            if (sec >= 9_223_372_036L) {
-                return -1;
+                if (sec >= 9_223_372_036L) {
+                    return -1;
+                }
+                if (k2 == 2 && buf[i] == '.') {
+                    headWord = w;
+                    headTail = w2 & 0xFF_FFFFL;
+                    headSeconds = sec;
+                }
             }
             long frac = 0;
             if (buf[i] == '.') {
@@ -470,6 +538,12 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
         }
 
         private int end; // where the last wordSeconds stopped
+        // the last time read with ten integer digits and '.': its first eight bytes, the next
+        // three, and its seconds (times of nearby lines share them: their value is reused; −1
+        // holds no digit, so it matches nothing before the first)
+        private long headWord = -1;
+        private long headTail = -1;
+        private long headSeconds;
 
         private int node(byte[] buf, int from, int to, long line, String what) throws IOException {
             if (namedNodes) {
@@ -587,10 +661,10 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                 int start = 0;
                 while (true) {
                     if (headerSeen && filled - start >= WORDS_REACH) {
-                        int next = handler.plainLine(buf, start, filled);
-                        if (next >= 0) {
-                            line++;
-                            start = next;
+                        int lines = handler.plainLines(buf, start, filled);
+                        if (lines > 0) {
+                            line += lines;
+                            start = handler.plainEnd();
                             continue;
                         }
                     }

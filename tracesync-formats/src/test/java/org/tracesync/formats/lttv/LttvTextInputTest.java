@@ -148,6 +148,30 @@ class LttvTextInputTest {
         assertThat(read(write(text.toString()))).isEqualTo(expected);
     }
 
+    /**
+     * The plain path reuses the seconds of an earlier time whose ten integer digits and '.' are the
+     * same bytes: times that share them, or differ from them only in the 9th or 10th digit, in
+     * the '.', in having no decimals or an empty fraction, or in an 11th digit, side by side in
+     * random order, give the oracle's nanoseconds.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void reusedIntegerSecondsParseLikeFreshOnes(long seed) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        String[] heads = {"1700000000", "1700000001", "1700000010", "1700000100", "0170000000", "01700000000", "170000000"};
+        String[] fractions = {".", ".5", ".000000001", ".123456789", ".12345678", ".1234567891", ""};
+        StringBuilder text = new StringBuilder("2\n");
+        List<Message> expected = new ArrayList<>();
+        for (int k = 0; k < 30_000; k++) {
+            String ts = heads[random.nextInt(heads.length)] + fractions[random.nextInt(fractions.length)];
+            String tr = heads[random.nextInt(heads.length)] + fractions[random.nextInt(fractions.length)];
+            int a = random.nextInt(2);
+            text.append(a).append(' ').append(1 - a).append(' ').append(ts).append(' ').append(tr).append('\n');
+            expected.add(new Message(a, 1 - a, oracle(ts), oracle(tr)));
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+    }
+
     /** Seconds with {@code intDigits} digits (the 11th a leading zero) and {@code decimals} (−1: none, 0: "12."). */
     private static String digits(java.util.SplittableRandom random, int intDigits, int decimals) {
         StringBuilder b = new StringBuilder();
