@@ -385,9 +385,22 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             if (namedNodes) {
                 return 0;
             }
-            int count = parsePlain(buf, from, limit);
-            deliver(count);
-            return count;
+            // up to 16 blocks per call: the caller's loop (interpreted until the JIT compiles it)
+            // then turns once per 512 lines, and this loop's turns stay few per call, so that
+            // this method too is compiled whole before its loop asks for an on-stack compilation
+            int total = 0;
+            int at = from;
+            for (int b = 0; b < 16; b++) {
+                int count = parsePlain(buf, at, limit);
+                deliver(count);
+                total += count;
+                at = plainEnd;
+                if (count < BLOCK) {
+                    break;
+                }
+            }
+            plainEnd = at;
+            return total;
         }
 
         @Override
