@@ -442,9 +442,12 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                     int recvDecimal = buf[next + 36] - '0';
                     if (DigitWords.allDigits(sendFrac) && DigitWords.allDigits(recvFrac)
                             && (sendDecimal | recvDecimal) >= 0 && sendDecimal <= 9 && recvDecimal <= 9) {
-                        long sendSec = sendHead == sendHeadWord && sendTail == sendTailWord ? sendSeconds
+                        // one test per time, on both words at once: the first eight digits change
+                        // once per 100 s, and a branch of its own on them looked never taken to the
+                        // JIT, which compiled it as a trap and recompiled the loop at the first change
+                        long sendSec = ((sendHead ^ sendHeadWord) | (sendTail ^ sendTailWord)) == 0 ? sendSeconds
                                 : sendSeconds(sendHead, sendTail);
-                        long recvSec = recvHead == recvHeadWord && recvTail == recvTailWord ? recvSeconds
+                        long recvSec = ((recvHead ^ recvHeadWord) | (recvTail ^ recvTailWord)) == 0 ? recvSeconds
                                 : recvSeconds(recvHead, recvTail);
                         if ((sendSec | recvSec) >= 0) {
                             senders[count] = s;
@@ -531,7 +534,7 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             long w2 = DigitWords.word(buf, from + 8);
             long sec;
             int i;
-            if (w == headWord && (w2 & 0xFF_FFFFL) == headTail) {
+            if (((w ^ headWord) | ((w2 & 0xFF_FFFFL) ^ headTail)) == 0) { // one branch (see parsePlain)
                 sec = headSeconds; // the same ten integer digits and '.' as a time before
                 i = from + 10;
             } else {
