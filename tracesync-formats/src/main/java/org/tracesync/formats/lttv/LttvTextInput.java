@@ -52,8 +52,7 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
      * Plain lines parsed before they are handed to the sink (see {@code Emitter.plainLines}). Few,
      * so that the parsing and delivery methods are invoked often: the JIT then compiles each once,
      * as a whole method, before their loops ask for a compilation of their own (with 512 lines
-     * each method was compiled twice, on-stack and whole, and ran interpreted longer: 1.24x the
-     * CPU of a whole sync of the 4 M-message file).
+     * each was compiled twice, on-stack and whole).
      */
     static final int BLOCK = 32;
     /** 10^(9 − k): scales k decimals to nanoseconds. */
@@ -430,8 +429,8 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                 long w = DigitWords.word(buf, next);
                 int s = (int) (w & 0xFF) - '0';
                 int r = (int) (w >>> 16 & 0xFF) - '0';
-                if ((w & 0xFF00FF00L) == 0x20002000L && (s | r) >= 0 && s <= 9 && r <= 9 && s < traces && r < traces
-                        && buf[next + 24] == ' ' && buf[next + 45] == '\n') {
+                boolean oneDigitEach = (w & 0xFF00FF00L) == 0x20002000L && (s | r) >= 0 && s <= 9 && r <= 9; // "S R "
+                if (oneDigitEach && s < traces && r < traces && buf[next + 24] == ' ' && buf[next + 45] == '\n') {
                     long sendHead = DigitWords.word(buf, next + 4); // bytes 4-11: integer digits 1-8
                     long sendTail = DigitWords.word(buf, next + 12) & 0xFF_FFFFL; // digits 9-10, '.'
                     long sendFrac = DigitWords.word(buf, next + 16); // decimals 2-9 (decimal 1: byte 15)
@@ -445,10 +444,10 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                         // one test per time, on both words at once: the first eight digits change
                         // once per 100 s, and a branch of its own on them looked never taken to the
                         // JIT, which compiled it as a trap and recompiled the loop at the first change
-                        long sendSec = ((sendHead ^ sendHeadWord) | (sendTail ^ sendTailWord)) == 0 ? sendSeconds
-                                : sendSeconds(sendHead, sendTail);
-                        long recvSec = ((recvHead ^ recvHeadWord) | (recvTail ^ recvTailWord)) == 0 ? recvSeconds
-                                : recvSeconds(recvHead, recvTail);
+                        SecondsCache sc = sendCache;
+                        SecondsCache rc = recvCache;
+                        long sendSec = ((sendHead ^ sc.head) | (sendTail ^ sc.tail)) == 0 ? sc.seconds : sc.read(sendHead, sendTail);
+                        long recvSec = ((recvHead ^ rc.head) | (recvTail ^ rc.tail)) == 0 ? rc.seconds : rc.read(recvHead, recvTail);
                         if ((sendSec | recvSec) >= 0) {
                             senders[count] = s;
                             receivers[count] = r;
@@ -466,7 +465,7 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                 // holds both ("S R "); otherwise 1 to 6 digits each (the header allows at most
                 // 999,999 traces), one word each; no loop
                 int i;
-                if ((w & 0xFF00FF00L) == 0x20002000L && (s | r) >= 0 && s <= 9 && r <= 9) {
+                if (oneDigitEach) {
                     i = next + 3;
                 } else {
                     int k = DigitWords.digitCount(w);
@@ -534,8 +533,9 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             long w2 = DigitWords.word(buf, from + 8);
             long sec;
             int i;
-            if (((w ^ headWord) | ((w2 & 0xFF_FFFFL) ^ headTail)) == 0) { // one branch (see parsePlain)
-                sec = headSeconds; // the same ten integer digits and '.' as a time before
+            SecondsCache cache = wordCache;
+            if (((w ^ cache.head) | ((w2 & 0xFF_FFFFL) ^ cache.tail)) == 0) { // one branch (see parsePlain)
+                sec = cache.seconds; // the same ten integer digits and '.' as a time before
                 i = from + 10;
             } else {
                 int k = DigitWords.digitCount(w);
@@ -559,9 +559,7 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                     return -1;
                 }
                 if (k2 == 2 && buf[i] == '.') {
-                    headWord = w;
-                    headTail = w2 & 0xFF_FFFFL;
-                    headSeconds = sec;
+                    cache.keep(w, w2 & 0xFF_FFFFL, sec);
                 }
             }
             long frac = 0;
@@ -592,43 +590,13 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             return sec * 1_000_000_000L + frac;
         }
 
-        // the 46-byte lines' last integer seconds of each time (bytes as read, and value)
-        private long sendHeadWord = -1;
-        private long sendTailWord = -1;
-        private long sendSeconds;
-        private long recvHeadWord = -1;
-        private long recvTailWord = -1;
-        private long recvSeconds;
-
-        /** Seconds of a send time's ten integer digits and '.' (cached); −1 when they are not. */
-        private long sendSeconds(long head, long tail) {
-            long sec = tenDigits(head, tail);
-            if (sec >= 0) {
-                sendHeadWord = head;
-                sendTailWord = tail;
-                sendSeconds = sec;
-            }
-            return sec;
-        }
-
-        /** The same for a receive time. */
-        private long recvSeconds(long head, long tail) {
-            long sec = tenDigits(head, tail);
-            if (sec >= 0) {
-                recvHeadWord = head;
-                recvTailWord = tail;
-                recvSeconds = sec;
-            }
-            return sec;
-        }
+        // the last integer seconds of the 46-byte lines' send and receive times, and of the
+        // general word path's times
+        private final SecondsCache sendCache = new SecondsCache();
+        private final SecondsCache recvCache = new SecondsCache();
+        private final SecondsCache wordCache = new SecondsCache();
 
         private int end; // where the last wordSeconds stopped
-        // the last time read with ten integer digits and '.': its first eight bytes, the next
-        // three, and its seconds (times of nearby lines share them: their value is reused; −1
-        // holds no digit, so it matches nothing before the first)
-        private long headWord = -1;
-        private long headTail = -1;
-        private long headSeconds;
 
         private int node(byte[] buf, int from, int to, long line, String what) throws IOException {
             if (namedNodes) {
@@ -670,6 +638,32 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                         + "' is negative; expected seconds since the trace's origin (e.g. 12.000000345)");
             }
             return ns;
+        }
+    }
+
+    /**
+     * The last time read with ten integer digits and '.': its first eight bytes ({@code head}), the
+     * next three ({@code tail}) and its seconds. Times of nearby lines share them, so their value is
+     * reused while the bytes repeat; −1 holds no digit, so it matches nothing before the first.
+     */
+    private static final class SecondsCache {
+        long head = -1;
+        long tail = -1;
+        long seconds;
+
+        /** Seconds of {@code head} and {@code tail} read afresh, and kept; −1 when they are not ten digits and '.'. */
+        long read(long head, long tail) {
+            long sec = tenDigits(head, tail);
+            if (sec >= 0) {
+                keep(head, tail, sec);
+            }
+            return sec;
+        }
+
+        void keep(long head, long tail, long sec) {
+            this.head = head;
+            this.tail = tail;
+            this.seconds = sec;
         }
     }
 
