@@ -5,8 +5,10 @@
 #   version   bin/tracesync --version
 #   sync2     bin/tracesync sync TWO -o OUT -q, TWO an LTTV text file of two messages
 # and, with BASELINE_JAR=path/to/an/older/tracesync.jar, the same two commands on that jar run as
-# its launcher ran it (java -XX:SharedArchiveFile=… -Xmx1g -XX:+UseParallelGC -jar; the archive is
-# made here by the build's training run when none lies beside the jar), for a before/after.
+# its launcher ran it (java -XX:SharedArchiveFile=… $BASELINE_OPTS -jar, the start jar beside it if
+# there is one; the archive is made here by the build's training run when none lies beside the jar),
+# for a before/after. BASELINE_OPTS defaults to bin/tracesync's options since 2026-11-23 (the heap,
+# ParallelGC, the raised Tier3 thresholds); give "-Xmx1g -XX:+UseParallelGC" for older jars.
 # Prints the median wall and user+sys time of each, and the load before and after.
 #
 #   scripts/benchmark/start.sh [RUNS]
@@ -22,23 +24,31 @@ mkdir -p "$WORK"
 TWO=$WORK/two.txt
 printf '2\n0 1 1700000000.000487243 1700000000.080661399\n1 0 1700000000.080700000 1700000000.000600000\n' > "$TWO"
 ORDER=(floor version sync2)
+BASELINE_OPTS=${BASELINE_OPTS:--Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4 -XX:Tier3InvocationThreshold=2000 -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000}
+# the jar a launcher starts: the start jar beside JAR when there is one (bin/tracesync), else JAR
+started() { if [ -f "${1%.jar}-start.jar" ]; then echo "${1%.jar}-start.jar"; else echo "$1"; fi; }
 if [ -n "${BASELINE_JAR:-}" ]; then
   base=$WORK/base/tracesync.jar
   if [ ! -f "$base" ] || ! cmp -s "$BASELINE_JAR" "$base"; then
     mkdir -p "$WORK/base"
-    rm -f "$WORK/base/tracesync.jsa"
+    rm -f "$WORK/base/tracesync.jsa" "$WORK/base/tracesync-start.jar"
     cp -p "$BASELINE_JAR" "$base"
+    # a build with a start jar (Class-Path: tracesync.jar): its launcher starts that one
+    if [ "${BASELINE_JAR%.jar}-start.jar" -nt "$BASELINE_JAR" ]; then
+      cp "${BASELINE_JAR%.jar}-start.jar" "$WORK/base/tracesync-start.jar"
+    fi
     if [ -f "${BASELINE_JAR%.jar}.jsa" ]; then
       cp -p "${BASELINE_JAR%.jar}.jsa" "$WORK/base/tracesync.jsa"
     else # the training run of tracesync-cli/pom.xml
       java -XX:ArchiveClassesAtExit="$WORK/base/tracesync.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
-        -XX:TieredStopAtLevel=1 -jar "$base" sync "$HERE/examples/cluster-3/text/messages.txt" \
+        -XX:TieredStopAtLevel=1 -jar "$(started "$base")" sync "$HERE/examples/cluster-3/text/messages.txt" \
         -o "$WORK/base-training.json" -q || true
     fi
   fi
+  base=$(started "$base")
   # its launcher's command line
-  printf '#!/bin/sh\nexec java -XX:SharedArchiveFile=%s -Xlog:cds=off -Xlog:cds+dynamic=off -Xmx1g -XX:+UseParallelGC -jar %s "$@"\n' \
-    "$WORK/base/tracesync.jsa" "$base" > "$WORK/base/tracesync"
+  printf '#!/bin/sh\nexec java -XX:SharedArchiveFile=%s -Xlog:cds=off -Xlog:cds+dynamic=off %s -jar %s "$@"\n' \
+    "$WORK/base/tracesync.jsa" "$BASELINE_OPTS" "$base" > "$WORK/base/tracesync"
   chmod +x "$WORK/base/tracesync"
   ORDER+=(base-version base-sync2)
 fi

@@ -32,7 +32,13 @@ public final class OutputGuard {
 
     /** A guard protecting {@code paths}, named {@code noun} in messages (e.g. "the output" for a command's other outputs). */
     OutputGuard(Collection<Path> paths, String noun) {
-        this.inputs = paths.stream().filter(p -> p != null && !p.toString().isEmpty()).toList();
+        List<Path> given = new ArrayList<>();
+        for (Path p : paths) { // a loop: every command passes here at start, where a first stream links its classes and lambdas
+            if (p != null && !p.toString().isEmpty()) {
+                given.add(p);
+            }
+        }
+        this.inputs = List.copyOf(given);
         this.noun = noun;
     }
 

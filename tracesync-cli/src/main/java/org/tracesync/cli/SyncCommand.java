@@ -127,8 +127,12 @@ public final class SyncCommand implements Callable<Integer> {
                 out.flush();
             }
         }
-        long unresolved = sync.pairs().stream().filter(p -> p.piecewise() != null)
-                .mapToLong(p -> p.piecewise().unresolved()).sum();
+        long unresolved = 0;
+        for (var pair : sync.pairs()) { // a loop: a first stream links its classes and lambdas, milliseconds at start
+            if (pair.piecewise() != null) {
+                unresolved += pair.piecewise().unresolved();
+            }
+        }
         SyncVerdict verdict = SyncVerdict.of(result, unresolved);
         for (String reason : verdict.reasons()) {
             spec.commandLine().getErr().println("tracesync: " + reason);

@@ -1,7 +1,6 @@
 package org.tracesync.cli;
 
 import java.util.List;
-import java.util.Locale;
 import org.tracesync.cli.report.Notes;
 import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.reduce.NodeResult;
@@ -9,8 +8,15 @@ import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.transform.LinearSegment;
 
-/** The human-readable summary `sync` prints: pairs, then nodes, then warnings. */
+/**
+ * The human-readable summary `sync` prints: pairs, then nodes, then warnings. Columns and numbers by
+ * {@link PlainFormat}, which prints what {@code String.format(Locale.ROOT, …)} printed here before,
+ * without the locale data a Formatter loads for its first number (docs/PERFORMANCE.md, "Start").
+ */
 public final class SyncSummary {
+
+    /** What {@code %n} printed. */
+    private static final String NL = System.lineSeparator();
 
     private SyncSummary() {
     }
@@ -30,19 +36,19 @@ public final class SyncSummary {
      */
     public static String format(SyncResult r, List<String> inputWarnings, boolean allPairs) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%s, %s messages, reference %s%n", count(r.nodes().size(), "node"),
-                r.stats().getOrDefault("messages", "?"), r.reference()));
+        sb.append(count(r.nodes().size(), "node")).append(", ").append(r.stats().getOrDefault("messages", "?"))
+                .append(" messages, reference ").append(r.reference()).append(NL);
         List<PairResult> pairs = r.pairs();
-        sb.append(String.format(Locale.ROOT, "%nPairs%n"));
+        sb.append(NL).append("Pairs").append(NL);
         if (!allPairs && pairs.size() > MAX_PAIR_ROWS) {
             java.util.Map<String, Long> byQuality = new java.util.TreeMap<>();
             for (PairResult p : pairs) {
                 byQuality.merge(p.quality().label(), 1L, Long::sum);
             }
-            sb.append(String.format(Locale.ROOT, "  %d pairs (%s); the %d weakest below (--all-pairs for every pair;"
-                            + " the result file holds them all)%n", pairs.size(),
-                    String.join(", ", byQuality.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).toList()),
-                    MAX_PAIR_ROWS));
+            sb.append("  ").append(pairs.size()).append(" pairs (")
+                    .append(String.join(", ", byQuality.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).toList()))
+                    .append("); the ").append(MAX_PAIR_ROWS)
+                    .append(" weakest below (--all-pairs for every pair; the result file holds them all)").append(NL);
             pairs = pairs.stream().sorted(java.util.Comparator
                             .comparing((PairResult p) -> p.quality() == org.tracesync.core.model.Quality.ACCURATE)
                             .thenComparing(java.util.Comparator.comparingDouble(
@@ -50,26 +56,24 @@ public final class SyncSummary {
                                     .reversed()))
                     .limit(MAX_PAIR_ROWS).toList();
         }
-        sb.append(String.format(Locale.ROOT, "  %-12s %-12s %8s %8s %11s  %-10s  %-31s  %s%n",
-                "a", "b", "a->b", "b->a", "hull pts", "quality", "drift range [min, max]", "mean bound width"));
+        pairRow(sb, "a", "b", "a->b", "b->a", "hull pts", "quality", "drift range [min, max]", "mean bound width");
         for (PairResult p : pairs) {
-            sb.append(String.format(Locale.ROOT, "  %-12s %-12s %8d %8d %11s  %-10s  %-31s  %s%n",
-                    p.a(), p.b(), p.messagesAToB(), p.messagesBToA(), p.hullAToB() + "/" + p.hullBToA(),
+            pairRow(sb, p.a(), p.b(), String.valueOf(p.messagesAToB()), String.valueOf(p.messagesBToA()),
+                    p.hullAToB() + "/" + p.hullBToA(),
                     p.pieces() > 1 ? p.quality().label() + " " + p.pieces() : p.quality().label(),
                     p.pieces() > 1 ? "(" + p.steps().size() + " step" + (p.steps().size() == 1 ? ")" : "s)")
                             : "[" + drift(p.driftMin()) + ", " + drift(p.driftMax()) + "]",
-                    duration(p.meanAccuracy())));
+                    duration(p.meanAccuracy()));
         }
         regression(sb, pairs);
-        sb.append(String.format(Locale.ROOT, "%nNodes%n  %-12s %-12s %-10s %18s %16s  %-24s  %s%n",
-                "node", "reference", "quality", "offset at start", "drift", "bounds at start (-/+)", "bounds at end (-/+)"));
+        sb.append(NL).append("Nodes").append(NL);
+        nodeRow(sb, "node", "reference", "quality", "offset at start", "drift", "bounds at start (-/+)", "bounds at end (-/+)");
         for (NodeResult n : r.nodes()) {
             LinearSegment s = n.transform().segments().get(0);
             String offset = duration(n.transform().correction(n.start()));
             String drift = n.transform().isLinear() ? drift(s.drift()) : "piecewise";
-            sb.append(String.format(Locale.ROOT, "  %-12s %-12s %-10s %18s %16s  %-24s  %s%n",
-                    n.name(), n.reference(), n.quality().label(), offset, drift,
-                    boundsAt(n, n.start()), boundsAt(n, n.end())));
+            nodeRow(sb, n.name(), n.reference(), n.quality().label(), offset, drift, boundsAt(n, n.start()),
+                    boundsAt(n, n.end()));
         }
         List<String> all = concat(inputWarnings, r.warnings());
         all.addAll(implausibleDrifts(r));
@@ -92,17 +96,19 @@ public final class SyncSummary {
                 continue;
             }
             if (!header) {
-                sb.append(String.format(Locale.ROOT, "%nRegression (statistical: ± is a confidence interval, not a bound)%n"));
+                sb.append(NL).append("Regression (statistical: ± is a confidence interval, not a bound)").append(NL);
                 header = true;
             }
             String samples = RegressionStatistics.EXCHANGES.equals(r.samplesFrom()) ? "exchanges"
                     : "replies paired with requests";
-            sb.append(String.format(Locale.ROOT, "  %s/%s: %d %s (%d rejected), drift %s ± %s (standard error %s),"
-                            + " offset %s ± %s (standard error %s), residual standard error %s, at %s %%%n",
-                    p.a(), p.b(), r.samples(), samples, r.rejected(), drift(p.drift()), drift(r.driftInterval()),
-                    drift(r.driftStandardError()), duration(p.offset()), duration(r.offsetInterval()),
-                    duration(r.offsetStandardError()), duration(r.residualStandardError()),
-                    new java.math.BigDecimal(Double.toString(100 * r.confidence())).stripTrailingZeros().toPlainString()));
+            sb.append("  ").append(p.a()).append('/').append(p.b()).append(": ").append(r.samples()).append(' ')
+                    .append(samples).append(" (").append(r.rejected()).append(" rejected), drift ").append(drift(p.drift()))
+                    .append(" ± ").append(drift(r.driftInterval())).append(" (standard error ")
+                    .append(drift(r.driftStandardError())).append("), offset ").append(duration(p.offset())).append(" ± ")
+                    .append(duration(r.offsetInterval())).append(" (standard error ").append(duration(r.offsetStandardError()))
+                    .append("), residual standard error ").append(duration(r.residualStandardError())).append(", at ")
+                    .append(new java.math.BigDecimal(Double.toString(100 * r.confidence())).stripTrailingZeros().toPlainString())
+                    .append(" %").append(NL);
         }
     }
 
@@ -118,10 +124,10 @@ public final class SyncSummary {
             }
             for (LinearSegment s : n.transform().segments()) {
                 if (Math.abs(s.drift()) > IMPLAUSIBLE_DRIFT) {
-                    out.add(String.format(Locale.ROOT, "node %s: drift %s against %s (%.2f %%) is not a real clock's"
-                            + " (crystals stay within 0.01 %%): check the trace's clock (CTF freq and offsets) or the"
-                            + " unit of its timestamps", n.name(), drift(s.drift()), n.reference(),
-                            100 * Math.abs(s.drift())));
+                    out.add("node " + n.name() + ": drift " + drift(s.drift()) + " against " + n.reference() + " ("
+                            + PlainFormat.fixed(100 * Math.abs(s.drift()), 2) + " %) is not a real clock's"
+                            + " (crystals stay within 0.01 %): check the trace's clock (CTF freq and offsets) or the"
+                            + " unit of its timestamps");
                     break;
                 }
             }
@@ -129,13 +135,31 @@ public final class SyncSummary {
         return out;
     }
 
+    /** A row of the pairs' table: {@code "  %-12s %-12s %8s %8s %11s  %-10s  %-31s  %s%n"}. */
+    private static void pairRow(StringBuilder sb, String a, String b, String aToB, String bToA, String hull, String quality,
+            String drift, String width) {
+        sb.append("  ").append(PlainFormat.left(a, 12)).append(' ').append(PlainFormat.left(b, 12)).append(' ')
+                .append(PlainFormat.right(aToB, 8)).append(' ').append(PlainFormat.right(bToA, 8)).append(' ')
+                .append(PlainFormat.right(hull, 11)).append("  ").append(PlainFormat.left(quality, 10)).append("  ")
+                .append(PlainFormat.left(drift, 31)).append("  ").append(width).append(NL);
+    }
+
+    /** A row of the nodes' table: {@code "  %-12s %-12s %-10s %18s %16s  %-24s  %s%n"}. */
+    private static void nodeRow(StringBuilder sb, String node, String reference, String quality, String offset, String drift,
+            String atStart, String atEnd) {
+        sb.append("  ").append(PlainFormat.left(node, 12)).append(' ').append(PlainFormat.left(reference, 12)).append(' ')
+                .append(PlainFormat.left(quality, 10)).append(' ').append(PlainFormat.right(offset, 18)).append(' ')
+                .append(PlainFormat.right(drift, 16)).append("  ").append(PlainFormat.left(atStart, 24)).append("  ")
+                .append(atEnd).append(NL);
+    }
+
     private static void section(StringBuilder sb, String title, List<String> lines) {
         if (lines.isEmpty()) {
             return;
         }
-        sb.append(String.format("%n%s%n", title));
+        sb.append(NL).append(title).append(NL);
         for (String l : lines) {
-            sb.append("  - ").append(l).append(System.lineSeparator());
+            sb.append("  - ").append(l).append(NL);
         }
     }
 
@@ -169,7 +193,7 @@ public final class SyncSummary {
         if (Double.isInfinite(d)) {
             return d < 0 ? "-inf" : "+inf";
         }
-        return String.format(Locale.ROOT, "%.4f ppm", d * 1e6);
+        return PlainFormat.fixed(d * 1e6, 4) + " ppm";
     }
 
     /** A duration in ns as a readable string: 12.0 ns, 3.400 µs, 1.234 ms, 2.000001 s. */
@@ -182,14 +206,14 @@ public final class SyncSummary {
         }
         double a = Math.abs(ns);
         if (a < 1e3) {
-            return String.format(Locale.ROOT, "%.1f ns", ns);
+            return PlainFormat.fixed(ns, 1) + " ns";
         }
         if (a < 1e6) {
-            return String.format(Locale.ROOT, "%.3f µs", ns / 1e3);
+            return PlainFormat.fixed(ns / 1e3, 3) + " µs";
         }
         if (a < 1e9) {
-            return String.format(Locale.ROOT, "%.3f ms", ns / 1e6);
+            return PlainFormat.fixed(ns / 1e6, 3) + " ms";
         }
-        return String.format(Locale.ROOT, "%.6f s", ns / 1e9);
+        return PlainFormat.fixed(ns / 1e9, 6) + " s";
     }
 }

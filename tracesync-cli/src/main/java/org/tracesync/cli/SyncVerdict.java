@@ -15,7 +15,8 @@ import org.tracesync.core.reduce.SyncResult;
  * per reason — a single node, nodes that could not be synchronized (absent, invalid, one-way left unplaced),
  * nodes synchronized only by a fallback line (messages contradict it), messages left inverted by a
  * piecewise fit (buckets holding a clock step, when the repair pass did not run, or messages the
- * repair could not move), separate groups.
+ * repair could not move), separate groups. Loops, not streams or lambdas, where every {@code sync}
+ * passes: the first use of a stream or a lambda costs milliseconds at start (docs/PERFORMANCE.md, "Start").
  */
 public record SyncVerdict(int exitCode, List<String> reasons) {
 
@@ -39,7 +40,12 @@ public record SyncVerdict(int exitCode, List<String> reasons) {
                 unsynchronized.add(n.name() + " (" + (n.note().isEmpty() ? n.quality().label() : n.note()) + ")");
                 continue;
             }
-            groups.computeIfAbsent(n.reference(), k -> new ArrayList<>()).add(n.name());
+            List<String> group = groups.get(n.reference());
+            if (group == null) {
+                group = new ArrayList<>();
+                groups.put(n.reference(), group);
+            }
+            group.add(n.name());
             if (n.quality() == Quality.FALLBACK) {
                 contradicted.add(n.name());
             }
@@ -71,6 +77,11 @@ public record SyncVerdict(int exitCode, List<String> reasons) {
 
     /** A node that is the reference of a group of at least two nodes. */
     private static boolean isGroupReference(SyncResult r, NodeResult n) {
-        return r.nodes().stream().anyMatch(o -> o != n && o.reference().equals(n.name()));
+        for (NodeResult o : r.nodes()) {
+            if (o != n && o.reference().equals(n.name())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

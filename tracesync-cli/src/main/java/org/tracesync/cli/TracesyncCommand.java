@@ -5,6 +5,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
+import java.util.Map;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.TraceSetException;
 import picocli.CommandLine;
@@ -18,7 +19,9 @@ import picocli.CommandLine.ScopeType;
  * <p>Start cost: picocli builds a command's model by reflection over its annotations (about 2–25 ms
  * of CPU per command at start, before the JIT), so {@link #main} builds only what the command line
  * names ({@link #newCommandLine(String[])}): {@code tracesync sync …} gets the top command and
- * {@code sync}. Every other command line (usage, {@code help}, a mistyped command) gets the whole
+ * {@code sync}, and their models without reflection, from {@link PrebuiltCommandSpecs} (builder calls
+ * generated from the annotations); another named command gets the top command and itself, by
+ * reflection. Every other command line (usage, {@code help}, a mistyped command) gets the whole
  * hierarchy, {@link #newCommandLine()}, so what is printed is the same either way; and
  * {@code tracesync --version} prints its two lines without any model ({@link #isVersionAlone}).
  * docs/PERFORMANCE.md ("Start") has the figures.
@@ -49,8 +52,24 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
             PrintWriter out = new PrintWriter(System.out, true);
             System.exit(printVersion(out, new PrintWriter(System.err, true)));
         }
+        for (Map.Entry<String, String> setting : PICOCLI_SETTINGS.entrySet()) {
+            if (System.getProperty(setting.getKey()) == null) {
+                System.setProperty(setting.getKey(), setting.getValue());
+            }
+        }
         System.exit(execute(newCommandLine(args), args));
     }
+
+    /**
+     * picocli's switches that {@link #main} sets (unless given with {@code -D}) to start faster
+     * (docs/PERFORMANCE.md, "Start"): no Groovy closures (else picocli's factory looks for
+     * {@code groovy.lang.Closure} on the whole class path, which opens tracesync.jar behind
+     * bin/tracesync's start jar), and no converters for java.sql and java.time types, which no option
+     * has (else every command line looks up 18 such classes and their parse methods by reflection; one
+     * regular expression, as picocli compiles each for each class it could register).
+     */
+    static final Map<String, String> PICOCLI_SETTINGS = Map.of("picocli.disable.closures", "true",
+            "picocli.converters.excludes", "java\\.(sql|time)\\..*");
 
     /** {@code --version} or {@code -V}, with {@code --debug} at most: the version is all that is printed. */
     static boolean isVersionAlone(String[] args) {
@@ -155,18 +174,34 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
                 case "--version", "-V" -> version = true;
                 default -> {
                     boolean named = !version && !arg.equals("help") && !arg.startsWith("-") && newSubcommand(arg) != null;
-                    return withSubcommands(named ? new String[] {arg} : SUBCOMMANDS);
+                    return named && arg.equals("sync") ? prebuiltSync() : withSubcommands(named ? new String[] {arg} : SUBCOMMANDS);
                 }
             }
         }
         return withSubcommands(version ? new String[0] : SUBCOMMANDS);
     }
 
-    private static CommandLine withSubcommands(String[] subcommands) {
+    /**
+     * The top command and {@code sync}, their models built by {@link PrebuiltCommandSpecs} (plain calls
+     * generated from the annotations) instead of by reflection: the same model without reading annotations
+     * (docs/PERFORMANCE.md, "Start").
+     */
+    static CommandLine prebuiltSync() {
+        CommandLine cl = new CommandLine(PrebuiltCommandSpecs.tracesync(new TracesyncCommand()));
+        cl.addSubcommand("sync", PrebuiltCommandSpecs.sync(new SyncCommand()));
+        return withHandlers(cl);
+    }
+
+    /** The top command and {@code subcommands}, their models built by picocli's reflection over the annotations. */
+    static CommandLine withSubcommands(String[] subcommands) {
         CommandLine cl = new CommandLine(new TracesyncCommand());
         for (String name : subcommands) {
             cl.addSubcommand(name, newSubcommand(name));
         }
+        return withHandlers(cl);
+    }
+
+    private static CommandLine withHandlers(CommandLine cl) {
         cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
         cl.setParameterExceptionHandler((ex, args) -> handleParameterException(ex, args, cl.getErr()));
         return cl;

@@ -3,14 +3,10 @@ package org.tracesync.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,13 +26,13 @@ class Java8ClassFilesTest {
 
     @Test
     void rewrites_picocli_as_version_52_class_files_that_verify_and_behave_the_same() throws Exception {
-        Path original = jarOf(CommandLine.class);
+        Path original = JavaRun.locationOf(CommandLine.class);
         Path rewritten = dir.resolve("picocli.jar");
         Files.copy(original, rewritten);
-        Path asm = jarOf(org.objectweb.asm.ClassReader.class);
+        Path asm = JavaRun.locationOf(org.objectweb.asm.ClassReader.class);
         Path program = SimulateCommandTest.repository().resolve("tracesync-cli/src/build/Java8ClassFiles.java");
 
-        Run step = run(List.of(java(), "-cp", asm.toString(), program.toString(), rewritten.toString(), "picocli/"));
+        JavaRun step = JavaRun.of(dir, "-cp", asm.toString(), program.toString(), rewritten.toString(), "picocli/");
         assertThat(step.code()).as(step.out()).isZero();
         int[] versions = versions(rewritten);
         assertThat(versions[0]).as("class files").isGreaterThan(100);
@@ -44,29 +40,11 @@ class Java8ClassFilesTest {
         assertThat(versions(original)[1]).as("the original: none of version 52").isZero();
         assertThat(step.out()).contains(versions[0] + " class files under picocli/ rewritten as version 52");
 
-        Run before = run(List.of(java(), "-cp", original.toString(), "picocli.AutoComplete", "--help"));
-        Run after = run(List.of(java(), "-Xverify:all", "-cp", rewritten.toString(), "picocli.AutoComplete", "--help"));
+        JavaRun before = JavaRun.of(dir, "-cp", original.toString(), "picocli.AutoComplete", "--help");
+        JavaRun after = JavaRun.of(dir, "-Xverify:all", "-cp", rewritten.toString(), "picocli.AutoComplete", "--help");
         assertThat(before.code()).isZero();
         assertThat(before.out()).startsWith("Usage: picocli.AutoComplete");
         assertThat(after).isEqualTo(before);
-    }
-
-    private record Run(int code, String out) {
-    }
-
-    private Run run(List<String> command) throws IOException, InterruptedException {
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-        return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static Path jarOf(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     /** {number of class files under picocli/, number of those with major version 52}. */

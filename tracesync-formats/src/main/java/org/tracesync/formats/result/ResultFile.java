@@ -136,6 +136,11 @@ public final class ResultFile {
             number(g, s.offset());
             g.writeFieldName("drift");
             number(g, s.drift());
+            if (s.eitherFrom() != null) {
+                // a step's either-side local times (docs/RESULT_FORMAT.md): only on such segments
+                g.writeNumberField("either_from", s.eitherFrom());
+                g.writeNumberField("either_to", s.eitherTo());
+            }
             g.writeEndObject();
         }
         g.writeEndArray();
@@ -320,7 +325,8 @@ public final class ResultFile {
             JsonNode s = segs.get(k);
             String w = where + ".transform.segments[" + k + "]";
             segments.add(new LinearSegment(optLong(file, s, "from", w), optLong(file, s, "to", w),
-                    integer(file, s, "origin", w), dbl(s, "offset"), dbl(s, "drift")));
+                    integer(file, s, "origin", w), dbl(s, "offset"), dbl(s, "drift"),
+                    optLong(file, s, "either_from", w), optLong(file, s, "either_to", w)));
         }
         if (segments.isEmpty()) {
             throw new TraceFormatException(file, where + ".transform.segments", "expected at least one segment");
