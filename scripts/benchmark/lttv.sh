@@ -5,8 +5,10 @@
 #   ts     bin/tracesync sync FILE -o OUT -q (the launcher's defaults; JVM start included)
 #   ts-c1  the same with C1 only (TRACESYNC_JAVA_OPTS=... -XX:TieredStopAtLevel=1)
 #   cat    cat FILE > /dev/null (reading the file from the page cache: the floor)
-#   base   with BASELINE_JAR=path/to/an/older/tracesync.jar: that jar, as its launcher ran it
-#          (java -Xmx1g -XX:+UseParallelGC -jar), for a before/after in the same run
+#   base   with BASELINE_JAR=path/to/an/older/tracesync.jar: that jar through a launcher (this
+#          checkout's bin/tracesync, or BASELINE_LAUNCHER) beside a copy of it, with a class-data
+#          archive of its own made by the build's training run: as `bin/tracesync` runs that build
+#          (run with `java -jar` alone, without its archive, it pays about 0.1 s of CPU more)
 # and the median wall, user+sys time and peak RSS of each.
 #
 #   scripts/benchmark/lttv.sh LTTV_CHECKOUT [MESSAGES] [RUNS]
@@ -45,7 +47,18 @@ echo "file: $FILE, $(stat -c %s "$FILE") bytes; load before: $(load)"
 cat "$FILE" > /dev/null
 opts="-Xmx1g -XX:+UseParallelGC"
 ORDER=(C ts ts-c1 cat)
-[ -n "${BASELINE_JAR:-}" ] && ORDER+=(base)
+if [ -n "${BASELINE_JAR:-}" ]; then
+  # the baseline as its build runs: launcher, jar and an archive from the same training run as
+  # tracesync-cli/pom.xml's (absolute paths: the archive is ignored, silently, when they differ)
+  B=$WORK/base
+  rm -rf "$B" && mkdir -p "$B/bin" "$B/tracesync-cli/target"
+  cp "${BASELINE_LAUNCHER:-$HERE/bin/tracesync}" "$B/bin/tracesync"
+  cp "$BASELINE_JAR" "$B/tracesync-cli/target/tracesync.jar"
+  java -XX:ArchiveClassesAtExit="$B/tracesync-cli/target/tracesync.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
+    -XX:TieredStopAtLevel=1 -jar "$B/tracesync-cli/target/tracesync.jar" sync "$HERE/examples/cluster-3/text/messages.txt" \
+    -o "$WORK/base-training.json" > /dev/null
+  ORDER+=(base)
+fi
 for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
 for run in $(seq "$RUNS"); do
   for name in "${ORDER[@]}"; do
@@ -55,10 +68,16 @@ for run in $(seq "$RUNS"); do
       ts) "${t[@]}" "$HERE/bin/tracesync" sync "$FILE" -o "$WORK/out.json" -q > /dev/null ;;
       ts-c1) TRACESYNC_JAVA_OPTS="$opts -XX:TieredStopAtLevel=1" "${t[@]}" "$HERE/bin/tracesync" sync "$FILE" -o "$WORK/out-c1.json" -q > /dev/null ;;
       cat) "${t[@]}" cat "$FILE" > /dev/null ;;
-      base) "${t[@]}" java $opts -jar "$BASELINE_JAR" sync "$FILE" -o "$WORK/out-base.json" -q > /dev/null ;;
+      base) "${t[@]}" "$WORK/base/bin/tracesync" sync "$FILE" -o "$WORK/out-base.json" -q > /dev/null ;;
     esac
   done
 done
 print_medians "$WORK/times" "${ORDER[@]}"
 cmp -s "$WORK/out.json" "$WORK/out-c1.json" && echo "ts and ts-c1 wrote the same result" || echo "ts and ts-c1 results differ"
+if [ -n "${BASELINE_JAR:-}" ]; then
+  cmp -s "$WORK/out.json" "$WORK/out-base.json" && echo "ts and base wrote the same result" || echo "ts and base results differ"
+  # pair by pair (run k of ts against run k of base): the median of the ratios, wall and CPU
+  paste "$WORK/times-ts" "$WORK/times-base" | awk '{printf "%.3f %.3f\n", $1 / $5, ($2 + $3) / ($6 + $7)}' > "$WORK/ratios"
+  echo "ts / base, median of the run-by-run ratios: wall $(cut -d' ' -f1 "$WORK/ratios" | median), CPU $(cut -d' ' -f2 "$WORK/ratios" | median)"
+fi
 echo "load after: $(load)"

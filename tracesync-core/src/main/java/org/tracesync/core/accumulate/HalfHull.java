@@ -49,12 +49,16 @@ public final class HalfHull {
     }
 
     private static final int MIN_PENDING = 1024;
+    private static final int INITIAL = 4;
 
     private final Side side;
     /** −1 for an upper hull: the stored v are negated (every stored hull is a lower one). */
     private final long sign;
-    private long[] us = new long[16];
-    private long[] vs = new long[16];
+    // small at first, so that a growth happens in the first hulls of a trace, while the JIT still
+    // profiles the insertion: compiled without ever seeing one, the growth was a trap that threw
+    // the compiled accumulation away the first time a hull outgrew 16 vertices
+    private long[] us = new long[INITIAL];
+    private long[] vs = new long[INITIAL];
     private int size;
     private long[] pendingU = new long[0];
     private long[] pendingV = new long[0];
@@ -71,16 +75,7 @@ public final class HalfHull {
 
     /** Adds one point, in any order. Amortized O(1) in order, O(log h) out of order. */
     public void add(long u, long v) {
-        addStored(u, sign == 1 ? v : Math.negateExact(v));
-    }
-
-    /** Adds a point in the stored coordinates (v already negated for an upper hull). */
-    private void addStored(long u, long w) {
-        if (size == 0 || u >= us[size - 1]) {
-            push(u, w);
-        } else {
-            addPending(u, w);
-        }
+        push(u, sign == 1 ? v : Math.negateExact(v)); // one call deep: the hot path of every message
     }
 
     /** Adds every point of {@code other} (same side): the hull of the union. */
@@ -90,7 +85,7 @@ public final class HalfHull {
         }
         other.compact();
         for (int i = 0; i < other.size; i++) {
-            addStored(other.us[i], other.vs[i]);
+            push(other.us[i], other.vs[i]);
         }
     }
 
@@ -102,7 +97,7 @@ public final class HalfHull {
         other.compact();
         long dw = sign == 1 ? dv : Math.negateExact(dv);
         for (int i = 0; i < other.size; i++) {
-            addStored(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
+            push(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
         }
     }
 
@@ -152,26 +147,42 @@ public final class HalfHull {
 
     /**
      * Monotone chain step (stored coordinates: a lower hull): append (u, w) with u ≥ last u,
-     * popping vertices that stop making a strict left turn.
+     * popping vertices that stop making a strict left turn; a point left of the last vertex goes
+     * to the pending buffer.
      */
     private void push(long u, long w) {
         long[] us = this.us;
         long[] vs = this.vs;
         int n = size;
-        while (n > 0 && us[n - 1] == u) {
+        if (n > 0 && u < us[n - 1]) {
+            addPending(u, w); // left of the last vertex: folded in later
+            return;
+        }
+        if (n > 0 && us[n - 1] == u) { // at most one vertex has this abscissa (u increases strictly)
             if (w >= vs[n - 1]) {
                 return; // dominated by the vertex already at this abscissa
             }
             n--;
         }
-        while (n >= 2) {
+        if (n >= 2) {
+            // pop the last vertex while it does not make a strict left turn; the loop's test is
+            // the turn, not the count (a loop counted on n made the JIT add a limit check that
+            // failed once and threw the compiled accumulation away)
+            long lu = us[n - 1];
+            long lv = vs[n - 1];
             long pu = us[n - 2];
             long pv = vs[n - 2];
-            if (leftTurn(Math.subtractExact(us[n - 1], pu), Math.subtractExact(vs[n - 1], pv),
+            while (!leftTurn(Math.subtractExact(lu, pu), Math.subtractExact(lv, pv),
                     Math.subtractExact(u, pu), Math.subtractExact(w, pv))) {
-                break;
+                n--;
+                if (n == 1) {
+                    break;
+                }
+                lu = pu;
+                lv = pv;
+                pu = us[n - 2];
+                pv = vs[n - 2];
             }
-            n--;
         }
         if (n == us.length) {
             this.us = us = Arrays.copyOf(us, n * 2);

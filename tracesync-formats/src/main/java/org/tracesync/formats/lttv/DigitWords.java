@@ -39,6 +39,11 @@ final class DigitWords {
         return Long.numberOfTrailingZeros(notDigit) >>> 3;
     }
 
+    /** Whether all eight bytes of the word are ASCII digits. */
+    static boolean allDigits(long w) {
+        return (((w & HIGH_NIBBLES) ^ ZEROS) | (((w + SIXES) & HIGH_NIBBLES) ^ ZEROS)) == 0;
+    }
+
     /** The value of the word's first {@code k} bytes, all digits, 1 ≤ k ≤ 8 (the first is the most significant). */
     static long value(long w, int k) {
         long d = (w - ZEROS) << (64 - 8 * k); // bytes after the k digits (and their borrows) leave the word

@@ -34,17 +34,27 @@ import org.tracesync.formats.TraceFormatException;
  *
  * <p>Streaming: a 1 MiB buffer, no object per line (numeric mode), so memory does not grow with
  * the file. Plain lines take a one-pass path that reads times eight digits at a time
- * ({@link DigitWords}): O(1) work per 8 bytes, exact (its speed: docs/PERFORMANCE.md);
- * large files are read in parts on several threads ({@link #accumulate(int)}).
+ * ({@link DigitWords}) and reuses the integer seconds of the time before when their bytes are
+ * the same: O(1) work per 8 bytes, exact (its speed: docs/PERFORMANCE.md). It parses a block of
+ * lines, then hands the block to the sink: two small loops that the JIT compiles separately and
+ * early. Large files are read in parts on several threads ({@link #accumulate(int)}).
  */
 public final class LttvTextInput implements MessageInput, org.tracesync.core.accumulate.SplitReadable {
 
     private static final int BUFFER = 1 << 20;
     /**
-     * Bytes from a line's start that the 8-byte path may read: 9 + 1 + 9 + 1 for the nodes, then
-     * up to 21 + 1 per time (10 integer digits read as 16 bytes, '.', 8 + 2 decimals).
+     * Bytes from a line's start that the 8-byte path may read: 6 + 1 + 6 + 1 for the nodes (one
+     * word each at most), then up to 21 + 1 per time (10 integer digits read as 16 bytes, '.',
+     * 8 + 2 decimals).
      */
     static final int WORDS_REACH = 64;
+    /**
+     * Plain lines parsed before they are handed to the sink (see {@code Emitter.plainLines}). Few,
+     * so that the parsing and delivery methods are invoked often: the JIT then compiles each once,
+     * as a whole method, before their loops ask for a compilation of their own (with 512 lines
+     * each was compiled twice, on-stack and whole).
+     */
+    static final int BLOCK = 32;
     /** 10^(9 − k): scales k decimals to nanoseconds. */
     private static final long[] SCALE = {1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L,
         10_000L, 1_000L, 100L, 10L, 1L};
@@ -269,12 +279,18 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
         void message(byte[] buf, int[] tokens, long line) throws IOException;
 
         /**
-         * Handles the line starting at {@code from} in one pass if it has the plain shape, and
-         * returns the index just past its newline; −1 (nothing done) otherwise: the general path
-         * then reads it. Called only with at least {@link #WORDS_REACH} bytes in
-         * {@code buf[from, limit)} (a buffer's last bytes go through the general path).
+         * Handles the plain lines starting at {@code from} (at most {@link #BLOCK}, each with at
+         * least {@link #WORDS_REACH} bytes in {@code buf[from, limit)} from its start: a buffer's
+         * last bytes go through the general path), and returns how many it handled: 0 when the
+         * line at {@code from} is not plain (the general path then reads it). {@link #plainEnd}
+         * then gives the index just past the last handled line's newline.
          */
-        default int plainLine(byte[] buf, int from, int limit) throws IOException {
+        default int plainLines(byte[] buf, int from, int limit) throws IOException {
+            return 0;
+        }
+
+        /** Where the last {@link #plainLines} call stopped. */
+        default int plainEnd() {
             return -1;
         }
     }
@@ -354,61 +370,154 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             sink.message(s, r, ts, tr);
         }
 
+        // one block of plain lines, parsed before any is handed to the sink: the parsing loop and
+        // the delivery loop are compiled separately, each small (the JIT compiles them sooner and
+        // once, instead of one method with the whole accumulation inlined)
+        private final int[] senders = new int[BLOCK];
+        private final int[] receivers = new int[BLOCK];
+        private final long[] sendTimes = new long[BLOCK];
+        private final long[] recvTimes = new long[BLOCK];
+        private int plainEnd;
+
+        @Override
+        public int plainLines(byte[] buf, int from, int limit) throws IOException {
+            if (namedNodes) {
+                return 0;
+            }
+            // up to 16 blocks per call: the caller's loop (interpreted until the JIT compiles it)
+            // then turns once per 512 lines, and this loop's turns stay few per call, so that
+            // this method too is compiled whole before its loop asks for an on-stack compilation
+            int total = 0;
+            int at = from;
+            for (int b = 0; b < 16; b++) {
+                int count = parsePlain(buf, at, limit);
+                deliver(count);
+                total += count;
+                at = plainEnd;
+                if (count < BLOCK) {
+                    break;
+                }
+            }
+            plainEnd = at;
+            return total;
+        }
+
+        @Override
+        public int plainEnd() {
+            return plainEnd;
+        }
+
         /**
          * The fast path for the common line {@code S R SEC[.FRAC] SEC[.FRAC]\n}: single spaces,
          * trace numbers below N, at most 10 integer digits (seconds below 9223372036) and 1 to 9
-         * decimals. Such a line gives exactly what the general path gives (same digits, same
+         * decimals. Parses such lines from {@code from} into the block, up to {@link #BLOCK} of
+         * them and while {@link #WORDS_REACH} bytes remain from a line's start; stops at the first
+         * other line. Such a line gives exactly what the general path gives (same digits, same
          * integer arithmetic, no double); anything else — tabs, CR, comments, signs, more
-         * decimals, errors — returns −1 and goes through the general path, which names the line
-         * in its message.
+         * decimals, errors — goes through the general path, which names the line in its message.
+         * Returns the number of lines parsed; sets {@link #plainEnd}.
          */
-        @Override
-        public int plainLine(byte[] buf, int from, int limit) throws IOException {
-            if (namedNodes) {
-                return -1;
+        private int parsePlain(byte[] buf, int from, int limit) {
+            int count = 0;
+            int next = from;
+            int traces = declaredTraces;
+            while (count < BLOCK && limit - next >= WORDS_REACH) {
+                // the commonest line first: "S R " and two times of ten integer digits and nine
+                // decimals ("1700000000.000487243"), 46 bytes; every load at a fixed offset (no
+                // load waits for another's result), the integer seconds those of an earlier line
+                // when their bytes are the same
+                long w = DigitWords.word(buf, next);
+                int s = (int) (w & 0xFF) - '0';
+                int r = (int) (w >>> 16 & 0xFF) - '0';
+                boolean oneDigitEach = (w & 0xFF00FF00L) == 0x20002000L && (s | r) >= 0 && s <= 9 && r <= 9; // "S R "
+                if (oneDigitEach && s < traces && r < traces && buf[next + 24] == ' ' && buf[next + 45] == '\n') {
+                    long sendHead = DigitWords.word(buf, next + 4); // bytes 4-11: integer digits 1-8
+                    long sendTail = DigitWords.word(buf, next + 12) & 0xFF_FFFFL; // digits 9-10, '.'
+                    long sendFrac = DigitWords.word(buf, next + 16); // decimals 2-9 (decimal 1: byte 15)
+                    long recvHead = DigitWords.word(buf, next + 25);
+                    long recvTail = DigitWords.word(buf, next + 33) & 0xFF_FFFFL;
+                    long recvFrac = DigitWords.word(buf, next + 37);
+                    int sendDecimal = buf[next + 15] - '0';
+                    int recvDecimal = buf[next + 36] - '0';
+                    if (DigitWords.allDigits(sendFrac) && DigitWords.allDigits(recvFrac)
+                            && (sendDecimal | recvDecimal) >= 0 && sendDecimal <= 9 && recvDecimal <= 9) {
+                        // one test per time, on both words at once: the first eight digits change
+                        // once per 100 s, and a branch of its own on them looked never taken to the
+                        // JIT, which compiled it as a trap and recompiled the loop at the first change
+                        SecondsCache sc = sendCache;
+                        SecondsCache rc = recvCache;
+                        long sendSec = ((sendHead ^ sc.head) | (sendTail ^ sc.tail)) == 0 ? sc.seconds : sc.read(sendHead, sendTail);
+                        long recvSec = ((recvHead ^ rc.head) | (recvTail ^ rc.tail)) == 0 ? rc.seconds : rc.read(recvHead, recvTail);
+                        if ((sendSec | recvSec) >= 0) {
+                            senders[count] = s;
+                            receivers[count] = r;
+                            sendTimes[count] = sendSec * 1_000_000_000L + sendDecimal * 100_000_000L
+                                    + DigitWords.value(sendFrac, 8);
+                            recvTimes[count] = recvSec * 1_000_000_000L + recvDecimal * 100_000_000L
+                                    + DigitWords.value(recvFrac, 8);
+                            count++;
+                            next += 46;
+                            continue;
+                        }
+                    }
+                }
+                // the two trace numbers, each followed by one space: below ten traces one word
+                // holds both ("S R "); otherwise 1 to 6 digits each (the header allows at most
+                // 999,999 traces), one word each; no loop
+                int i;
+                if (oneDigitEach) {
+                    i = next + 3;
+                } else {
+                    int k = DigitWords.digitCount(w);
+                    if (k == 0 || k > 6 || (int) (w >>> (8 * k) & 0xFF) != ' ') {
+                        break;
+                    }
+                    s = (int) DigitWords.value(w, k);
+                    i = next + k + 1;
+                    w = DigitWords.word(buf, i);
+                    k = DigitWords.digitCount(w);
+                    if (k == 0 || k > 6 || (int) (w >>> (8 * k) & 0xFF) != ' ') {
+                        break;
+                    }
+                    r = (int) DigitWords.value(w, k);
+                    i += k;
+                }
+                if (s >= traces || r >= traces) {
+                    break;
+                }
+                long ts = wordSeconds(buf, i + 1);
+                if (ts < 0) {
+                    break;
+                }
+                i = end;
+                if (buf[i] != ' ') {
+                    break;
+                }
+                long tr = wordSeconds(buf, i + 1);
+                if (tr < 0) {
+                    break;
+                }
+                i = end;
+                if (buf[i] != '\n') {
+                    break;
+                }
+                senders[count] = s;
+                receivers[count] = r;
+                sendTimes[count] = ts;
+                recvTimes[count] = tr;
+                count++;
+                next = i + 1;
             }
-            int i = from;
-            int s = 0;
-            int digits = 0;
-            byte c;
-            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
-                s = s * 10 + (c - '0');
-                i++;
-                digits++;
+            plainEnd = next;
+            return count;
+        }
+
+        /** Hands the block's first {@code count} lines to the sink, in order. */
+        private void deliver(int count) throws IOException {
+            MessageSink sink = this.sink;
+            for (int k = 0; k < count; k++) {
+                sink.message(senders[k], receivers[k], sendTimes[k], recvTimes[k]);
             }
-            if (digits == 0 || digits > 9 || i >= limit || buf[i] != ' ' || s >= declaredTraces) {
-                return -1;
-            }
-            i++;
-            int r = 0;
-            digits = 0;
-            while (i < limit && (c = buf[i]) >= '0' && c <= '9') {
-                r = r * 10 + (c - '0');
-                i++;
-                digits++;
-            }
-            if (digits == 0 || digits > 9 || i >= limit || buf[i] != ' ' || r >= declaredTraces) {
-                return -1;
-            }
-            i++;
-            long ts = wordSeconds(buf, i);
-            if (ts < 0) {
-                return -1;
-            }
-            i = end;
-            if (i >= limit || buf[i] != ' ') {
-                return -1;
-            }
-            long tr = wordSeconds(buf, i + 1);
-            if (tr < 0) {
-                return -1;
-            }
-            i = end;
-            if (i >= limit || buf[i] != '\n') {
-                return -1;
-            }
-            sink.message(s, r, ts, tr);
-            return i + 1;
         }
 
         /**
@@ -421,25 +530,37 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
          */
         private long wordSeconds(byte[] buf, int from) {
             long w = DigitWords.word(buf, from);
-            int k = DigitWords.digitCount(w);
-            if (k == 0) {
-                return -1;
-            }
-            long sec = DigitWords.value(w, k);
-            int i = from + k;
-            if (k == 8) {
-                long w2 = DigitWords.word(buf, i);
-                int k2 = DigitWords.digitCount(w2);
-                if (k2 > 2) {
-                    return -1; // more than 10 integer digits
+            long w2 = DigitWords.word(buf, from + 8);
+            long sec;
+            int i;
+            SecondsCache cache = wordCache;
+            if (((w ^ cache.head) | ((w2 & 0xFF_FFFFL) ^ cache.tail)) == 0) { // one branch (see parsePlain)
+                sec = cache.seconds; // the same ten integer digits and '.' as a time before
+                i = from + 10;
+            } else {
+                int k = DigitWords.digitCount(w);
+                if (k == 0) {
+                    return -1;
                 }
-                if (k2 > 0) {
-                    sec = sec * SCALE[9 - k2] + DigitWords.value(w2, k2);
-                    i += k2;
+                sec = DigitWords.value(w, k);
+                i = from + k;
+                int k2 = 0;
+                if (k == 8) {
+                    k2 = DigitWords.digitCount(w2);
+                    if (k2 > 2) {
+                        return -1; // more than 10 integer digits
+                    }
+                    if (k2 > 0) {
+                        sec = sec * SCALE[9 - k2] + DigitWords.value(w2, k2);
+                        i += k2;
+                    }
                 }
-            }
-            if (sec >= 9_223_372_036L) {
-                return -1;
+                if (sec >= 9_223_372_036L) {
+                    return -1;
+                }
+                if (k2 == 2 && buf[i] == '.') {
+                    cache.keep(w, w2 & 0xFF_FFFFL, sec);
+                }
             }
             long frac = 0;
             if (buf[i] == '.') {
@@ -468,6 +589,12 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             end = i;
             return sec * 1_000_000_000L + frac;
         }
+
+        // the last integer seconds of the 46-byte lines' send and receive times, and of the
+        // general word path's times
+        private final SecondsCache sendCache = new SecondsCache();
+        private final SecondsCache recvCache = new SecondsCache();
+        private final SecondsCache wordCache = new SecondsCache();
 
         private int end; // where the last wordSeconds stopped
 
@@ -512,6 +639,44 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             }
             return ns;
         }
+    }
+
+    /**
+     * The last time read with ten integer digits and '.': its first eight bytes ({@code head}), the
+     * next three ({@code tail}) and its seconds. Times of nearby lines share them, so their value is
+     * reused while the bytes repeat; −1 holds no digit, so it matches nothing before the first.
+     */
+    private static final class SecondsCache {
+        long head = -1;
+        long tail = -1;
+        long seconds;
+
+        /** Seconds of {@code head} and {@code tail} read afresh, and kept; −1 when they are not ten digits and '.'. */
+        long read(long head, long tail) {
+            long sec = tenDigits(head, tail);
+            if (sec >= 0) {
+                keep(head, tail, sec);
+            }
+            return sec;
+        }
+
+        void keep(long head, long tail, long sec) {
+            this.head = head;
+            this.tail = tail;
+            this.seconds = sec;
+        }
+    }
+
+    /**
+     * Seconds of ten integer digits and '.': {@code head} holds the first eight bytes, {@code tail}
+     * the next three; −1 when they are not digits and '.', or not below 9223372036 s.
+     */
+    static long tenDigits(long head, long tail) {
+        if (!DigitWords.allDigits(head) || DigitWords.digitCount(tail) != 2 || (tail >>> 16) != '.') {
+            return -1;
+        }
+        long sec = DigitWords.value(head, 8) * 100 + DigitWords.value(tail, 2);
+        return sec < 9_223_372_036L ? sec : -1;
     }
 
     static String text(byte[] buf, int from, int to) {
@@ -587,10 +752,10 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                 int start = 0;
                 while (true) {
                     if (headerSeen && filled - start >= WORDS_REACH) {
-                        int next = handler.plainLine(buf, start, filled);
-                        if (next >= 0) {
-                            line++;
-                            start = next;
+                        int lines = handler.plainLines(buf, start, filled);
+                        if (lines > 0) {
+                            line += lines;
+                            start = handler.plainEnd();
                             continue;
                         }
                     }

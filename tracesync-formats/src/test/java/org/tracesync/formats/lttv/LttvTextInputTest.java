@@ -148,6 +148,85 @@ class LttvTextInputTest {
         assertThat(read(write(text.toString()))).isEqualTo(expected);
     }
 
+    /**
+     * The plain path reuses the seconds of an earlier time whose ten integer digits and '.' are the
+     * same bytes: times that share them, or differ from them only in the 9th or 10th digit, in
+     * the '.', in having no decimals or an empty fraction, or in an 11th digit, side by side in
+     * random order, give the oracle's nanoseconds.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void reusedIntegerSecondsParseLikeFreshOnes(long seed) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        String[] heads = {"1700000000", "1700000001", "1700000010", "1700000100", "0170000000", "01700000000", "170000000"};
+        String[] fractions = {".", ".5", ".000000001", ".123456789", ".12345678", ".1234567891", ""};
+        StringBuilder text = new StringBuilder("2\n");
+        List<Message> expected = new ArrayList<>();
+        for (int k = 0; k < 30_000; k++) {
+            String ts = heads[random.nextInt(heads.length)] + fractions[random.nextInt(fractions.length)];
+            String tr = heads[random.nextInt(heads.length)] + fractions[random.nextInt(fractions.length)];
+            int a = random.nextInt(2);
+            text.append(a).append(' ').append(1 - a).append(' ').append(ts).append(' ').append(tr).append('\n');
+            expected.add(new Message(a, 1 - a, oracle(ts), oracle(tr)));
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+    }
+
+    /**
+     * Lines of the commonest shape (46 bytes: "S R " and two times of ten integer digits and nine
+     * decimals) take a path of their own; any digit of them changed at random (integer digits
+     * 1 to 10, decimals, trace numbers) still gives the oracle's nanoseconds, next to lines of
+     * other shapes.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void linesOfTheCommonestShapeParseExactlyWhateverDigitChanges(long seed) throws IOException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        StringBuilder text = new StringBuilder("10\n");
+        List<Message> expected = new ArrayList<>();
+        long send = 1_700_000_000_000_000_000L;
+        for (int k = 0; k < 50_000; k++) {
+            send += random.nextLong(2_000_000);
+            long recv = send + 80_000_000 + random.nextLong(1_000_000);
+            char[] line = (random.nextInt(10) + " " + random.nextInt(10) + " " + seconds(send) + " " + seconds(recv)).toCharArray();
+            if (random.nextInt(4) == 0) { // one digit anywhere changed
+                int p;
+                do {
+                    p = random.nextInt(line.length);
+                } while (line[p] < '0' || line[p] > '9' || (p >= 4 && p < 6) || (p >= 25 && p < 27)); // keep below 9223372036 s
+                line[p] = (char) ('0' + random.nextInt(10));
+            }
+            String body = new String(line);
+            String[] f = body.split(" ");
+            text.append(random.nextInt(50) == 0 ? body.replace(' ', '\t') : body).append('\n');
+            expected.add(new Message(Integer.parseInt(f[0]), Integer.parseInt(f[1]), oracle(f[2]), oracle(f[3])));
+        }
+        assertThat(read(write(text.toString()))).isEqualTo(expected);
+    }
+
+    /** A non-digit at any byte of a 46-byte line is refused with that line's number, whatever path reads it. */
+    @Test
+    void aBadByteAnywhereInALineOfTheCommonestShapeNamesItsLine() throws IOException {
+        String good = "0 1 1700000000.000487243 1700000000.080661399\n";
+        assertThat(good).hasSize(46);
+        for (int p = 0; p < 46; p++) {
+            for (char bad : new char[] {'x', ':', '/'}) {
+                StringBuilder text = new StringBuilder("2\n");
+                text.append(good.repeat(300));
+                char[] line = good.toCharArray();
+                line[p] = bad;
+                text.append(line).append(good.repeat(300));
+                Path f = write(text.toString());
+                assertThatThrownBy(() -> read(f)).as("byte %d as '%c'", p, bad)
+                        .isInstanceOf(TraceFormatException.class).hasMessageContaining("line 302");
+            }
+        }
+    }
+
+    private static String seconds(long ns) {
+        return ns / 1_000_000_000L + "." + String.format("%09d", ns % 1_000_000_000L);
+    }
+
     /** Seconds with {@code intDigits} digits (the 11th a leading zero) and {@code decimals} (−1: none, 0: "12."). */
     private static String digits(java.util.SplittableRandom random, int intDigits, int decimals) {
         StringBuilder b = new StringBuilder();
