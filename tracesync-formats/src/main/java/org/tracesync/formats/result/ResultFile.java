@@ -1,8 +1,5 @@
 package org.tracesync.formats.result;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,201 +55,222 @@ public final class ResultFile {
         });
     }
 
-    /** Writes {@code result} as JSON to {@code out} (not closed). */
+    /**
+     * Writes {@code result} as JSON to {@code out} (not closed): the bytes Jackson's generator with its
+     * default pretty printer wrote ({@link IndentedJson}), without loading Jackson.
+     */
     public static void write(SyncResult result, OutputStream out) throws IOException {
-        try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
-            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-            g.useDefaultPrettyPrinter();
-            g.writeStartObject();
-            g.writeStringField("format", FORMAT);
-            g.writeStringField("reference", result.reference());
-            g.writeArrayFieldStart("nodes");
-            for (NodeResult n : result.nodes()) {
-                writeNode(g, n);
-            }
-            g.writeEndArray();
-            g.writeArrayFieldStart("pairs");
-            for (PairResult p : result.pairs()) {
-                writePair(g, p);
-            }
-            g.writeEndArray();
-            g.writeObjectFieldStart("stats");
-            for (Map.Entry<String, Object> e : result.stats().entrySet()) {
-                g.writeFieldName(e.getKey());
-                writeValue(g, e.getValue());
-            }
-            g.writeEndObject();
-            g.writeArrayFieldStart("warnings");
-            for (String w : result.warnings()) {
-                g.writeString(w);
-            }
-            g.writeEndArray();
-            if (!result.repairs().isEmpty()) {
-                g.writeObjectFieldStart("repairs");
-                for (Map.Entry<String, long[][]> e : result.repairs().entrySet()) {
-                    g.writeArrayFieldStart(e.getKey());
-                    for (long[] m : e.getValue()) {
-                        g.writeStartArray();
-                        g.writeNumber(m[0]);
-                        g.writeNumber(m[1]);
-                        g.writeEndArray();
-                    }
-                    g.writeEndArray();
-                }
-                g.writeEndObject();
-            }
-            g.writeEndObject();
+        IndentedJson g = new IndentedJson(out);
+        g.startObject();
+        g.stringField("format", FORMAT);
+        g.stringField("reference", result.reference());
+        g.name("nodes");
+        g.startArray();
+        for (NodeResult n : result.nodes()) {
+            writeNode(g, n);
         }
+        g.endArray();
+        g.name("pairs");
+        g.startArray();
+        for (PairResult p : result.pairs()) {
+            writePair(g, p);
+        }
+        g.endArray();
+        g.name("stats");
+        g.startObject();
+        for (Map.Entry<String, Object> e : result.stats().entrySet()) {
+            g.name(e.getKey());
+            writeValue(g, e.getValue());
+        }
+        g.endObject();
+        g.name("warnings");
+        g.startArray();
+        for (String w : result.warnings()) {
+            g.string(w);
+        }
+        g.endArray();
+        if (!result.repairs().isEmpty()) {
+            g.name("repairs");
+            g.startObject();
+            for (Map.Entry<String, long[][]> e : result.repairs().entrySet()) {
+                g.name(e.getKey());
+                g.startArray();
+                for (long[] m : e.getValue()) {
+                    g.startArray();
+                    g.number(m[0]);
+                    g.number(m[1]);
+                    g.endArray();
+                }
+                g.endArray();
+            }
+            g.endObject();
+        }
+        g.endObject();
+        g.finish();
     }
 
-    private static void writeValue(JsonGenerator g, Object v) throws IOException {
+    private static void writeValue(IndentedJson g, Object v) throws IOException {
         if (v instanceof Integer || v instanceof Long || v instanceof Short) {
-            g.writeNumber(((Number) v).longValue());
+            g.number(((Number) v).longValue());
         } else if (v instanceof Number num) {
             number(g, num.doubleValue());
         } else if (v instanceof Boolean b) {
-            g.writeBoolean(b);
+            g.bool(b);
         } else if (v == null) {
-            g.writeNull();
+            g.nullValue();
         } else {
-            g.writeString(v.toString());
+            g.string(v.toString());
         }
     }
 
-    private static void writeNode(JsonGenerator g, NodeResult n) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("name", n.name());
-        g.writeStringField("source", n.source());
-        g.writeStringField("reference", n.reference());
-        g.writeStringField("quality", n.quality().label());
-        g.writeObjectFieldStart("transform");
-        g.writeArrayFieldStart("segments");
+    private static void writeNode(IndentedJson g, NodeResult n) throws IOException {
+        g.startObject();
+        g.stringField("name", n.name());
+        g.stringField("source", n.source());
+        g.stringField("reference", n.reference());
+        g.stringField("quality", n.quality().label());
+        g.name("transform");
+        g.startObject();
+        g.name("segments");
+        g.startArray();
         for (LinearSegment s : n.transform().segments()) {
-            g.writeStartObject();
+            g.startObject();
             nullableLong(g, "from", s.from());
             nullableLong(g, "to", s.to());
-            g.writeNumberField("origin", s.origin());
-            g.writeFieldName("offset");
+            g.numberField("origin", s.origin());
+            g.name("offset");
             number(g, s.offset());
-            g.writeFieldName("drift");
+            g.name("drift");
             number(g, s.drift());
-            g.writeEndObject();
+            g.endObject();
         }
-        g.writeEndArray();
-        g.writeEndObject();
-        g.writeArrayFieldStart("bounds");
+        g.endArray();
+        g.endObject();
+        g.name("bounds");
+        g.startArray();
         for (BoundRow r : n.bounds().rows()) {
-            g.writeStartArray();
-            g.writeNumber(r.t());
+            g.startArray();
+            g.number(r.t());
             number(g, r.minus());
             number(g, r.plus());
-            g.writeEndArray();
+            g.endArray();
         }
-        g.writeEndArray();
-        g.writeArrayFieldStart("path");
+        g.endArray();
+        g.name("path");
+        g.startArray();
         for (String p : n.path()) {
-            g.writeString(p);
+            g.string(p);
         }
-        g.writeEndArray();
-        g.writeNumberField("start", n.start());
-        g.writeNumberField("end", n.end());
-        g.writeStringField("note", n.note());
-        g.writeEndObject();
+        g.endArray();
+        g.numberField("start", n.start());
+        g.numberField("end", n.end());
+        g.stringField("note", n.note());
+        g.endObject();
     }
 
-    private static void writePair(JsonGenerator g, PairResult p) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("a", p.a());
-        g.writeStringField("b", p.b());
-        g.writeStringField("quality", p.quality().label());
-        g.writeObjectFieldStart("messages");
-        g.writeNumberField("a_to_b", p.messagesAToB());
-        g.writeNumberField("b_to_a", p.messagesBToA());
-        g.writeEndObject();
-        g.writeObjectFieldStart("hull_points");
-        g.writeNumberField("a_to_b", p.hullAToB());
-        g.writeNumberField("b_to_a", p.hullBToA());
-        g.writeEndObject();
-        g.writeObjectFieldStart("drift");
-        g.writeFieldName("min");
+    private static void writePair(IndentedJson g, PairResult p) throws IOException {
+        g.startObject();
+        g.stringField("a", p.a());
+        g.stringField("b", p.b());
+        g.stringField("quality", p.quality().label());
+        g.name("messages");
+        g.startObject();
+        g.numberField("a_to_b", p.messagesAToB());
+        g.numberField("b_to_a", p.messagesBToA());
+        g.endObject();
+        g.name("hull_points");
+        g.startObject();
+        g.numberField("a_to_b", p.hullAToB());
+        g.numberField("b_to_a", p.hullBToA());
+        g.endObject();
+        g.name("drift");
+        g.startObject();
+        g.name("min");
         number(g, p.driftMin());
-        g.writeFieldName("max");
+        g.name("max");
         number(g, p.driftMax());
-        g.writeEndObject();
-        g.writeObjectFieldStart("estimate");
-        g.writeNumberField("origin", p.origin());
-        g.writeFieldName("offset");
+        g.endObject();
+        g.name("estimate");
+        g.startObject();
+        g.numberField("origin", p.origin());
+        g.name("offset");
         number(g, p.offset());
-        g.writeFieldName("drift");
+        g.name("drift");
         number(g, p.drift());
-        g.writeEndObject();
-        g.writeFieldName("mean_accuracy");
+        g.endObject();
+        g.name("mean_accuracy");
         number(g, p.meanAccuracy());
-        g.writeNumberField("violations", p.violations());
-        g.writeFieldName("max_violation");
+        g.numberField("violations", p.violations());
+        g.name("max_violation");
         number(g, p.maxViolation());
-        g.writeStringField("note", p.note());
+        g.stringField("note", p.note());
         if (p.pieces() > 1 || !p.steps().isEmpty()) {
-            g.writeNumberField("pieces", p.pieces());
-            g.writeArrayFieldStart("steps");
+            g.numberField("pieces", p.pieces());
+            g.name("steps");
+            g.startArray();
             for (ClockStep st : p.steps()) {
-                g.writeStartObject();
-                g.writeNumberField("at", st.at());
-                g.writeNumberField("earliest", st.earliest());
-                g.writeNumberField("latest", st.latest());
-                g.writeFieldName("size");
+                g.startObject();
+                g.numberField("at", st.at());
+                g.numberField("earliest", st.earliest());
+                g.numberField("latest", st.latest());
+                g.name("size");
                 number(g, st.size());
-                g.writeFieldName("size_min");
+                g.name("size_min");
                 number(g, st.sizeMin());
-                g.writeFieldName("size_max");
+                g.name("size_max");
                 number(g, st.sizeMax());
-                g.writeEndObject();
+                g.endObject();
             }
-            g.writeEndArray();
+            g.endArray();
         }
         if (p.regression() != null) {
             writeRegression(g, p.regression());
         }
-        g.writeEndObject();
+        g.endObject();
     }
 
     /** A pair's optional {@code regression} object (docs/RESULT_FORMAT.md). */
-    private static void writeRegression(JsonGenerator g, RegressionStatistics r) throws IOException {
-        g.writeObjectFieldStart("regression");
-        g.writeStringField("samples_from", r.samplesFrom());
-        g.writeNumberField("samples", r.samples());
-        g.writeNumberField("rejected", r.rejected());
-        g.writeNumberField("confidence", r.confidence());
-        g.writeFieldName("residual_standard_error");
+    private static void writeRegression(IndentedJson g, RegressionStatistics r) throws IOException {
+        g.name("regression");
+        g.startObject();
+        g.stringField("samples_from", r.samplesFrom());
+        g.numberField("samples", r.samples());
+        g.numberField("rejected", r.rejected());
+        g.name("confidence");
+        g.number(r.confidence()); // as Jackson wrote it: a non-finite level as a string ("NaN")
+        g.name("residual_standard_error");
         number(g, r.residualStandardError());
-        g.writeObjectFieldStart("drift");
-        g.writeFieldName("standard_error");
+        g.name("drift");
+        g.startObject();
+        g.name("standard_error");
         number(g, r.driftStandardError());
-        g.writeFieldName("interval");
+        g.name("interval");
         number(g, r.driftInterval());
-        g.writeEndObject();
-        g.writeObjectFieldStart("offset");
-        g.writeFieldName("standard_error");
+        g.endObject();
+        g.name("offset");
+        g.startObject();
+        g.name("standard_error");
         number(g, r.offsetStandardError());
-        g.writeFieldName("interval");
+        g.name("interval");
         number(g, r.offsetInterval());
-        g.writeEndObject();
-        g.writeEndObject();
+        g.endObject();
+        g.endObject();
     }
 
-    private static void nullableLong(JsonGenerator g, String field, Long v) throws IOException {
+    private static void nullableLong(IndentedJson g, String field, Long v) throws IOException {
         if (v == null) {
-            g.writeNullField(field);
+            g.name(field);
+            g.nullValue();
         } else {
-            g.writeNumberField(field, v);
+            g.numberField(field, v);
         }
     }
 
-    private static void number(JsonGenerator g, double v) throws IOException {
+    private static void number(IndentedJson g, double v) throws IOException {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
-            g.writeNull();
+            g.nullValue();
         } else {
-            g.writeNumber(v);
+            g.number(v);
         }
     }
 
