@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.transform.ReadingsInOrder;
 import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.CaptureRewriter;
@@ -25,8 +26,9 @@ final class CaptureApplier implements TraceApplier {
         return CaptureFormat.class;
     }
 
+    /** The transform, for one capture's timestamps in file order (ReadingsInOrder: backward steps). */
     private static LongUnaryOperator time(NodeResult node) {
-        return t -> node.transform().apply(t);
+        return new ReadingsInOrder(node.transform());
     }
 
     /** The transform, except at the local times the controlled logical clock moved. */
@@ -34,7 +36,9 @@ final class CaptureApplier implements TraceApplier {
         if (repairs.length == 0) {
             return time(node);
         }
+        LongUnaryOperator inOrder = time(node);
         return t -> {
+            long mapped = inOrder.applyAsLong(t); // every timestamp, in order
             int lo = 0;
             int hi = repairs.length - 1;
             while (lo <= hi) {
@@ -47,7 +51,7 @@ final class CaptureApplier implements TraceApplier {
                     return repairs[mid][1];
                 }
             }
-            return node.transform().apply(t);
+            return mapped;
         };
     }
 

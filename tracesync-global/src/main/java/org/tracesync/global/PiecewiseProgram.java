@@ -685,7 +685,14 @@ final class PiecewiseProgram {
             double g0 = solution[c];
             double slope = (solution[c + 1] - g0) / (double) w; // µs per ns
             double gAt = g0 + slope * (double) (origin - (base[k] + j * w));
-            out.add(new LinearSegment(from, to, origin, p.correction(origin) + UNIT * gAt, p.drift() + UNIT * slope));
+            LinearSegment seg = new LinearSegment(from, to, origin, p.correction(origin) + UNIT * gAt,
+                    p.drift() + UNIT * slope);
+            if (from != null && from.equals(p.from()) && p.eitherFrom() != null) {
+                // a step of the path transform (the correction added is continuous): its
+                // either-side times stay (ClockTransform#stepAround)
+                seg = seg.withEitherSide(p.eitherFrom(), p.eitherTo());
+            }
+            out.add(seg);
             if (to == null) {
                 break;
             }

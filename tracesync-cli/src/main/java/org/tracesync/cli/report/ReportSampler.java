@@ -9,6 +9,7 @@ import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.MessageEnds;
 
 /**
  * Reads the messages of a synchronized trace set once and keeps what the report plots, in memory
@@ -96,7 +97,12 @@ public final class ReportSampler implements MessageSink, org.tracesync.core.matc
         NodeResult s = nodeResults[sender];
         NodeResult r = nodeResults[receiver];
         if (s != null && r != null && s.reference().equals(r.reference())) {
-            double latency = (recvTime - sendTime) + (r.transform().correction(recvTime) - s.transform().correction(sendTime));
+            // an end around a clock step takes the reading its other end allows, as in eval
+            double cs = s.transform().correction(sendTime);
+            double cr = r.transform().correction(recvTime);
+            double latency = (recvTime - sendTime)
+                    + (MessageEnds.receiveCorrection(r.transform(), recvTime, sendTime, cs)
+                    - MessageEnds.sendCorrection(s.transform(), sendTime, recvTime, cr));
             if (latency < 0) {
                 p.inversions++;
                 inversions++;

@@ -12,6 +12,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MessageEnds;
 import org.tracesync.core.transform.NodeBounds;
 
 /**
@@ -19,7 +20,9 @@ import org.tracesync.core.transform.NodeBounds;
  * 2010): a second pass over the messages, after correction.
  *
  * <ul>
- * <li><b>Inversions</b>: corrected receive time before corrected send time.</li>
+ * <li><b>Inversions</b>: corrected receive time before corrected send time. A message end around
+ *     a clock step (read twice after a backward step, or inside the step's interval) is placed by
+ *     {@link MessageEnds}.</li>
  * <li><b>Too fast</b>: corrected latency in [0, τmin), τmin of the direction = half the pair's
  *     minimum round trip (from an RTT file or from exchanges, see {@link RoundTripMinima}).
  *     Inversions are counted apart, not as too fast.</li>
@@ -35,7 +38,8 @@ import org.tracesync.core.transform.NodeBounds;
  *     containment as a pass/fail property; this class reports the distribution.</li>
  * </ul>
  * Nodes are matched to the result by name. Messages between nodes of different groups are
- * skipped and counted. Cost O(1) per message plus O(log rows) per bound lookup; memory O(nodes²)
+ * skipped and counted. Cost O(1) per message plus O(log rows) per bound lookup (and O(log
+ * segments) per end on a piecewise node, to see whether it lies around a step); memory O(nodes²)
  * plus at most {@value #SAMPLE_CAP} error samples for the percentiles (uniform reservoir sample,
  * fixed seed, beyond that).
  */
@@ -176,6 +180,18 @@ public final class Evaluation {
         // repaired times where the controlled logical clock moved an event (what apply writes)
         long cs = result.referenceTime(names[s], nodeResults[s], ts);
         long cr = result.referenceTime(names[r], nodeResults[r], tr);
+        // an end around a clock step (read twice after a backward step, or inside the step's
+        // interval) and not moved by the repair: the reading its other end allows (MessageEnds)
+        if (!transforms[s].isLinear() || !transforms[r].isLinear()) {
+            long cs0 = cs;
+            long cr0 = cr;
+            if (transforms[s].stepAround(ts) >= 0 && cs0 == transforms[s].apply(ts)) {
+                cs = MessageEnds.send(transforms[s], ts, cr0);
+            }
+            if (transforms[r].stepAround(tr) >= 0 && cr0 == transforms[r].apply(tr)) {
+                cr = MessageEnds.receive(transforms[r], tr, cs0);
+            }
+        }
         long lat = cr - cs;
         int d = s * n + r;
         count[d]++;

@@ -11,6 +11,7 @@ import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MessageEnds;
 
 /**
  * The controlled logical clock (Rabenseifner 1997; Becker, Rabenseifner, Wolf: "Implications of
@@ -34,7 +35,9 @@ import org.tracesync.core.transform.ClockTransform;
  * The result says what moved: events moved, largest and mean shift, largest relative change of a
  * local interval, and the repaired time of every moved event (for {@code apply}).
  *
- * <p>Three passes: the fit's inverted messages are located first (O(inverted) memory); only the
+ * <p>Three passes: the fit's inverted messages are located first (O(inverted) memory; a message
+ * end around a clock step takes the reading its other end allows, {@link MessageEnds}, so a
+ * message the fit keeps forward on its side of a step is not counted); only the
  * messages within W = 4·J_max/(1 − γ) + 1 s of one (reference time, J_max the worst inversion)
  * are then kept and repaired, since amortization never reaches further. Memory O(messages near
  * a violation), capped by the heap (beyond it the repair is skipped and says why). Cost
@@ -159,6 +162,12 @@ public final class ControlledLogicalClock {
             }
             long cs = transforms[s].apply(st);
             long cr = transforms[r].apply(rt);
+            if (cr < cs + mu && (!transforms[s].isLinear() || !transforms[r].isLinear())) {
+                // an end around a clock step takes the reading its other end allows (MessageEnds)
+                long placedSend = MessageEnds.send(transforms[s], st, cr);
+                cr = MessageEnds.receive(transforms[r], rt, cs);
+                cs = placedSend;
+            }
             if (cr < cs + mu) {
                 if (spotCount[0] == spots[0].length) {
                     spots[0] = Arrays.copyOf(spots[0], spotCount[0] * 2);

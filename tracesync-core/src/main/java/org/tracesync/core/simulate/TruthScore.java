@@ -5,10 +5,12 @@ import java.util.Map;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.MessageEnds;
 
 /**
  * Scores a synchronization against the true clocks of a simulation (a second pass over the
- * messages): inversions after correction (received before sent, within one reference group), and,
+ * messages): inversions after correction (received before sent, within one reference group; an end
+ * around a clock step placed by {@link MessageEnds}), and,
  * at both ends of every message, whether the true reference time lies within the reported bounds.
  *
  * <p>For a node n with reference R and a local time t on n, the true reference time is
@@ -81,7 +83,12 @@ public final class TruthScore implements MessageSink {
         NodeResult s = results[sender];
         NodeResult r = results[receiver];
         if (s.reference().equals(r.reference())) {
-            double latency = (recvTime - sendTime) + (r.transform().correction(recvTime) - s.transform().correction(sendTime));
+            // an end around a clock step takes the reading its other end allows (MessageEnds)
+            double cs = s.transform().correction(sendTime);
+            double cr = r.transform().correction(recvTime);
+            double latency = (recvTime - sendTime)
+                    + (MessageEnds.receiveCorrection(r.transform(), recvTime, sendTime, cs)
+                    - MessageEnds.sendCorrection(s.transform(), sendTime, recvTime, cr));
             if (latency < 0) {
                 inversions++;
                 if (firstViolation.isEmpty()) {

@@ -8,8 +8,14 @@ import java.util.List;
  * the first open to the left, the last open to the right, each {@code to} the next {@code from}).
  * A piecewise transform is continuous at a knot unless a clock step was found there (DESIGN §6).
  *
- * <p>Cost: {@link #correction} is O(log segments) (binary search on the knots);
- * {@link #inverse} and {@link #then} are O(segments) for piecewise transforms.
+ * <p>Around a clock step a local time may have two readings, the line before the step and the
+ * line after ({@link #stepAround}): after a backward step the clock read the same local times
+ * twice, and within a step's interval the messages cannot tell on which side an event came. The
+ * segment {@code from}s cut there for readers that know only the local time; readers that know
+ * the event's position pick by it ({@link MessageEnds}, {@link ReadingsInOrder}).
+ *
+ * <p>Cost: {@link #correction} and {@link #stepAround} are O(log segments) (binary search on the
+ * knots); {@link #inverse} and {@link #then} are O(segments) for piecewise transforms.
  */
 public record ClockTransform(List<LinearSegment> segments) {
 
@@ -75,6 +81,69 @@ public record ClockTransform(List<LinearSegment> segments) {
         return segmentAt(t).correction(t);
     }
 
+    /**
+     * The clock step local time t lies around: the index k ≥ 1 of a segment that starts at a step
+     * when t lies in that segment's either-side times ({@link LinearSegment#eitherFrom}: the
+     * messages cannot tell on which side of the step an event there came), or in the local times
+     * read twice after a backward step there (from {@code from} to {@link #readTwiceEnd}, also
+     * without either-side times); else −1. Around a step an event has two readings, segment
+     * k − 1's line (it came before the step) and segment k's (after); its local time alone picks
+     * segment k from {@code from} on, but only its position in its trace tells: see
+     * {@link MessageEnds} (message ends) and {@link ReadingsInOrder} (a trace read in order).
+     * O(log segments).
+     */
+    public int stepAround(long t) {
+        int n = segments.size();
+        if (n == 1) {
+            return -1;
+        }
+        int k0 = indexAt(t);
+        for (int k = Math.max(1, k0 - 1); k <= Math.min(n - 1, k0 + 2); k++) {
+            LinearSegment s = segments.get(k);
+            if (s.eitherFrom() != null && t >= s.eitherFrom() && t < s.eitherTo()) {
+                return k;
+            }
+        }
+        return k0 > 0 && t < readTwiceEnd(k0) ? k0 : -1;
+    }
+
+    /** Whether the clock read local time t twice: just after a backward step (see {@link #readTwiceEnd}). O(log segments). */
+    public boolean readTwice(long t) {
+        if (segments.size() == 1) {
+            return false;
+        }
+        int k = indexAt(t);
+        return k > 0 && t < readTwiceEnd(k);
+    }
+
+    /**
+     * End (exclusive) of the local times read twice from segment k's start, where the correction
+     * jumps up (the node's clock went back: {@code from} is the first local time read after the
+     * step): the first local time whose reading before the step (segment k − 1's line) maps at
+     * or after where segment k starts on the reference. {@code from} itself (nothing read twice)
+     * where the correction does not jump up by at least 1 ns. Capped at segment k's {@code to}.
+     * O(1).
+     */
+    public long readTwiceEnd(int k) {
+        LinearSegment s = segments.get(k);
+        LinearSegment p = segments.get(k - 1);
+        long from = s.from();
+        double jump = s.correction(from) - p.correction(from);
+        if (!(jump >= 1.0)) {
+            return from;
+        }
+        long start = s.apply(from); // where segment k starts, on the reference
+        long end = from + (long) Math.ceil((double) (start - p.apply(from)) / (1 + p.drift()));
+        // exact to the ns: the first t with p.apply(t) >= start
+        while (end > from && p.apply(end - 1) >= start) {
+            end--;
+        }
+        while (p.apply(end) < start) {
+            end++;
+        }
+        return s.to() == null ? end : Math.min(end, s.to());
+    }
+
     /** {@code ref(t)} rounded to the nearest ns. */
     public long apply(long t) {
         return t + Math.round(correction(t));
@@ -115,8 +184,16 @@ public record ClockTransform(List<LinearSegment> segments) {
         for (int k = 0; k < n; k++) {
             LinearSegment s = segments.get(k);
             LinearSegment inv = linear(s.origin(), s.offset(), s.drift()).inverse().segments.get(0);
-            out.add(new LinearSegment(k == 0 ? null : starts[k], k == n - 1 ? null : starts[k + 1],
-                    inv.origin(), inv.offset(), inv.drift()));
+            LinearSegment o = new LinearSegment(k == 0 ? null : starts[k], k == n - 1 ? null : starts[k + 1],
+                    inv.origin(), inv.offset(), inv.drift());
+            if (k > 0 && s.eitherFrom() != null) {
+                // the images of [eitherFrom, eitherTo) on either side's line: the times an event
+                // there may have read, whichever side of the step it came
+                LinearSegment p = segments.get(k - 1);
+                o = o.withEitherSide(Math.min(s.apply(s.eitherFrom()), p.apply(s.eitherFrom())),
+                        Math.max(s.apply(s.eitherTo()), p.apply(s.eitherTo())));
+            }
+            out.add(o);
         }
         return new ClockTransform(out);
     }
@@ -139,6 +216,22 @@ public record ClockTransform(List<LinearSegment> segments) {
             long m = outer.segments.get(k).from();
             knots.add(preimage(m));
         }
+        // either-side times of this transform's steps (local already) and of outer's (their
+        // preimages), by the knot where the composed transform is cut
+        java.util.Map<Long, long[]> either = new java.util.HashMap<>();
+        for (int k = 1; k < segments.size(); k++) {
+            LinearSegment s = segments.get(k);
+            if (s.eitherFrom() != null) {
+                either.put(s.from(), new long[] {s.eitherFrom(), s.eitherTo()});
+            }
+        }
+        for (int k = 1; k < outer.segments.size(); k++) {
+            LinearSegment s = outer.segments.get(k);
+            if (s.eitherFrom() != null) {
+                long[] z = {preimage(s.eitherFrom()), preimage(s.eitherTo())};
+                either.merge(preimage(s.from()), z, (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+            }
+        }
         List<LinearSegment> out = new java.util.ArrayList<>(knots.size() + 1);
         Long from = null;
         java.util.Iterator<Long> it = knots.iterator();
@@ -149,7 +242,9 @@ public record ClockTransform(List<LinearSegment> segments) {
             LinearSegment in = segmentAt(probe);
             LinearSegment o = outer.segmentAt(apply(probe));
             LinearSegment c = compose(in, o);
-            out.add(new LinearSegment(from, to, c.origin(), c.offset(), c.drift()));
+            long[] z = from == null ? null : either.get(from);
+            out.add(new LinearSegment(from, to, c.origin(), c.offset(), c.drift(), z == null ? null : z[0],
+                    z == null ? null : z[1]));
             if (to == null) {
                 break;
             }

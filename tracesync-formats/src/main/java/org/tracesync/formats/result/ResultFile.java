@@ -132,6 +132,11 @@ public final class ResultFile {
             number(g, s.offset());
             g.name("drift");
             number(g, s.drift());
+            if (s.eitherFrom() != null) {
+                // a step's either-side local times (docs/RESULT_FORMAT.md): only on such segments
+                g.numberField("either_from", s.eitherFrom());
+                g.numberField("either_to", s.eitherTo());
+            }
             g.endObject();
         }
         g.endArray();

@@ -94,7 +94,8 @@ final class ResultFileReader {
             JsonNode s = segs.get(k);
             String w = where + ".transform.segments[" + k + "]";
             segments.add(new LinearSegment(optLong(file, s, "from", w), optLong(file, s, "to", w),
-                    integer(file, s, "origin", w), dbl(s, "offset"), dbl(s, "drift")));
+                    integer(file, s, "origin", w), dbl(s, "offset"), dbl(s, "drift"),
+                    optLong(file, s, "either_from", w), optLong(file, s, "either_to", w)));
         }
         if (segments.isEmpty()) {
             throw new TraceFormatException(file, where + ".transform.segments", "expected at least one segment");

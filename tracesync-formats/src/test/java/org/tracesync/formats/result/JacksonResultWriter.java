@@ -16,7 +16,7 @@ import org.tracesync.core.transform.LinearSegment;
 
 /**
  * The oracle for {@link IndentedJson}: {@code ResultFile}'s writer as it was up to 2026-11-23, on
- * Jackson's streaming generator with its default pretty printer, kept verbatim.
+ * Jackson's streaming generator with its default pretty printer, kept verbatim (with main's either-side times of 2026-11-23 09:00).
  */
 final class JacksonResultWriter {
 
@@ -101,6 +101,11 @@ final class JacksonResultWriter {
             number(g, s.offset());
             g.writeFieldName("drift");
             number(g, s.drift());
+            if (s.eitherFrom() != null) {
+                // a step's either-side local times (docs/RESULT_FORMAT.md): only on such segments
+                g.writeNumberField("either_from", s.eitherFrom());
+                g.writeNumberField("either_to", s.eitherTo());
+            }
             g.writeEndObject();
         }
         g.writeEndArray();

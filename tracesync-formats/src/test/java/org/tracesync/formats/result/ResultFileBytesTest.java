@@ -31,7 +31,7 @@ import org.tracesync.formats.lttv.LttvTextInput;
 /**
  * {@link ResultFile#write} (our {@link IndentedJson}) writes byte for byte what Jackson's generator
  * with its default pretty printer wrote ({@link JacksonResultWriter}, the writer as it was): on
- * seeded random results that have every section (steps and pieces, regression, repairs, every
+ * seeded random results that have every section (steps and pieces, either-side times, regression, repairs, every
  * quality, stats of every value type, empty lists), names and notes with quotes, backslashes,
  * control characters, non-ASCII, paired and lone surrogates, and extreme numbers; and on the
  * results of the shared data's LTTV traces with both estimators.
@@ -134,7 +134,14 @@ class ResultFileBytesTest {
         for (int k = 0; k < pieces; k++) {
             t += rnd.nextLong(1, 1L << 40);
             Long to = k == pieces - 1 && rnd.nextBoolean() ? null : t;
-            segs.add(new LinearSegment(from, to, extremeLong(rnd), extremeDouble(rnd), extremeDouble(rnd)));
+            Long eitherFrom = null;
+            Long eitherTo = null;
+            if (k > 0 && rnd.nextBoolean()) { // a step's either-side times
+                eitherFrom = rnd.nextBoolean() ? extremeLong(rnd) : from - rnd.nextLong(0, 1000);
+                eitherTo = rnd.nextBoolean() ? extremeLong(rnd) : from + rnd.nextLong(1, 1000);
+            }
+            segs.add(new LinearSegment(from, to, extremeLong(rnd), extremeDouble(rnd), extremeDouble(rnd),
+                    eitherFrom, eitherTo));
             from = to;
         }
         List<BoundRow> rows = new ArrayList<>();

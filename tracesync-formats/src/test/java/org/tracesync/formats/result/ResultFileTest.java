@@ -92,6 +92,52 @@ class ResultFileTest {
     }
 
     /**
+     * Issue #13: a segment that starts at a clock step carries the step's either-side local times
+     * ({@code either_from}, {@code either_to}: integers, only on such segments) and reads them back,
+     * so eval and apply place the ends around the step as sync did. Two nodes, 20 minutes at 50
+     * messages/s each way, a step of −4.1 ms and one of +4.3 ms on node 1's clock (seed 1).
+     */
+    @Test
+    void aStepsEitherSideTimesAreWrittenAndReadBack() throws Exception {
+        org.tracesync.core.simulate.LatencyModel latency = new org.tracesync.core.simulate.LatencyModel(30_000, 30_000,
+                org.tracesync.core.simulate.LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        long start = org.tracesync.core.simulate.SimulationConfig.DEFAULT_START;
+        long duration = 20 * 60_000_000_000L;
+        List<org.tracesync.core.simulate.ClockModel> clocks = org.tracesync.core.simulate.SimulationConfig.randomClocks(
+                org.tracesync.core.simulate.SimulationConfig.names(2, null), start, 1, 1_000_000_000L, 50e-6, 0.0);
+        clocks = org.tracesync.core.simulate.ClockWander.NONE.withSteps(2, 5_000_000L).apply(clocks, 1, start, duration);
+        var config = new org.tracesync.core.simulate.SimulationConfig(1, clocks,
+                org.tracesync.core.simulate.Topology.CHAIN.links(2, latency), start, duration, 50, false, 0, 0.0,
+                org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SyncResult r = Synchronizer.synchronize(new org.tracesync.core.model.MessageInput() {
+            @Override
+            public List<org.tracesync.core.model.NodeInfo> nodes() {
+                return config.names().stream().map(n -> new org.tracesync.core.model.NodeInfo(n, "sim")).toList();
+            }
+
+            @Override
+            public void readMessages(org.tracesync.core.model.MessageSink sink) {
+                new org.tracesync.core.simulate.ClusterSimulator(config).run(sink);
+            }
+        }, Synchronizer.Options.defaults().withReference("0")).result();
+        Path out = tmp.resolve("steps.json");
+        ResultFile.write(r, out);
+        JsonNode segs = new ObjectMapper().readTree(out.toFile()).get("nodes").get(1).get("transform").get("segments");
+        assertThat(segs).hasSize(3);
+        assertThat(segs.get(0).has("either_from")).isFalse();
+        for (int k = 1; k < 3; k++) {
+            JsonNode s = segs.get(k);
+            assertThat(s.get("either_from").isIntegralNumber()).isTrue();
+            assertThat(s.get("either_to").isIntegralNumber()).isTrue();
+            // the cut lies inside the step's either-side times
+            assertThat(s.get("from").asLong()).isBetween(s.get("either_from").asLong(), s.get("either_to").asLong());
+        }
+        NodeResult back = ResultFile.read(out).node("1");
+        assertThat(back.transform()).isEqualTo(r.node("1").transform());
+        assertThat(back.transform().segments().get(1).eitherFrom()).isEqualTo(segs.get(1).get("either_from").asLong());
+    }
+
+    /**
      * Issue #11 item 6: a regression pair writes its statistics as the optional {@code regression}
      * object (docs/RESULT_FORMAT.md), NaN as null, and reads them back; other pairs have none.
      */
