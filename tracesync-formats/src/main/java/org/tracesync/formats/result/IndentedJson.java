@@ -12,7 +12,7 @@ import java.io.OutputStream;
  * every UTF-16 surrogate as {@code \}{@code uXXXX} (upper-case hex), everything else as UTF-8.
  * Numbers: {@link Long#toString(long)} and {@link Double#toString(double)}, a non-finite double quoted.
  *
- * <p>It exists so that writing the result file on {@code sync}'s path loads two small classes instead
+ * <p>It exists so that writing the result file on {@code sync}'s path loads this one small class instead
  * of about 75 of Jackson's ({@code ResultFileBytesTest} compares both on seeded random results).
  * The caller keeps the structure well formed (no checks). O(1) memory beyond an 8 KB buffer and the
  * nesting depth; {@link #finish()} flushes it (the stream is not closed).
