@@ -5,6 +5,8 @@
 #   stages   TraceStageRun, alternated with the baseline's: the reading half (read, decode, merge,
 #            fill blocks) and the matching half (TcpMatcher into the pair accumulators), CPU ns of
 #            one thread per packet, runs 2..REPEAT of each process (run 1 includes the JIT warm-up)
+#   same     with BASELINE_BENCH_JAR: StageAlternation, both builds' TraceStageRun in one process
+#            (a class loader each), RUNS + 2 rounds, round 1 left out: the steadier ratio under load
 #   sync     whole processes alternated RUNS times: bin/tracesync sync on the captures and the
 #            baseline CLI jar on the same files (java -Xmx1g -XX:+UseParallelGC -jar, as the
 #            launcher runs it); CPU (user + sys), wall, peak RSS; the result files compared.
@@ -47,6 +49,11 @@ for run in $(seq "$RUNS"); do
     echo "$name: reading $r| matching $m| load $(load)"
   done
 done
+
+if [ -n "${BASELINE_BENCH_JAR:-}" ]; then
+  echo "== same process, baseline (old) and this build (new) alternated, load $(load)"
+  java -Xmx4g -cp "$JAR" org.tracesync.benchmarks.StageAlternation $((RUNS + 2)) "$BASELINE_BENCH_JAR" "$JAR" "${CAPS[@]}"
+fi
 
 echo "== whole processes, $RUNS alternated runs, load $(load)"
 ORDER=(caps)

@@ -7,6 +7,8 @@
 #   base     with BASELINE_JAR=path/to/an/older/tracesync.jar: that jar on the linear file, as its
 #            launcher ran it (java -Xmx1g -XX:+UseParallelGC -jar), for a before/after in one run
 #   base-w   the same jar on the wandering file
+#            (BASELINE_OPTS: the baseline's JVM options, default "-Xmx1g -XX:+UseParallelGC"; give the
+#            launcher's, printed below, for a like-for-like before/after: then wander/base-w compares)
 # and the median wall, user+sys time and peak RSS of each, and the median of the run-by-run ratios
 # wander/linear (and linear/base). Then the wandering result is checked against its truth (eval).
 #
@@ -28,7 +30,8 @@ cat "$WORK/linear/messages.txt" "$WORK/wander/messages.txt" > /dev/null
 ORDER=(wander linear)
 [ -n "${BASELINE_JAR:-}" ] && ORDER+=(base base-w)
 for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
-opts="-Xmx1g -XX:+UseParallelGC"
+opts=${BASELINE_OPTS:-"-Xmx1g -XX:+UseParallelGC"}
+echo "launcher's JVM options: $(grep -o 'TRACESYNC_JAVA_OPTS:-[^}]*' "$TS" | cut -d- -f2-); baseline's: $opts"
 for run in $(seq 0 "$RUNS"); do # run 0 warms the page cache and the CDS archive; not counted
   for name in "${ORDER[@]}"; do
     out="$WORK/times-$name"
@@ -61,6 +64,7 @@ def ratio(a, b):
 ratio("wander", "linear")
 ratio("linear", "base")
 ratio("base-w", "base")
+ratio("wander", "base-w")
 EOF
 "$TS" sync "$WORK/wander/messages.txt" -o "$WORK/wander.json" 2>&1 | grep -E "piecewise|step|repair|controlled" | cut -c1-200 || true
 "$TS" eval "$WORK/wander.json" "$WORK/wander/messages.txt" --truth "$WORK/wander/truth.json" | tail -5 || true

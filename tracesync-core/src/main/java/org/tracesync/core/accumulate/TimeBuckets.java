@@ -15,26 +15,34 @@ import java.util.TreeMap;
  * ({@link #addVerticesTo}), since a vertex of the hull of all points is a vertex of its bucket's.
  *
  * <p>Buckets: {@code [k·w, (k+1)·w)} on the abscissa node's clock (absolute ns), w the width
- * (initially {@link #INITIAL_WIDTH}). Points are the pair's rebased coordinates (u, v), as in
- * {@link PairAccumulator}. The latest buckets stay open ({@link HalfHull}s, recycled once
+ * (initially {@link #INITIAL_WIDTH}), each made of {@link #SUB_BUCKETS} sub-buckets of width
+ * w / SUB_BUCKETS, and a message goes into its <em>sub-bucket's</em> hulls. Two resolutions are
+ * read: {@link #buckets} gives each bucket's half hulls (the hull of its sub-buckets' vertices,
+ * what the greedy scans, the bounds and the global program use), {@link #fine} one bucket's
+ * sub-bucket hulls concatenated, a polyline on the right side of every point that follows a
+ * bend of the clock inside the bucket (a slew's corner, which a bucket's hull edge bridges) at a
+ * quarter of the width; the estimator reads it only where it joins pieces. Points are the
+ * pair's rebased coordinates (u, v), as in {@link PairAccumulator}.
+ *
+ * <p>Storage is per sub-bucket. The latest sub-buckets stay open ({@link HalfHull}s, recycled once
  * sealed); older ones are sealed into one packed list of vertices ({@link LongBlockList}: growing
  * it copies nothing already stored), indexed by key in sorted arrays. When more than
  * {@link #MAX_BUCKETS} buckets exist, the width doubles and neighbours merge (the hull of a union
- * is the hull of the hulls; the grid is absolute, so buckets nest exactly). Memory is therefore
- * O(MAX_BUCKETS · h_bucket) per pair whatever the trace length — flat — and the knots'
- * resolution is the width: 1 s up to 36 h of trace, 2 s up to 72 h, 4 s up to 145 h. A 500 ppm
- * slew lasting a few seconds therefore keeps 1-s buckets around its corners over a day of trace,
- * where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md, "Long traces"): 16
- * bytes per hull vertex and 20 per bucket, 21.4 MB for a day at 98 messages/s each way (14.3
- * vertices per bucket).
+ * is the hull of the hulls; the grid is absolute, so sub-buckets nest exactly). Memory is therefore
+ * O(MAX_BUCKETS · SUB_BUCKETS · h_sub) per pair whatever the trace length — flat — and the knots'
+ * resolution is the width: 1 s (sub-buckets of 250 ms) up to 36 h of trace, 2 s up to 72 h, 4 s
+ * up to 145 h. A 500 ppm slew lasting a few seconds therefore keeps 1-s buckets around its corners
+ * over a day of trace, where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md,
+ * "Long traces"): 16 bytes per hull vertex and 20 per sub-bucket; a day at 98 messages/s each way
+ * keeps 3.64 M sub-bucket vertices (2.96 times the 1.23 M of the 1-s buckets' hulls), 65 MB.
  *
- * <p>Mergeable: {@link #addAllShifted} gives the same buckets (at the coarser of the two widths)
- * as accumulating every message in one; it is one pass over both sorted stores, and a bucket
- * that only one side holds is copied, not re-hulled; the parts of a trace read in parallel,
- * merged in time order, are appended to the store without copying it. Cost: amortized O(1) per
- * in-order message (a range check against the last bucket used, then a hull push), O(log B + h
- * log h) to reopen a sealed bucket for a late message (B buckets; O(B) to move the sorted
- * arrays), O(total vertices) for a coarsening or a merge.
+ * <p>Mergeable: {@link #addAllShifted} gives the same sub-buckets (at the coarser of the two
+ * widths) as accumulating every message in one; it is one pass over both sorted stores, and a
+ * sub-bucket that only one side holds is copied, not re-hulled; the parts of a trace read in
+ * parallel, merged in time order, are appended to the store without copying it. Cost: amortized
+ * O(1) per in-order message (a range check against the last sub-bucket used, then a hull push),
+ * O(log B + h log h) to reopen a sealed sub-bucket for a late message (B sub-buckets; O(B) to move
+ * the sorted arrays), O(total vertices) for a coarsening, a merge or a read of every bucket.
  */
 public final class TimeBuckets {
 
@@ -44,14 +52,17 @@ public final class TimeBuckets {
     /** Beyond this many buckets the width doubles. */
     public static final int MAX_BUCKETS = 131_072;
 
-    /** Open buckets more than this many widths behind the latest one are sealed. */
-    private static final int OPEN_SPAN = 2;
+    /** Sub-buckets per bucket: each keeps its own hulls (a quarter of the width: 250 ms at 1 s). */
+    public static final int SUB_BUCKETS = 4;
+
+    /** Open sub-buckets more than this many sub-widths behind the latest one are sealed (2 widths). */
+    private static final int OPEN_SPAN = 2 * SUB_BUCKETS;
 
     /** Sealed buckets' hulls kept for reuse (their arrays), at most. */
     private static final int SPARE_OPEN = 8;
 
     private final long x0;
-    private long width = INITIAL_WIDTH;
+    private long sub = INITIAL_WIDTH / SUB_BUCKETS; // the sub-buckets' width; a bucket's is SUB_BUCKETS times it
     // open buckets by key (few when messages arrive nearly in time order)
     private final TreeMap<Long, Open> open = new TreeMap<>();
     // open buckets whose hulls were sealed, for reuse (not serialized)
@@ -60,7 +71,8 @@ public final class TimeBuckets {
     private transient Open last;
     private transient long lastFrom;
     private transient long lastTo;
-    // sealed buckets, sorted by key: key, offset into pool, vertex counts
+    // sealed sub-buckets, sorted by key (a sub-bucket's key; its bucket's is key / SUB_BUCKETS):
+    // key, offset into pool, vertex counts
     private long[] sealedKey = new long[0];
     private int[] sealedOffset = new int[0];
     private int[] sealedP = new int[0];
@@ -69,6 +81,7 @@ public final class TimeBuckets {
     private LongBlockList pool = new LongBlockList(); // vertices (u, v) of the sealed buckets
     private long latestKey = Long.MIN_VALUE;
     private int live; // vertices of sealed buckets still in use (2 longs each)
+    private int sealedBuckets; // distinct buckets among the sealed sub-buckets
 
     private static final class Open {
         long key;
@@ -80,7 +93,16 @@ public final class TimeBuckets {
         }
     }
 
-    /** One bucket of a pair: its key and hull vertices (u increasing). */
+    /**
+     * One bucket of a pair: its key and two polylines through some of its points, u strictly
+     * increasing, each vertex a point: {@code (pu, pv)} on or below every a → b point of the
+     * bucket, {@code (qu, qv)} on or above every b → a point. From {@link #buckets()} they are the
+     * bucket's half hulls (convex); from {@link #fine} the concatenation of its
+     * {@link #SUB_BUCKETS} sub-buckets' half hulls (not convex: no point lies between two
+     * sub-buckets' hulls, so the joining edge is on the right side of every point too). The fine
+     * polyline holds every vertex of the hull and follows the points more closely where the clock
+     * bends inside the bucket; both have the same hull.
+     */
     public record Bucket(long key, long[] pu, long[] pv, long[] qu, long[] qv) {
     }
 
@@ -91,7 +113,7 @@ public final class TimeBuckets {
 
     /** Current bucket width (ns). */
     public long width() {
-        return width;
+        return sub * SUB_BUCKETS;
     }
 
     /** Adds an a → b point (rebased coordinates). */
@@ -104,13 +126,24 @@ public final class TimeBuckets {
         bucket(u).q.add(u, v);
     }
 
+    /** The sub-bucket key of {@code u}. */
     private long key(long u) {
-        return Math.floorDiv(x0 + u, width);
+        return Math.floorDiv(x0 + u, sub);
     }
 
     /** Start of bucket {@code key} in rebased coordinates (u). */
     public long startU(long key) {
-        return key * width - x0;
+        return key * width() - x0;
+    }
+
+    /** The bucket of sub-bucket {@code subKey}. */
+    private static long bucketOf(long subKey) {
+        return Math.floorDiv(subKey, SUB_BUCKETS);
+    }
+
+    /** True when sealed sub-bucket {@code i} exists and lies in the bucket of sub-bucket {@code key}. */
+    private boolean sameBucket(int i, long key) {
+        return i >= 0 && i < sealed && bucketOf(sealedKey[i]) == bucketOf(key);
     }
 
     private Open bucket(long u) {
@@ -119,8 +152,8 @@ public final class TimeBuckets {
         }
         Open o = find(u);
         last = o;
-        lastFrom = startU(o.key);
-        lastTo = lastFrom + width;
+        lastFrom = o.key * sub - x0;
+        lastTo = lastFrom + sub;
         return o;
     }
 
@@ -179,9 +212,28 @@ public final class TimeBuckets {
             }
             recycle(o);
         }
-        if (sealed + open.size() > MAX_BUCKETS) {
+        if (sealed + open.size() > MAX_BUCKETS && bucketCount() > MAX_BUCKETS) {
             coarsen();
         }
+    }
+
+    /** Buckets holding a sealed or open sub-bucket. O(open · log sealed). */
+    private int bucketCount() {
+        int n = sealedBuckets;
+        long prev = Long.MIN_VALUE;
+        for (long key : open.keySet()) { // ascending
+            long bucket = bucketOf(key);
+            if (bucket == prev) {
+                continue;
+            }
+            prev = bucket;
+            int i = Arrays.binarySearch(sealedKey, 0, sealed, bucket * SUB_BUCKETS);
+            int at = i >= 0 ? i : -i - 1;
+            if (!sameBucket(at, key)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Seals {@code o} at its place in key order (at the end, unless it was reopened). */
@@ -209,6 +261,9 @@ public final class TimeBuckets {
             System.arraycopy(sealedOffset, at, sealedOffset, at + 1, n);
             System.arraycopy(sealedP, at, sealedP, at + 1, n);
             System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
+        }
+        if (!sameBucket(at - 1, o.key) && !sameBucket(at, o.key)) {
+            sealedBuckets++;
         }
         sealedKey[at] = o.key;
         sealedOffset[at] = pool.size();
@@ -247,6 +302,9 @@ public final class TimeBuckets {
     private void removeSealed(int i) {
         // the pool keeps the dead vertices until the next coarsening or compaction
         live -= sealedP[i] + sealedQ[i];
+        if (!sameBucket(i - 1, sealedKey[i]) && !sameBucket(i + 1, sealedKey[i])) {
+            sealedBuckets--;
+        }
         int n = sealed - i - 1;
         System.arraycopy(sealedKey, i + 1, sealedKey, i, n);
         System.arraycopy(sealedOffset, i + 1, sealedOffset, i, n);
@@ -262,16 +320,16 @@ public final class TimeBuckets {
      */
     private void coarsen() {
         sealAll();
-        long w = width;
+        long w = sub;
         while (distinctKeys(w) > MAX_BUCKETS / 4 * 3) {
             w *= 2;
         }
         regroup(w, null, 0, 0);
     }
 
-    /** How many buckets the sealed ones make at width {@code w} (a multiple of the current width). */
+    /** How many buckets the sealed sub-buckets make at sub-width {@code w} (a multiple of the current one). */
     private int distinctKeys(long w) {
-        long r = w / width;
+        long r = w / sub * SUB_BUCKETS;
         int n = 0;
         long prev = 0;
         for (int i = 0; i < sealed; i++) {
@@ -292,10 +350,10 @@ public final class TimeBuckets {
         sealAll();
         other.sealAll();
         if (!appendShifted(other, du, dv)) {
-            regroup(Math.max(width, other.width), other, du, dv);
+            regroup(Math.max(sub, other.sub), other, du, dv);
         }
-        while (sealed > MAX_BUCKETS) {
-            regroup(width * 2, null, 0, 0);
+        while (sealedBuckets > MAX_BUCKETS) {
+            regroup(sub * 2, null, 0, 0);
         }
     }
 
@@ -306,11 +364,12 @@ public final class TimeBuckets {
      * nothing changed, otherwise.
      */
     private boolean appendShifted(TimeBuckets other, long du, long dv) {
-        if (other.width != width || sealed == 0 || other.sealed == 0 || other.sealedKey[0] < sealedKey[sealed - 1]) {
+        if (other.sub != sub || sealed == 0 || other.sealed == 0 || other.sealedKey[0] < sealedKey[sealed - 1]) {
             return false;
         }
         int mine = sealed - 1;
         int j = 0;
+        int buckets = sealedBuckets + other.sealedBuckets - (sameBucket(mine, other.sealedKey[0]) ? 1 : 0);
         if (other.sealedKey[0] == sealedKey[mine]) {
             if (sealedOffset[mine] + 2 * (sealedP[mine] + sealedQ[mine]) != pool.size()) {
                 return false; // the shared bucket's vertices are not the pool's last ones (it was reopened)
@@ -350,6 +409,7 @@ public final class TimeBuckets {
             sealed++;
         }
         latestKey = Math.max(latestKey, sealedKey[sealed - 1]);
+        sealedBuckets = buckets;
         return true;
     }
 
@@ -361,9 +421,9 @@ public final class TimeBuckets {
      * vertices (a hull, shifted or not, is its own hull). O(total vertices + re-hulled vertices · log).
      */
     private void regroup(long w, TimeBuckets other, long du, long dv) {
-        long ra = w / width;
+        long ra = w / sub;
         int nb = other == null ? 0 : other.sealed;
-        long rb = other == null ? 1 : w / other.width;
+        long rb = other == null ? 1 : w / other.sub;
         int cap = sealed + nb;
         long[] nKey = new long[Math.max(4, cap)];
         int[] nOff = new int[nKey.length];
@@ -423,7 +483,13 @@ public final class TimeBuckets {
             i = i2;
             j = j2;
         }
-        width = w;
+        sub = w;
+        sealedBuckets = 0;
+        for (int k = 0; k < n; k++) {
+            if (k == 0 || bucketOf(nKey[k]) != bucketOf(nKey[k - 1])) {
+                sealedBuckets++;
+            }
+        }
         sealedKey = nKey;
         sealedOffset = nOff;
         sealedP = nP;
@@ -473,29 +539,81 @@ public final class TimeBuckets {
         }
     }
 
-    /** Every bucket, sorted by key, with its vertices. Seals the open buckets. O(total vertices). */
+    /**
+     * Every bucket, sorted by key, with its half hulls (the hull of its sub-buckets' vertices).
+     * Seals the open buckets. O(total vertices).
+     */
     public List<Bucket> buckets() {
         sealAll();
-        List<Bucket> out = new ArrayList<>(sealed);
-        for (int i = 0; i < sealed; i++) {
-            int off = sealedOffset[i];
-            int p = sealedP[i];
-            int q = sealedQ[i];
-            long[] pu = new long[p];
-            long[] pv = new long[p];
-            long[] qu = new long[q];
-            long[] qv = new long[q];
-            for (int k = 0; k < p; k++) {
-                pu[k] = pool.get(off + 2 * k);
-                pv[k] = pool.get(off + 2 * k + 1);
+        List<Bucket> out = new ArrayList<>(sealedBuckets);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        for (int i = 0; i < sealed; ) {
+            int end = groupEnd(i);
+            if (end == i + 1) {
+                out.add(polylines(i, end)); // one sub-bucket: its hulls are the bucket's
+            } else {
+                p.clear();
+                q.clear();
+                for (int k = i; k < end; k++) {
+                    addBucket(this, k, 0, 0, p, q);
+                }
+                out.add(new Bucket(bucketOf(sealedKey[i]), p.us(), p.vs(), q.us(), q.vs()));
             }
-            off += 2 * p;
-            for (int k = 0; k < q; k++) {
-                qu[k] = pool.get(off + 2 * k);
-                qv[k] = pool.get(off + 2 * k + 1);
-            }
-            out.add(new Bucket(sealedKey[i], pu, pv, qu, qv));
+            i = end;
         }
         return out;
+    }
+
+    /**
+     * Bucket {@code key} at the sub-buckets' resolution: the concatenation of its sub-buckets' half
+     * hulls (see {@link Bucket}); null when it holds no message. Seals the open buckets. O(log
+     * sealed + its vertices).
+     */
+    public Bucket fine(long key) {
+        sealAll();
+        int i = Arrays.binarySearch(sealedKey, 0, sealed, key * SUB_BUCKETS);
+        int at = i >= 0 ? i : -i - 1;
+        if (at >= sealed || bucketOf(sealedKey[at]) != key) {
+            return null;
+        }
+        return polylines(at, groupEnd(at));
+    }
+
+    /** The end (exclusive) of the run of sealed sub-buckets from {@code i} that share its bucket. */
+    private int groupEnd(int i) {
+        int end = i + 1;
+        while (end < sealed && bucketOf(sealedKey[end]) == bucketOf(sealedKey[i])) {
+            end++;
+        }
+        return end;
+    }
+
+    /** The vertices of sealed sub-buckets [from, to) (one bucket), concatenated in key order. */
+    private Bucket polylines(int from, int to) {
+        int p = 0;
+        int q = 0;
+        for (int k = from; k < to; k++) {
+            p += sealedP[k];
+            q += sealedQ[k];
+        }
+        long[] pu = new long[p];
+        long[] pv = new long[p];
+        long[] qu = new long[q];
+        long[] qv = new long[q];
+        int np = 0;
+        int nq = 0;
+        for (int k = from; k < to; k++) {
+            int off = sealedOffset[k];
+            for (int m = 0; m < sealedP[k]; m++, off += 2, np++) {
+                pu[np] = pool.get(off);
+                pv[np] = pool.get(off + 1);
+            }
+            for (int m = 0; m < sealedQ[k]; m++, off += 2, nq++) {
+                qu[nq] = pool.get(off);
+                qv[nq] = pool.get(off + 1);
+            }
+        }
+        return new Bucket(bucketOf(sealedKey[from]), pu, pv, qu, qv);
     }
 }

@@ -43,15 +43,21 @@ import org.tracesync.core.transform.MonotoneBound;
  *       the boundary: one knot, inside a bucket;</li>
  *   <li>by a <b>slew</b> ({@link #slew}): where one or a few short pieces or broken buckets lie
  *       between two pieces, a line of at most {@link #MAX_SLEW_RATE} from the left line to the
- *       right one that, with both knots, fits every message around — a kink pair, not a step;</li>
+ *       right one that, with both knots, fits every message around — a kink pair, not a step
+ *       (tried first up to the farthest piece within {@link #SLEW_BUCKETS} buckets: a short
+ *       piece inside a slew has too few buckets to fix its own drift);</li>
  *   <li>by a <b>bridge</b>: a short piece from the left line at the start of one of its last
  *       buckets to the right line at the end of one of the next piece's first buckets
  *       (1–{@value #MAX_BRIDGE} buckets each side, shortest first).</li>
  * </ol>
- * Each is kept only when the function fits: checked against the buckets' hulls as polylines
- * (hull vertices, and both lines at each knot inside a hull's span), which is exact for the
- * polylines and so sufficient for the messages: no message is inverted. A continuous transform
- * keeps each trace's own event order.
+ * Each is kept only when the function fits: checked against the buckets' polylines (their
+ * vertices, and both lines at each knot inside a polyline's span), which is exact for the
+ * polylines and so sufficient for the messages: no message is inverted. Near the pieces'
+ * boundaries ({@link #refined}) the polylines are the buckets' sub-bucket hulls concatenated
+ * ({@link TimeBuckets#fine}), which follow a slew's corner at a quarter of the bucket width where a
+ * bucket's hull edge bridges it (at 50 messages/s, a 1-s hull hid how close the messages come to
+ * the corner, and slews were taken for steps); elsewhere the buckets' hulls. A continuous
+ * transform keeps each trace's own event order.
  *
  * <h2>Steps</h2>
  * Where none of these joins two pieces, the two pieces' bound intervals at the cut are compared:
@@ -76,8 +82,9 @@ import org.tracesync.core.transform.MonotoneBound;
  * the envelope of the bound pieces on both sides ({@link #withSlews}).
  *
  * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
- * per bucket), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
- * candidate knots). Linear traces never get here: a pair whose hulls admit one line
+ * per bucket that the last region's witness line does not clear; O(bucket vertices) for one it
+ * clears), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
+ * candidate knots, h the polylines' vertices around it). Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
  * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
@@ -183,7 +190,10 @@ public final class PiecewiseEstimator {
             bounds(p, b, x0, v0);
         }
         // 3. join neighbours continuously where the data allows (by a bridge over the buckets
-        //    around the boundary); else a step or a break
+        //    around the boundary); else a step or a break. Buckets near the boundaries are read
+        //    at the sub-buckets' resolution: their polylines follow a slew's corner that a
+        //    bucket's hull edge bridges
+        List<Bucket> fb = refined(b, tb, pieces, brokenBefore);
         java.util.Map<Integer, Long> stepCuts = new java.util.HashMap<>(); // first broken bucket → cut
         List<Piece> joined = new ArrayList<>();
         joined.add(pieces.get(0));
@@ -191,44 +201,40 @@ public final class PiecewiseEstimator {
             Piece left = joined.get(joined.size() - 1);
             Piece right = pieces.get(k);
             int broken = brokenBefore.get(k);
-            if (broken >= 0) {
-                // buckets no line fits: a slew (a kink pair) when one line of a slew's rate joins
-                // the two pieces through them, else a step
-                Piece slew = slew(left, right, broken, right.first - 1, b, tb, x0);
-                if (slew != null) {
-                    unresolved -= right.first - broken;
-                    joined.add(slew);
-                } else {
-                    right.cut = x0 + cutInside(b, broken, right.first - 1, left, right, tb, x0);
-                    classify(left, right, b, broken, x0, v0, tb, boundPieces);
-                    stepCuts.put(broken, right.cut);
-                }
-                joined.add(right);
-                continue;
+            // one slew's line (a kink pair) in place of the broken buckets and short pieces up to
+            // a later piece, the farthest first: a slew is one rate change, and the short pieces
+            // in it have only a few buckets to fix their own drift
+            int from = broken >= 0 ? broken : right.first;
+            int target = k;
+            while (target + 1 < pieces.size() && pieces.get(target + 1).first - from <= SLEW_BUCKETS) {
+                target++;
             }
-            // short pieces between two: a slew's buckets when one line replaces them
-            int skip = 0;
             Piece slew = null;
-            for (int j = k; j + 1 < pieces.size() && pieces.get(j + 1).first - right.first <= SLEW_BUCKETS; j++) {
-                slew = slew(left, pieces.get(j + 1), right.first, pieces.get(j + 1).first - 1, b, tb, x0);
-                if (slew != null) {
-                    skip = j + 1 - k;
-                    break;
-                }
+            for (; target >= (broken >= 0 ? k : k + 1) && slew == null; target--) {
+                slew = slew(left, pieces.get(target), from, pieces.get(target).first - 1, fb, tb, x0);
             }
             if (slew != null) {
-                for (int j = k + 1; j <= k + skip; j++) {
+                target++;
+                for (int j = k; j <= target; j++) {
                     if (brokenBefore.get(j) >= 0) {
                         unresolved -= pieces.get(j).first - brokenBefore.get(j);
                     }
                 }
                 joined.add(slew);
-                joined.add(pieces.get(k + skip));
-                k += skip;
+                joined.add(pieces.get(target));
+                k = target;
                 continue;
             }
-            if (!cross(left, right, b, tb, x0) && !join(left, right, b, tb, x0, joined)) {
-                classify(left, right, b, right.first, x0, v0, tb, boundPieces);
+            if (broken >= 0) {
+                // buckets no line fits and no slew explains: a step
+                right.cut = x0 + cutInside(fb, broken, right.first - 1, left, right, tb, x0);
+                classify(left, right, fb, broken, x0, v0, tb, boundPieces);
+                stepCuts.put(broken, right.cut);
+                joined.add(right);
+                continue;
+            }
+            if (!cross(left, right, fb, tb, x0) && !join(left, right, fb, tb, x0, joined)) {
+                classify(left, right, fb, right.first, x0, v0, tb, boundPieces);
             }
             joined.add(right);
         }
@@ -242,6 +248,35 @@ public final class PiecewiseEstimator {
             }
         }
         return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
+    }
+
+    /** Buckets within this many of a transform piece's boundary are read fine ({@link #refined}). */
+    private static final int FINE_REACH = 8;
+
+    /**
+     * {@code b} with the buckets within {@link #FINE_REACH} of each transform piece's boundary
+     * (and the broken buckets before it) replaced by their sub-buckets' polylines
+     * ({@link TimeBuckets#fine}): where the pieces are joined, by a slew, a bridge, a crossing or a
+     * step's cut, checks against the polylines follow the messages at a quarter of the bucket
+     * width. Elsewhere the bucket hulls stay (fewer vertices; the greedy scans read hulls only, and
+     * a piece's feasibility is the same for either). Both are exact sides for the checks
+     * ({@link #sides}); only a hull goes into a {@link FeasibleRegion}. O(refined vertices).
+     */
+    private static List<Bucket> refined(List<Bucket> b, TimeBuckets tb, List<Piece> pieces, List<Integer> brokenBefore) {
+        boolean[] fine = new boolean[b.size()];
+        for (int k = 1; k < pieces.size(); k++) {
+            int from = brokenBefore.get(k) >= 0 ? brokenBefore.get(k) : pieces.get(k).first;
+            for (int i = Math.max(0, from - FINE_REACH); i <= Math.min(b.size() - 1, pieces.get(k).first + FINE_REACH); i++) {
+                fine[i] = true;
+            }
+        }
+        List<Bucket> out = new ArrayList<>(b);
+        for (int i = 0; i < fine.length; i++) {
+            if (fine[i]) {
+                out.set(i, tb.fine(b.get(i).key()));
+            }
+        }
+        return out;
     }
 
     /** Pieces of a greedy scan, the first broken bucket before each (or −1), and the broken buckets. */
@@ -399,8 +434,13 @@ public final class PiecewiseEstimator {
         return best;
     }
 
-    /** A piece of at most this many buckets between two others may be a slew's (see {@link #slew}). */
-    private static final int SLEW_BUCKETS = 5;
+    /**
+     * A slew's line may replace the broken buckets and short pieces within this many buckets
+     * (see {@link #slew}): a 500 ppm slew of up to 4 s with its two corners, which at a few
+     * messages per second the greedy scan splits into short pieces (5 left a 2-bucket piece
+     * inside a slew of the grid's 2 h, 5 msg/s, 60 µs case, whose own drift erred by 72 ppm: 65 µs).
+     */
+    private static final int SLEW_BUCKETS = 8;
 
     /**
      * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
@@ -544,11 +584,9 @@ public final class PiecewiseEstimator {
                         continue;
                     }
                     long[] knots = {k1, k2};
-                    gaps(b, zf, zt, knots, chain, gaps);
-                    double min = Double.POSITIVE_INFINITY;
-                    for (double g : gaps) {
-                        min = Math.min(min, g);
-                    }
+                    // a pair whose smallest gap is negative and below the nearest yet changes
+                    // nothing: its pass stops there (most pairs do not fit)
+                    double min = gaps(b, zf, zt, knots, chain, gaps, Math.min(0, near));
                     if (min < 0 || !sides(b, zf - 1, zt + 1, knots, chain)) {
                         if (min > near) {
                             near = min;
@@ -556,6 +594,9 @@ public final class PiecewiseEstimator {
                             nearK2 = k2;
                         }
                         continue;
+                    }
+                    if (best != null && min < best[0]) {
+                        continue; // its smallest gap already loses the leximin comparison
                     }
                     Arrays.sort(gaps);
                     if (best == null || Arrays.compare(gaps, best) > 0) {
@@ -584,20 +625,37 @@ public final class PiecewiseEstimator {
     /** Steps each side of a knot in the fine search. */
     private static final int FINE_STEPS = 20;
 
-    /** Distances (ns) of every hull vertex of buckets [from, to] to the function, on its side, into {@code out}. */
-    private static void gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out) {
+    /**
+     * Distances (ns) of every vertex of buckets [from, to] to the function, on its side, into
+     * {@code out}; returns the smallest. Stops at the first distance below {@code stop} (≤ 0) and
+     * returns it, {@code out} then incomplete.
+     */
+    private static double gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out,
+                               double stop) {
         int n = 0;
+        double min = Double.POSITIVE_INFINITY;
         for (int k = from; k <= to; k++) {
             Bucket bucket = b.get(k);
             for (int m = 0; m < bucket.pu().length; m++) {
                 long u = bucket.pu()[m];
-                out[n++] = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
+                double g = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
+                if (g < stop) {
+                    return g;
+                }
+                min = Math.min(min, g);
+                out[n++] = g;
             }
             for (int m = 0; m < bucket.qu().length; m++) {
                 long u = bucket.qu()[m];
-                out[n++] = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
+                double g = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
+                if (g < stop) {
+                    return g;
+                }
+                min = Math.min(min, g);
+                out[n++] = g;
             }
         }
+        return min;
     }
 
     private static int lineAt(long u, long[] knots) {
@@ -827,17 +885,46 @@ public final class PiecewiseEstimator {
             add(p, q, b.get(i), margin);
         }
         int j = i + 1;
+        // a line of the piece's region with more than WITNESS_SLACK to spare (NaN: none known):
+        // a bucket it clears keeps the region non-empty, and is added without a region of its own
+        double wc = Double.NaN;
+        double wd = Double.NaN;
+        // else the piece's hulls with bucket j added, in a second pair of hulls reused (swapped)
+        HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
         while (j <= limit) {
-            HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
-            HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
+            if (!Double.isNaN(wd) && clears(b.get(j), wc, wd, margin)) {
+                add(p, q, b.get(j), margin);
+                j++;
+                continue;
+            }
+            p2.clear();
+            q2.clear();
             p2.addAll(p);
             q2.addAll(q);
             add(p2, q2, b.get(j), margin);
-            if (!p2.isEmpty() && !q2.isEmpty() && new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs()).isEmpty()) {
-                break;
+            if (!p2.isEmpty() && !q2.isEmpty()) {
+                FeasibleRegion f2 = new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs());
+                if (f2.isEmpty()) {
+                    break;
+                }
+                wd = Double.NaN;
+                if (f2.isBounded()) {
+                    double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
+                    double g = f2.g(d);
+                    double h = f2.h(d);
+                    if (g - h > 2 * WITNESS_SLACK) {
+                        wc = 0.5 * (g + h);
+                        wd = d;
+                    }
+                }
             }
+            HalfHull swap = p;
             p = p2;
+            p2 = swap;
+            swap = q;
             q = q2;
+            q2 = swap;
             j++;
         }
         if (p.isEmpty() || q.isEmpty()) {
@@ -871,6 +958,28 @@ public final class PiecewiseEstimator {
         piece.vk = c + d * (double) piece.uk;
         piece.spread = spread;
         return piece;
+    }
+
+    /**
+     * Slack (ns) a witness line keeps from every point in {@link #free}, far above the double
+     * rounding of its evaluation (below 10⁻⁵ ns at the coordinates of a year of trace), so that
+     * "the witness clears every point" proves the region non-empty, as the exact region would.
+     */
+    private static final double WITNESS_SLACK = 1.0;
+
+    /** True when line v = c + d·u keeps more than {@link #WITNESS_SLACK} from every vertex of {@code bucket} moved {@code margin} inward. */
+    private static boolean clears(Bucket bucket, double c, double d, long margin) {
+        for (int k = 0; k < bucket.pu().length; k++) {
+            if ((double) (bucket.pv()[k] - margin) - (c + d * (double) bucket.pu()[k]) <= WITNESS_SLACK) {
+                return false;
+            }
+        }
+        for (int k = 0; k < bucket.qu().length; k++) {
+            if ((c + d * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -55,6 +55,7 @@ final class KeyWindow {
         ringMask = (1 << 10) - 1;
         slots = new long[1 << 11];
         slotMask = slots.length - 1;
+        growAt = Math.min(ringMask + 1L, slots.length / 2);
     }
 
     int size() {
@@ -129,11 +130,8 @@ final class KeyWindow {
 
     /** {@link #findOrInsert(long, long, long, long)} with the key's {@link #hash} already known. */
     long findOrInsert(long a, long b, long c, int h, long time) {
-        if (tail - head > ringMask) {
-            growRing();
-        }
-        if ((tail - head + 1) * 2 > slots.length) {
-            growSlots();
+        if (tail - head >= growAt) {
+            grow();
         }
         long[] slots = this.slots;
         int mask = slotMask;
@@ -206,6 +204,20 @@ final class KeyWindow {
     /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */
     int hashOf(long id) {
         return (int) ring[at(id) + HASH];
+    }
+
+    /** Size at which {@link #grow} must run: the ring full, or the probe table half full. */
+    private long growAt;
+
+    /** Grows the ring when full and the probe table when a new key would fill more than half of it. */
+    private void grow() {
+        if (tail - head > ringMask) {
+            growRing();
+        }
+        if ((tail - head + 1) * 2 > slots.length) {
+            growSlots();
+        }
+        growAt = Math.min(ringMask + 1L, slots.length / 2);
     }
 
     private void growRing() {

@@ -53,7 +53,10 @@ import org.tracesync.core.model.MessageSink;
  * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets on an idle
  * machine, 150–160 ns per packet of the simulated set under load 10–19 (185 before the slots of
  * the keys to decide were read ahead; docs/PERFORMANCE.md): cache misses in its tables, whose size
- * follows the window, and the work per event.
+ * follows the window, and the work per event. Of that, the pair accumulators behind the sink take
+ * about 25–30 ns per event and the exchanges about 20; with a 1 s window (tables within the caches)
+ * the matcher alone still takes about 50 ns per event without exchanges and flows (fourth session
+ * of 2026-11-23, docs/PERFORMANCE.md).
  */
 public final class TcpMatcher {
 
@@ -242,12 +245,15 @@ public final class TcpMatcher {
             if (k2 >= 0) {
                 long k0 = ring[e];
                 long k1 = ring[e + 1];
-                int ackSlot = ackSlot(k0, k1);
-                int dataSlot = dataSlot(k0, k1, (int) k2);
+                // only the slots exchange() will use (an unused one stays 0)
+                int ackSlot = 0;
+                int dataSlot = 0;
                 if ((k2 & (long) ACK << 32) != 0) {
+                    ackSlot = ackSlot(k0, k1);
                     slots[nx++] = ackSlot;
                 }
                 if ((int) k2 > 0) {
+                    dataSlot = dataSlot(k0, k1, (int) k2);
                     slots[nx++] = dataSlot;
                 }
                 ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48
@@ -261,7 +267,9 @@ public final class TcpMatcher {
         }
         long[] ex = this.ex;
         for (int k = 0; k < nx; k++) {
-            read += ex[slots[k] + 1];
+            // both ends of the 32-byte entry: an entry may straddle two cache lines (arrays are
+            // not line-aligned), and the decision reads all of it
+            read += ex[slots[k]] + ex[slots[k] + 3];
         }
         return read;
     }
@@ -298,54 +306,61 @@ public final class TcpMatcher {
         return (long) flags << 32 | (payloadLength & 0xffffffffL);
     }
 
-    /** One segment with its key packed (a: connection, b: seq|ack, c: flags|length). */
+    /**
+     * One segment with its key packed (a: connection, b: seq|ack, c: flags|length). This and the
+     * methods it calls for every event or key ({@link FlowTable#retransmission},
+     * {@link KeyWindow#findOrInsert}, {@link #decideHead}, {@link #exchange}) are kept below the
+     * JIT's size limit for inlining hot methods (325 bytecodes): rare paths live in methods of
+     * their own. Above it they were compiled as calls, with their arguments and fields spilled and
+     * reloaded at each.
+     */
     private void step(int node, boolean send, long time, long a, long b, long c, int hash) {
         events++;
         if (time > now) {
             now = time;
             evictOlderThan(now - window);
         }
-        long seq = b >>> 32;
-        int flags = (int) (c >>> 32);
-        int payloadLength = (int) c;
         // other keys (EventBlock.OTHER_KEY: message ids, segments without addresses) have no flow
-        if (c >= 0) {
-            tcpSegments++;
-        }
-        boolean retrans = send && c >= 0 && flows.retransmission(node, a, seq, payloadLength, flags, time, window);
+        boolean tcp = c >= 0;
+        tcpSegments += tcp ? 1 : 0;
+        boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
         long id = keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
-        long[] ring = keys.ring;
-        int e = keys.at(id);
-        long meta = ring[e + KeyWindow.META];
-        int cnt = (int) meta;
-        if (retrans) {
-            retransmissions++;
-            cnt |= RETRANSMITTED;
-        }
-        if (send) {
-            if ((cnt & SIDE_MAX) < SIDE_MAX) {
-                cnt++;
-            }
-            meta = (meta & ~(0xffffL << 32)) | (long) ((node + 1) & 0xffff) << 32;
-            ring[e + KeyWindow.SEND_TIME] = time;
-        } else {
-            if ((cnt >>> 16 & SIDE_MAX) < SIDE_MAX) {
-                cnt += 0x10000;
-            }
-            meta = (meta & ~(0xffffL << 48)) | (long) ((node + 1) & 0xffff) << 48;
-            ring[e + KeyWindow.RECV_TIME] = time;
-        }
-        ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
+        record(keys.at(id), node, send, time, retrans);
         if (inserted) {
-            if (keys.size() > maxKeys) {
-                // the memory cap: decide the oldest key now, before its window has passed
-                limitEvictions++;
-                decideHead();
-            }
-            if (keys.size() > peakKeys) {
-                peakKeys = keys.size();
-            }
+            inserted();
+        }
+    }
+
+    /** The event's side of the key at ring index {@code e}: its count, node and time. */
+    private void record(int e, int node, boolean send, long time, boolean retrans) {
+        long[] ring = keys.ring;
+        long meta = ring[e + KeyWindow.META];
+        int cnt = (int) meta | (retrans ? RETRANSMITTED : 0);
+        retransmissions += retrans ? 1 : 0;
+        // send or receive without a branch (the merged stream alternates them unpredictably): the
+        // side's count (saturating at SIDE_MAX), node and time
+        int side = send ? 0 : 1;
+        int countShift = side << 4;
+        int count = cnt >>> countShift & SIDE_MAX;
+        cnt += (count < SIDE_MAX ? 1 : 0) << countShift;
+        int nodeShift = 32 + countShift;
+        meta = (meta & ~(0xffffL << nodeShift)) | (long) ((node + 1) & 0xffff) << nodeShift;
+        ring[e + KeyWindow.SEND_TIME + side] = time;
+        ring[e + KeyWindow.META] = (meta & ~0xffff_ffffL) | (cnt & 0xffff_ffffL);
+    }
+
+    /** After a key was inserted: the key limit, the peak. */
+    private void inserted() {
+        int size = keys.size();
+        if (size > maxKeys) {
+            // the memory cap: decide the oldest key now, before its window has passed
+            limitEvictions++;
+            decideHead();
+            size = keys.size();
+        }
+        if (size > peakKeys) {
+            peakKeys = size;
         }
     }
 
@@ -369,6 +384,28 @@ public final class TcpMatcher {
         decisionTime = ring[e + KeyWindow.INSERTED];
         long meta = ring[e + KeyWindow.META];
         int cnt = (int) meta;
+        int from = sendNode(meta);
+        int to = recvNode(meta);
+        // sent once, received once, no retransmission, two nodes: a message (the common case)
+        if ((cnt & (RETRANSMITTED | SIDE_MAX << 16 | SIDE_MAX)) == (1 << 16 | 1) && from != to) {
+            matched++;
+            long t1 = ring[e + KeyWindow.SEND_TIME];
+            long t2 = ring[e + KeyWindow.RECV_TIME];
+            long k2 = ring[e + 2];
+            out.message(from, to, t1, t2);
+            if (k2 >= 0) {
+                exchange(from, to, t1, t2, ring[e], ring[e + 1], k2,
+                        keys.head < exAhead ? ring[e + KeyWindow.HASH] : 0);
+            }
+        } else {
+            notMatched(e, meta);
+        }
+        keys.removeHead();
+    }
+
+    /** Counts why the key at ring index {@code e} is not a message. */
+    private void notMatched(int e, long meta) {
+        int cnt = (int) meta;
         int sends = cnt & SIDE_MAX;
         int recvs = cnt >>> 16 & SIDE_MAX;
         if ((cnt & RETRANSMITTED) != 0 && sends > 0 && recvs > 0) {
@@ -377,7 +414,7 @@ public final class TcpMatcher {
         } else if (sends == 0 || recvs == 0) {
             if (finishing) {
                 unmatchedAtEnd++;
-            } else if (ring[e + KeyWindow.INSERTED] >= now - window) {
+            } else if (keys.ring[e + KeyWindow.INSERTED] >= now - window) {
                 limitUnmatched++; // forced out by the key limit, its window not yet over
             } else {
                 evictedUnmatched++;
@@ -388,23 +425,9 @@ public final class TcpMatcher {
         } else if (sends > 1 || recvs > 1) {
             ambiguous++;
             duplicateEvents += sends + recvs - 2;
-        } else if (sendNode(meta) == recvNode(meta)) {
-            sameNode++;
         } else {
-            matched++;
-            int from = sendNode(meta);
-            int to = recvNode(meta);
-            long t1 = ring[e + KeyWindow.SEND_TIME];
-            long t2 = ring[e + KeyWindow.RECV_TIME];
-            long k0 = ring[e];
-            long k1 = ring[e + 1];
-            long k2 = ring[e + 2];
-            out.message(from, to, t1, t2);
-            if (k2 >= 0) {
-                exchange(from, to, t1, t2, k0, k1, k2, keys.head < exAhead ? ring[e + KeyWindow.HASH] : 0);
-            }
+            sameNode++; // sent once and received once, on one node
         }
-        keys.removeHead();
     }
 
     /**
@@ -413,40 +436,47 @@ public final class TcpMatcher {
      */
     private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2, long slotsKept) {
         boolean kept = slotsKept >>> 32 != 0;
-        int flags = (int) (k2 >>> 32);
-        int len = (int) k2;
-        long seq = k1 >>> 32;
-        if ((flags & ACK) != 0) {
-            long ackNo = k1 & 0xffffffffL;
-            int d = kept ? (int) (slotsKept >>> 48) << 2 : ackSlot(k0, k1);
-            if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
-                    && decisionTime - ex[d + 3] <= window) {
-                // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
-                roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
-                exchanges++;
-                if (exchangeSink != null) {
-                    long dataSent = exSend[d >> 2];
-                    exchangeSink.exchange(to, from, dataSent, dataSent + ex[d + 2], t1, t2);
-                }
-                ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
-            }
+        if (((int) (k2 >>> 32) & ACK) != 0) {
+            acknowledgement(from, to, t1, t2, k0, k1 & 0xffffffffL,
+                    kept ? (int) (slotsKept >>> 48) << 2 : ackSlot(k0, k1));
         }
+        int len = (int) k2;
         if (len > 0) {
-            long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
-                    | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
-            long expected = (seq + len) & 0xffffffffL;
-            int d = kept ? ((int) (slotsKept >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len);
-            long w = ex[d + 1];
-            boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
-                    && decisionTime - ex[d + 3] <= window;
-            ex[d] = reversed;
-            // two data segments expecting the same ack: the ack cannot tell which, neither counts
-            ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
-            ex[d + 2] = t2 - t1;
-            ex[d + 3] = decisionTime;
-            if (exSend != null) {
-                exSend[d >> 2] = t1;
+            awaitAcknowledgement(from, to, t1, t2, k0, k1 >>> 32, len,
+                    kept ? ((int) (slotsKept >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len));
+        }
+    }
+
+    /** A message with ACK set: completes the exchange of the data message waiting in entry {@code d}, if it is there. */
+    private void acknowledgement(int from, int to, long t1, long t2, long k0, long ackNo, int d) {
+        if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
+                && decisionTime - ex[d + 3] <= window) {
+            // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
+            roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
+            exchanges++;
+            if (exchangeSink != null) {
+                long dataSent = exSend[d >> 2];
+                exchangeSink.exchange(to, from, dataSent, dataSent + ex[d + 2], t1, t2);
             }
+            ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
+        }
+    }
+
+    /** A data message (sequence {@code seq}, {@code len} bytes): waits in entry {@code d} for its acknowledgement. */
+    private void awaitAcknowledgement(int from, int to, long t1, long t2, long k0, long seq, int len, int d) {
+        long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
+                | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
+        long expected = (seq + len) & 0xffffffffL;
+        long w = ex[d + 1];
+        boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
+                && decisionTime - ex[d + 3] <= window;
+        ex[d] = reversed;
+        // two data segments expecting the same ack: the ack cannot tell which, neither counts
+        ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
+        ex[d + 2] = t2 - t1;
+        ex[d + 3] = decisionTime;
+        if (exSend != null) {
+            exSend[d >> 2] = t1;
         }
     }
 

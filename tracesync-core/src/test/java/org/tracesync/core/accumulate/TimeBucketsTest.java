@@ -232,6 +232,147 @@ class TimeBucketsTest {
         assertThat(q.size()).isGreaterThan(2);
     }
 
+    /**
+     * Each bucket read at the sub-buckets' resolution ({@link TimeBuckets#fine}) is the
+     * concatenation of the half hulls of every point of each of its sub-buckets (a quarter of the
+     * width), every point lies on its side of that polyline, and the polyline's hull is the
+     * bucket's hull ({@link TimeBuckets#buckets}), itself the hull of every point of the bucket:
+     * accumulated in order, shuffled, or in two halves merged, over 1-s and (past 36 h) 2-s buckets.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void fineBucketsAreTheSubBucketHullsOfEveryPoint(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        boolean shuffled = seed % 2 == 0 && seed <= 4;
+        long span = (seed <= 4 ? 600 : 40 * 3_600) * 1_000_000_000L; // 10 min, or 40 h in order (2-s buckets)
+        int n = seed <= 4 ? 60_000 : 200_000;
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        PairAccumulator first = new PairAccumulator(0, 1);
+        PairAccumulator second = new PairAccumulator(0, 1);
+        long[] xs = new long[n];
+        long[] ys = new long[n];
+        boolean[] ab = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            long x = T0 + (shuffled ? r.nextLong(span) : span / n * k + r.nextLong(span / n));
+            long lat = 30_000 + r.nextLong(300_000);
+            // a clock that slews at 500 ppm for 2 s every 5 s: corners inside the buckets
+            long phase = Math.floorMod(x, 5_000_000_000L);
+            long skew = 1_000_000_000L + Math.min(phase, 2_000_000_000L) / 2_000;
+            ab[k] = r.nextBoolean();
+            xs[k] = x;
+            ys[k] = ab[k] ? x + skew + lat : x + skew - lat;
+            PairAccumulator half = r.nextBoolean() ? first : second;
+            for (PairAccumulator a : new PairAccumulator[] {acc, half}) {
+                if (ab[k]) {
+                    a.addAToB(xs[k], ys[k]);
+                } else {
+                    a.addBToA(ys[k], xs[k]);
+                }
+            }
+        }
+        first.merge(second);
+        TimeBuckets tb = acc.timeBuckets();
+        long width = tb.width();
+        assertThat(width).isEqualTo(seed <= 4 ? 1_000_000_000L : 2_000_000_000L);
+        long sub = width / TimeBuckets.SUB_BUCKETS;
+        // every point's sub-bucket hulls and bucket hulls, computed directly
+        java.util.TreeMap<Long, HalfHull[]> subHulls = new java.util.TreeMap<>();
+        java.util.TreeMap<Long, HalfHull[]> bucketHulls = new java.util.TreeMap<>();
+        java.util.Map<Long, java.util.List<long[]>> points = new java.util.HashMap<>();
+        for (int k = 0; k < n; k++) {
+            long u = xs[k] - acc.x0();
+            long v = ys[k] - xs[k] - acc.v0();
+            subHulls.computeIfAbsent(Math.floorDiv(xs[k], sub), key -> hullPair())[ab[k] ? 0 : 1].add(u, v);
+            bucketHulls.computeIfAbsent(Math.floorDiv(xs[k], width), key -> hullPair())[ab[k] ? 0 : 1].add(u, v);
+            points.computeIfAbsent(Math.floorDiv(xs[k], width), key -> new java.util.ArrayList<>())
+                    .add(new long[] {u, v, ab[k] ? 1 : 0});
+        }
+        List<TimeBuckets.Bucket> coarse = tb.buckets();
+        assertThat(coarse).hasSize(bucketHulls.size());
+        long du = first.x0() - acc.x0();
+        long dv = first.v0() - acc.v0();
+        for (TimeBuckets.Bucket c : coarse) {
+            HalfHull[] whole = bucketHulls.get(c.key());
+            assertThat(c.pu()).containsExactly(whole[0].us());
+            assertThat(c.pv()).containsExactly(whole[0].vs());
+            assertThat(c.qu()).containsExactly(whole[1].us());
+            assertThat(c.qv()).containsExactly(whole[1].vs());
+            TimeBuckets.Bucket fine = tb.fine(c.key());
+            long[][] expected = concatenated(subHulls.subMap(c.key() * TimeBuckets.SUB_BUCKETS,
+                    (c.key() + 1) * TimeBuckets.SUB_BUCKETS).values());
+            assertThat(fine.pu()).containsExactly(expected[0]);
+            assertThat(fine.pv()).containsExactly(expected[1]);
+            assertThat(fine.qu()).containsExactly(expected[2]);
+            assertThat(fine.qv()).containsExactly(expected[3]);
+            HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+            HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+            for (int i = 0; i < fine.pu().length; i++) {
+                p.add(fine.pu()[i], fine.pv()[i]);
+            }
+            for (int i = 0; i < fine.qu().length; i++) {
+                q.add(fine.qu()[i], fine.qv()[i]);
+            }
+            assertThat(p.us()).containsExactly(c.pu());
+            assertThat(p.vs()).containsExactly(c.pv());
+            assertThat(q.us()).containsExactly(c.qu());
+            assertThat(q.vs()).containsExactly(c.qv());
+            for (long[] pt : points.get(c.key())) {
+                if (pt[2] == 1) {
+                    assertThat(side(fine.pu(), fine.pv(), pt[0], pt[1])).isGreaterThanOrEqualTo(0); // on or above
+                } else {
+                    assertThat(side(fine.qu(), fine.qv(), pt[0], pt[1])).isLessThanOrEqualTo(0); // on or below
+                }
+            }
+            TimeBuckets.Bucket merged = first.timeBuckets().fine(c.key());
+            assertThat(shifted(merged.pu(), du)).containsExactly(fine.pu());
+            assertThat(shifted(merged.pv(), dv)).containsExactly(fine.pv());
+            assertThat(shifted(merged.qu(), du)).containsExactly(fine.qu());
+            assertThat(shifted(merged.qv(), dv)).containsExactly(fine.qv());
+        }
+        assertThat(tb.fine(coarse.get(coarse.size() - 1).key() + 1)).isNull();
+    }
+
+    private static HalfHull[] hullPair() {
+        return new HalfHull[] {new HalfHull(HalfHull.Side.LOWER), new HalfHull(HalfHull.Side.UPPER)};
+    }
+
+    /** The sub-hulls' vertices, concatenated in key order: {pu, pv, qu, qv}. */
+    private static long[][] concatenated(java.util.Collection<HalfHull[]> hulls) {
+        long[][] out = new long[4][];
+        for (int side = 0; side < 2; side++) {
+            java.util.stream.LongStream.Builder us = java.util.stream.LongStream.builder();
+            java.util.stream.LongStream.Builder vs = java.util.stream.LongStream.builder();
+            for (HalfHull[] h : hulls) {
+                for (int i = 0; i < h[side].size(); i++) {
+                    us.add(h[side].u(i));
+                    vs.add(h[side].v(i));
+                }
+            }
+            out[2 * side] = us.build().toArray();
+            out[2 * side + 1] = vs.build().toArray();
+        }
+        return out;
+    }
+
+    /**
+     * The sign of (v − the polyline at u), exactly, for u within the polyline's span (the
+     * polyline's vertices are points, so every point of the bucket is within it).
+     */
+    private static int side(long[] us, long[] vs, long u, long v) {
+        int j = 0;
+        while (j + 1 < us.length && us[j + 1] < u) {
+            j++;
+        }
+        if (us[j] == u || j + 1 == us.length) {
+            assertThat(us[j]).isEqualTo(u);
+            return Long.compare(v, vs[j]);
+        }
+        // (v − vs[j]) · (us[j+1] − us[j]) against (vs[j+1] − vs[j]) · (u − us[j])
+        java.math.BigInteger left = java.math.BigInteger.valueOf(v - vs[j]).multiply(java.math.BigInteger.valueOf(us[j + 1] - us[j]));
+        java.math.BigInteger right = java.math.BigInteger.valueOf(vs[j + 1] - vs[j]).multiply(java.math.BigInteger.valueOf(u - us[j]));
+        return left.compareTo(right);
+    }
+
     private static long[] shifted(long[] values, long by) {
         long[] out = values.clone();
         for (int i = 0; i < out.length; i++) {

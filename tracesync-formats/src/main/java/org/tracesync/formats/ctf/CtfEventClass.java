@@ -52,13 +52,14 @@ public final class CtfEventClass {
     /**
      * From now on, reads only the context and payload fields whose slots are in {@code wanted}
      * (plus what decoding itself needs: {@link PrunedDecoders}); the other fields' values are stale.
+     * The program is rebuilt from the pruned trees.
      */
     void readOnly(BitSet wanted) {
         BitSet w = (BitSet) wanted.clone();
         w.or(PrunedDecoders.referencedSlots(context, fields));
         context = PrunedDecoders.prune(context, w);
         fields = PrunedDecoders.prune(fields, w);
-        program = null; // pruned trees are decoded as trees (CtfStreamReader#readOnly)
+        program = DecodeProgram.ofScopes(streamContext, context, fields);
     }
 
     private static String display(String path) {

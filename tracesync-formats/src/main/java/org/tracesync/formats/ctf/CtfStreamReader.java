@@ -1,7 +1,8 @@
 package org.tracesync.formats.ctf;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -27,10 +28,24 @@ import org.tracesync.formats.ctf.CtfType.StringType;
  * current event as a {@link CtfEvent} flyweight.
  *
  * <p>Memory: the file is memory-mapped (whole when under 1 GiB, else in windows that each hold
- * whole packets); decoded values go to one preallocated {@code long[]} slot array, so reading or
- * skipping an event allocates nothing. Cost: linear in the stream size; one instruction of a
- * {@link DecodeProgram} per field, run by {@link #run} (a reader that wants some fields only runs
- * the pruned decoder trees instead, see {@link #readOnly}).
+ * whole packets), and the events are decoded from a heap copy of the current packet's content, made
+ * {@value #CHUNK} bytes at a time ({@link #load}): a heap array read through byte-array views costs
+ * a bounds check per field, where the mapped buffer's reads cost a scope check, an index check and
+ * a byte-order conversion each. The copy holds at least one whole event; a larger event grows it to
+ * twice what that event needed (bounded by the packet), so memory per stream is {@value #CHUNK} bytes
+ * plus the largest event, whatever the packet size. Decoded values go to one preallocated
+ * {@code long[]} slot array, so reading or skipping an event allocates nothing. Cost: linear in
+ * the stream size, plus one copy of the content; one instruction of a {@link DecodeProgram} per
+ * field read, run by {@link #run} (a reader that wants some fields only runs programs of the
+ * pruned decoder trees, see {@link #readOnly}, whose runs step over the fields it does not want).
+ *
+ * <p>Exactness of the copy: positions are relative to the copy's first byte, which lies a multiple
+ * of {@link #quantum} bytes (4 KiB, or a multiple of it that every alignment of the metadata divides)
+ * after the packet's start, so alignments fall where they fall in the packet. A read that does not
+ * fit in the copy checks against the copy's end, not the content's: when the copy stops before the
+ * content's end, the failure is not an error but {@link Refill}: the event is decoded again from
+ * its start after a larger copy (the clock and event id as before it), so values, positions and
+ * error messages are those of decoding the packet in place.
  *
  * <p>Clock values are reconstructed as babeltrace2 does: an n-bit timestamp updates the low n bits
  * of the current clock value and, when the new low bits are smaller than the old ones, carries one
@@ -39,6 +54,18 @@ import org.tracesync.formats.ctf.CtfType.StringType;
 final class CtfStreamReader implements CtfEvent {
 
     static final long MAX_WINDOW = 1L << 30;
+    /** Bytes copied to the heap at a time (a whole packet when it is no larger). */
+    static final int CHUNK = 1 << 16;
+    /** Bytes of an event's start that a copy must hold, else the copy moves there first (larger events restart, see {@link Refill}). */
+    private static final int MARGIN = 1 << 11;
+    /** Bytes past the content a read may load (never as values): one 8-byte load holds any field of at most 57 bits. */
+    private static final int PAD = 8;
+    private static final VarHandle SHORT_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     static final long PACKET_MAGIC = 0xC1FC1FC1L;
     private static final int MAX_WARNINGS_PER_KIND = 5;
 
@@ -49,11 +76,23 @@ final class CtfStreamReader implements CtfEvent {
     private final List<String> warnings;
 
     private MappedByteBuffer window;
-    private ByteBuffer le;
-    private ByteBuffer be;
     private long windowStart;
     private long windowBytes;
 
+    /** The heap copy: {@code bufBytes} bytes of the file from {@code bufStart}, then {@link #PAD} bytes. */
+    private byte[] buf;
+    private final int chunk;
+    private final int margin;
+    private long bufStart;
+    private int bufBytes;
+    /** File offset (bytes) where the current packet's content ends, rounded up: copies stop there. */
+    private long contentEndByte;
+    /** The copy stops before the content's end: a read past {@link #limit} asks for a larger copy. */
+    private boolean partial;
+    /** Copies start a multiple of this many bytes after the packet's start (of every alignment; Long.MAX_VALUE: at its start). */
+    private final long quantum;
+
+    /** Bit positions relative to {@code buf[0]}: the next field, and the end of what may be read (content or copy). */
     private long pos;
     private long limit;
     private long packetStart = -1;
@@ -69,7 +108,7 @@ final class CtfStreamReader implements CtfEvent {
     private final DecodeProgram packetHeaderProgram;
     private final DecodeProgram packetContextProgram;
     private final DecodeProgram eventHeaderProgram;
-    /** Decode with the decoder trees instead of their programs: pruned trees ({@link #readOnly}), and the reference in tests. */
+    /** Decode with the decoder trees instead of their programs: the reference in tests. */
     private boolean byTrees;
     private final CtfEventClass[] byId;
     private final Map<Long, CtfEventClass> byIdSparse;
@@ -102,6 +141,14 @@ final class CtfStreamReader implements CtfEvent {
     private int uuidWarnings;
 
     CtfStreamReader(Path file, int index, CtfMetadata meta, List<String> warnings) throws IOException {
+        this(file, index, meta, warnings, CHUNK);
+    }
+
+    /** A reader whose heap copies hold {@code chunk} bytes at a time (tests use small ones to make events cross them). */
+    CtfStreamReader(Path file, int index, CtfMetadata meta, List<String> warnings, int chunk) throws IOException {
+        this.chunk = Math.max(1, chunk);
+        this.margin = Math.min(MARGIN, Math.max(1, chunk / 4));
+        this.buf = new byte[this.chunk + PAD];
         this.file = file;
         this.index = index;
         this.warnings = warnings;
@@ -121,11 +168,13 @@ final class CtfStreamReader implements CtfEvent {
             sid = meta.streams().keySet().iterator().next();
         } else if (streamIdRef != null && fileSize > 0) {
             long[] tmp = new long[c.slotCount()];
-            map(0);
+            packetStart = 0;
+            contentEndByte = fileSize;
+            load(0, Math.min(fileSize, 4096));
             pos = 0;
-            limit = Math.min(windowBytes, fileSize) * 8;
-            packetHeader.decode(this, tmp);
+            decodePacketScope(packetHeader, null, tmp);
             sid = tmp[streamIdRef.slot()];
+            packetStart = -1;
         } else {
             sid = meta.streams().isEmpty() ? 0 : meta.streams().keySet().iterator().next();
         }
@@ -174,6 +223,11 @@ final class CtfStreamReader implements CtfEvent {
             maxId = Math.max(maxId, ec.id());
         }
         slots = new long[Math.max(1, maxSlots)];
+        long bits = FieldDecoder.alignmentMultiple(4096 * 8, packetHeader, packetContext, eventHeader, streamEventContext);
+        for (CtfEventClass ec : compiled.values()) {
+            bits = FieldDecoder.alignmentMultiple(bits, ec.context, ec.fields);
+        }
+        quantum = bits == Long.MAX_VALUE ? Long.MAX_VALUE : bits / 8;
         if (maxId < (1 << 20)) {
             byId = new CtfEventClass[(int) maxId + 1];
             compiled.forEach((id, ec) -> {
@@ -216,9 +270,6 @@ final class CtfStreamReader implements CtfEvent {
      * gives for it (see {@link CtfEventClass#readOnly}); call before the first {@link #advance}.
      */
     void readOnly(java.util.function.Function<CtfEventClass, java.util.BitSet> wanted) {
-        // Pruned trees (a few FixedRunDecoders per event) decode faster than programs of them:
-        // 304-314 against 331-332 ns per event for the matching pipeline's reading half (PERFORMANCE.md).
-        byTrees = true;
         for (CtfEventClass ec : byId != null ? java.util.Arrays.asList(byId) : byIdSparse.values()) {
             if (ec != null) {
                 ec.readOnly(wanted.apply(ec));
@@ -265,8 +316,7 @@ final class CtfStreamReader implements CtfEvent {
     void close() throws IOException {
         channel.close();
         window = null;
-        le = null;
-        be = null;
+        buf = null;
     }
 
     // ------------------------------------------------------------------ mapping
@@ -281,8 +331,6 @@ final class CtfStreamReader implements CtfEvent {
             return;
         }
         window = channel.map(FileChannel.MapMode.READ_ONLY, offset, size);
-        le = window.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        be = window.duplicate().order(ByteOrder.BIG_ENDIAN);
         windowStart = offset;
         windowBytes = size;
     }
@@ -296,18 +344,88 @@ final class CtfStreamReader implements CtfEvent {
         }
     }
 
+    /**
+     * Copies {@code bytes} bytes of the file from {@code offset} (inside the current packet, or the
+     * packet's start) to the heap buffer, which then starts there; {@link #limit} becomes the end of
+     * the copy or of the content, whichever is first. Positions held before are the caller's to move.
+     */
+    private void load(long offset, long bytes) throws IOException {
+        ensureWindow(offset, bytes);
+        if (bytes + PAD > buf.length) {
+            buf = new byte[(int) bytes + PAD];
+        }
+        window.get((int) (offset - windowStart), buf, 0, (int) bytes);
+        bufStart = offset;
+        bufBytes = (int) bytes;
+        partial = offset + bytes < contentEndByte;
+        limit = partial ? bytes * 8 : Math.min(bytes * 8, (contentEndByte - offset) * 8 - contentTailBits);
+    }
+
+    /** Bits of the last content byte past the content's end (content sizes need not be whole bytes). */
+    private long contentTailBits;
+
+    /**
+     * Moves the copy to start at or before bit {@code p} (relative to the copy) with at least
+     * {@code bytes} bytes from there (fewer at the content's end); returns {@code p} relative to the
+     * new copy.
+     */
+    private long moveCopy(long p, long bytes) throws IOException {
+        long at = bufStart + (p >>> 3);
+        long from = packetStart + (at - packetStart) / quantum * quantum;
+        long n = Math.min(contentEndByte - from, Math.max(chunk, at - from + bytes));
+        long shift = (from - bufStart) * 8;
+        load(from, n);
+        return p - shift;
+    }
+
+    /**
+     * Thrown instead of an error while the copy stops before the content's end (one instance, no
+     * stack trace): the event, or packet scope, is decoded again from its start after a larger copy.
+     */
+    private static final class Refill extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Refill INSTANCE = new Refill();
+
+        private Refill() {
+            super("the heap copy ends before the content", null, false, false);
+        }
+    }
+
+    /**
+     * Decodes a packet header or context (the copy starts at the packet's start), with a larger copy
+     * whenever it does not fit in the present one.
+     */
+    private void decodePacketScope(FieldDecoder tree, DecodeProgram program, long[] into) throws IOException {
+        long start = pos;
+        while (true) {
+            try {
+                if (program == null) {
+                    tree.decode(this, into);
+                } else {
+                    decode(tree, program);
+                }
+                return;
+            } catch (Refill r) {
+                pos = start;
+                load(packetStart, Math.min(contentEndByte - packetStart, 2L * bufBytes));
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ packets
 
     private boolean openPacket(long offset) throws IOException {
         if (offset >= fileSize) {
             return false;
         }
-        ensureWindow(offset, Math.min(fileSize - offset, 4096));
+        // header and context from a small copy of the packet's start (until the sizes are known, the content is the file)
         packetStart = offset;
-        pos = (offset - windowStart) * 8;
-        limit = (windowStart + windowBytes - windowStart) * 8;
+        contentEndByte = fileSize;
+        contentTailBits = 0;
+        load(offset, Math.min(fileSize - offset, 512));
+        pos = 0;
         if (packetHeader != null) {
-            decode(packetHeader, packetHeaderProgram);
+            decodePacketScope(packetHeader, packetHeaderProgram, slots);
             if (magicRef != null && slots[magicRef.slot()] != PACKET_MAGIC) {
                 throw TraceFormatException.atOffset(file, offset, String.format(
                         "bad packet magic 0x%08x (expected 0x%08x)", slots[magicRef.slot()], PACKET_MAGIC));
@@ -317,9 +435,9 @@ final class CtfStreamReader implements CtfEvent {
                         + " in a stream of class " + streamClassId);
             }
             if (uuidRef != null && traceUuid != null && uuidWarnings == 0) {
-                int p = (int) (slots[uuidRef.slot()] >>> 3);
+                int p = (int) ((slots[uuidRef.slot()] - positionBase()) >>> 3);
                 for (int i = 0; i < 16; i++) {
-                    if (le.get(p + i) != traceUuid[i]) {
+                    if (buf[p + i] != traceUuid[i]) {
                         uuidWarnings++;
                         warn(offset, "packet UUID differs from the metadata's trace UUID");
                         break;
@@ -328,7 +446,7 @@ final class CtfStreamReader implements CtfEvent {
             }
         }
         if (packetContext != null) {
-            decode(packetContext, packetContextProgram);
+            decodePacketScope(packetContext, packetContextProgram, slots);
             if (discardedRef != null) {
                 // a running count in LTTng: it grows when the ring buffer was full (lost events = lost messages)
                 long d = slots[discardedRef.slot()];
@@ -352,7 +470,7 @@ final class CtfStreamReader implements CtfEvent {
         long avail = (fileSize - offset) * 8;
         long psize = packetSizeRef != null ? slots[packetSizeRef.slot()] : avail;
         long csize = contentSizeRef != null ? slots[contentSizeRef.slot()] : psize;
-        long headerBits = pos - (offset - windowStart) * 8;
+        long headerBits = pos;
         if (psize <= 0 || psize % 8 != 0 || Long.compareUnsigned(csize, psize) > 0 || csize < headerBits) {
             throw TraceFormatException.atOffset(file, offset, "bad packet sizes: content_size " + Long.toUnsignedString(csize)
                     + " bits, packet_size " + Long.toUnsignedString(psize) + " bits, header+context " + headerBits + " bits");
@@ -366,10 +484,10 @@ final class CtfStreamReader implements CtfEvent {
             csize = Math.min(csize, avail);
         }
         packetBits = psize;
-        long relBits = pos - (offset - windowStart) * 8;
         ensureWindow(offset, psize / 8);
-        pos = (offset - windowStart) * 8 + relBits;
-        limit = (offset - windowStart) * 8 + csize;
+        contentEndByte = offset + (csize + 7) / 8;
+        contentTailBits = contentEndByte * 8 - (offset * 8 + csize);
+        load(offset, Math.min(contentEndByte - offset, Math.max(chunk, bufBytes)));
         return true;
     }
 
@@ -378,7 +496,15 @@ final class CtfStreamReader implements CtfEvent {
         if (finished) {
             return false;
         }
-        while (packetStart < 0 || pos >= limit) {
+        while (true) {
+            if (packetStart >= 0) {
+                if (partial && limit - pos < margin * 8L) {
+                    pos = moveCopy(pos, margin);
+                }
+                if (pos < limit) {
+                    break;
+                }
+            }
             long next = packetStart < 0 ? 0 : packetStart + packetBits / 8;
             if ((packetStart >= 0 && truncated) || !openPacket(next)) {
                 finished = true;
@@ -387,8 +513,45 @@ final class CtfStreamReader implements CtfEvent {
             }
         }
         long start = pos;
-        currentOffset = windowStart + (pos >>> 3);
+        long clockBefore = clock;
+        currentOffset = bufStart + (pos >>> 3);
         try {
+            while (true) {
+                try {
+                    decodeEvent(start);
+                    break;
+                } catch (Refill r) {
+                    // the event goes past the copy: again from its start, with twice what the copy held of it
+                    clock = clockBefore;
+                    start = moveCopy(start, Math.max(chunk, 2L * (bufBytes - (start >>> 3))));
+                    pos = start;
+                }
+            }
+        } catch (TraceFormatException e) {
+            if (truncated) {
+                warn(currentOffset, "stopped at the end of the truncated packet");
+                finished = true;
+                current = null;
+                return false;
+            }
+            throw e;
+        }
+        currentCycles = clock;
+        currentTimestamp = nanos(clock, currentOffset);
+        if (currentTimestamp < lastTimestamp) {
+            if (backwards++ < MAX_WARNINGS_PER_KIND) {
+                warn(currentOffset, "timestamp goes backwards by " + (lastTimestamp - currentTimestamp)
+                        + " ns inside the stream (event " + current.name() + ")");
+            }
+        }
+        lastTimestamp = currentTimestamp;
+        events++;
+        return true;
+    }
+
+    /** Decodes the event at {@code start} (= {@link #pos}): header, then its class's scopes; sets {@link #current}. */
+    private void decodeEvent(long start) throws TraceFormatException {
+        {
             eventId = -1;
             if (eventHeader != null) {
                 decode(eventHeader, eventHeaderProgram);
@@ -416,26 +579,7 @@ final class CtfStreamReader implements CtfEvent {
                 throw TraceFormatException.atOffset(file, currentOffset, "event of size zero");
             }
             current = ec;
-        } catch (TraceFormatException e) {
-            if (truncated) {
-                warn(currentOffset, "stopped at the end of the truncated packet");
-                finished = true;
-                current = null;
-                return false;
-            }
-            throw e;
         }
-        currentCycles = clock;
-        currentTimestamp = nanos(clock, currentOffset);
-        if (currentTimestamp < lastTimestamp) {
-            if (backwards++ < MAX_WARNINGS_PER_KIND) {
-                warn(currentOffset, "timestamp goes backwards by " + (lastTimestamp - currentTimestamp)
-                        + " ns inside the stream (event " + current.name() + ")");
-            }
-        }
-        lastTimestamp = currentTimestamp;
-        events++;
-        return true;
     }
 
     private void warn(long offset, String msg) {
@@ -446,8 +590,15 @@ final class CtfStreamReader implements CtfEvent {
 
     // ------------------------------------------------------------------ primitive reads (FieldDecoder)
 
+    /**
+     * The error {@code msg} at the current position; but while the copy stops before the content's
+     * end, {@link Refill} is thrown instead (the read may fit in a larger copy).
+     */
     TraceFormatException error(String msg) {
-        return TraceFormatException.atOffset(file, windowStart + (pos >>> 3), msg);
+        if (partial) {
+            throw Refill.INSTANCE;
+        }
+        return TraceFormatException.atOffset(file, bufStart + (pos >>> 3), msg);
     }
 
     void align(int bits) {
@@ -458,6 +609,15 @@ final class CtfStreamReader implements CtfEvent {
 
     long bitPosition() {
         return pos;
+    }
+
+    /**
+     * Add to a position in the copy to get the position in the packet, which is what slots hold for
+     * strings (bytes) and arrays (bits): a multiple of 8 bits, so that a slot does not depend on
+     * where the copy starts.
+     */
+    long positionBase() {
+        return (bufStart - packetStart) << 3;
     }
 
     long bitsLeft() {
@@ -508,20 +668,75 @@ final class CtfStreamReader implements CtfEvent {
     /** Runs {@code prog} from the current position, as its tree's decoders would (see {@link DecodeProgram}). */
     void run(DecodeProgram prog, long[] slots) throws TraceFormatException {
         final int[] c = prog.code;
-        final ByteBuffer le = this.le;
-        final ByteBuffer be = this.be;
+        final byte[] b = buf;
         final long lim = limit;
         long p = pos;
+        long base = 0; // the current run's start
+        final long toPacket = positionBase();
         int i = 0;
         while (i < c.length) {
             switch (c[i]) {
+                case DecodeProgram.RUN -> {
+                    p = up(p, c[i + 2]);
+                    if (c[i + 3] > lim - p) {
+                        pos = p;
+                        run(prog.subs[c[i + 4]], slots); // fails where field-by-field decoding fails
+                        p = pos;
+                        i += c[i + 5] * DecodeProgram.WIDTH;
+                    } else {
+                        base = p;
+                        p += c[i + 3];
+                        if (c[i + 1] >= 0) {
+                            readPlan(prog.plans[c[i + 1]], b, base, slots);
+                        }
+                    }
+                }
+                case DecodeProgram.A8 -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = ((b[(int) ((base + c[i + 2]) >>> 3)] & 0xFFL) << s) >> s;
+                }
+                case DecodeProgram.A16L -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (((short) SHORT_LE.get(b, (int) ((base + c[i + 2]) >>> 3)) & 0xFFFFL) << s) >> s;
+                }
+                case DecodeProgram.A16B -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (((short) SHORT_BE.get(b, (int) ((base + c[i + 2]) >>> 3)) & 0xFFFFL) << s) >> s;
+                }
+                case DecodeProgram.A32L -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (((int) INT_LE.get(b, (int) ((base + c[i + 2]) >>> 3)) & 0xFFFFFFFFL) << s) >> s;
+                }
+                case DecodeProgram.A32B -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (((int) INT_BE.get(b, (int) ((base + c[i + 2]) >>> 3)) & 0xFFFFFFFFL) << s) >> s;
+                }
+                case DecodeProgram.A64L -> slots[c[i + 1]] = (long) LONG_LE.get(b, (int) ((base + c[i + 2]) >>> 3));
+                case DecodeProgram.A64B -> slots[c[i + 1]] = (long) LONG_BE.get(b, (int) ((base + c[i + 2]) >>> 3));
+                case DecodeProgram.ABITS_L, DecodeProgram.ABITS_B -> {
+                    int s = c[i + 4];
+                    slots[c[i + 1]] = (unalignedBitsAt(base + c[i + 2], c[i + 3], c[i] == DecodeProgram.ABITS_B) << s) >> s;
+                }
+                case DecodeProgram.AROLE -> {
+                    int size = c[i + 3];
+                    long v = bitsAt(base + c[i + 2], size, (c[i + 5] & DecodeProgram.FLAG_BIG_ENDIAN) != 0);
+                    if ((c[i + 5] & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
+                        v = (v << (64 - size)) >> (64 - size);
+                    }
+                    slots[c[i + 1]] = v;
+                    role(c[i + 4], v, size);
+                }
+                case DecodeProgram.AARRAY -> {
+                    slots[c[i + 1]] = base + c[i + 2] + toPacket;
+                    slots[c[i + 1] + 1] = c[i + 3];
+                }
                 case DecodeProgram.S8 -> {
                     p = up(p, c[i + 2]);
                     if (8 > lim - p) {
                         throw pastEnd(p);
                     }
                     int s = c[i + 4];
-                    slots[c[i + 1]] = ((le.get((int) (p >>> 3)) & 0xFFL) << s) >> s;
+                    slots[c[i + 1]] = ((b[(int) (p >>> 3)] & 0xFFL) << s) >> s;
                     p += 8;
                 }
                 case DecodeProgram.S16L, DecodeProgram.S16B -> {
@@ -530,7 +745,8 @@ final class CtfStreamReader implements CtfEvent {
                         throw pastEnd(p);
                     }
                     int s = c[i + 4];
-                    long v = (c[i] == DecodeProgram.S16B ? be : le).getShort((int) (p >>> 3)) & 0xFFFFL;
+                    int o = (int) (p >>> 3);
+                    long v = (c[i] == DecodeProgram.S16B ? (short) SHORT_BE.get(b, o) : (short) SHORT_LE.get(b, o)) & 0xFFFFL;
                     slots[c[i + 1]] = (v << s) >> s;
                     p += 16;
                 }
@@ -540,7 +756,8 @@ final class CtfStreamReader implements CtfEvent {
                         throw pastEnd(p);
                     }
                     int s = c[i + 4];
-                    long v = (c[i] == DecodeProgram.S32B ? be : le).getInt((int) (p >>> 3)) & 0xFFFFFFFFL;
+                    int o = (int) (p >>> 3);
+                    long v = (c[i] == DecodeProgram.S32B ? (int) INT_BE.get(b, o) : (int) INT_LE.get(b, o)) & 0xFFFFFFFFL;
                     slots[c[i + 1]] = (v << s) >> s;
                     p += 32;
                 }
@@ -549,7 +766,8 @@ final class CtfStreamReader implements CtfEvent {
                     if (64 > lim - p) {
                         throw pastEnd(p);
                     }
-                    slots[c[i + 1]] = (c[i] == DecodeProgram.S64B ? be : le).getLong((int) (p >>> 3));
+                    int o = (int) (p >>> 3);
+                    slots[c[i + 1]] = c[i] == DecodeProgram.S64B ? (long) LONG_BE.get(b, o) : (long) LONG_LE.get(b, o);
                     p += 64;
                 }
                 case DecodeProgram.SBITS_L, DecodeProgram.SBITS_B -> {
@@ -559,7 +777,7 @@ final class CtfStreamReader implements CtfEvent {
                         throw pastEnd(p);
                     }
                     int s = c[i + 4];
-                    slots[c[i + 1]] = (bitsAt(p, size, c[i] == DecodeProgram.SBITS_B) << s) >> s;
+                    slots[c[i + 1]] = (unalignedBitsAt(p, size, c[i] == DecodeProgram.SBITS_B) << s) >> s;
                     p += size;
                 }
                 case DecodeProgram.SROLE -> {
@@ -580,15 +798,12 @@ final class CtfStreamReader implements CtfEvent {
                     p = up(p, 8);
                     int start = (int) (p >>> 3);
                     int end = (int) (lim >>> 3);
-                    int k = start; // byte by byte: nul() here measured slower for short strings
-                    while (k < end && le.get(k) != 0) {
-                        k++;
-                    }
+                    int k = nul(b, start, end);
                     if (k >= end) {
                         pos = p;
                         throw error("string not terminated before the end of the packet content");
                     }
-                    slots[c[i + 1]] = start;
+                    slots[c[i + 1]] = start + (toPacket >>> 3);
                     slots[c[i + 1] + 1] = k - start;
                     p = (long) (k + 1) << 3;
                 }
@@ -602,7 +817,7 @@ final class CtfStreamReader implements CtfEvent {
                         throw error((a.lengthSlot >= 0 ? "sequence '" : "array '") + a.path + "' of length "
                                 + Long.toUnsignedString(n) + " extends past the end of the packet content");
                     }
-                    slots[c[i + 1]] = p;
+                    slots[c[i + 1]] = p + toPacket;
                     slots[c[i + 1] + 1] = n;
                     if (c[i + 5] < 0) {
                         long bits = n * a.stride;
@@ -628,9 +843,12 @@ final class CtfStreamReader implements CtfEvent {
                         throw error("variant '" + v.path + "': tag value " + tag + " selects no option");
                     }
                     slots[c[i + 1]] = opt;
-                    pos = p;
-                    run(prog.subs[c[i + 5] + opt], slots);
-                    p = pos;
+                    i = prog.targets[c[i + 5] + opt];
+                    continue;
+                }
+                case DecodeProgram.JUMP -> {
+                    i = c[i + 2];
+                    continue;
                 }
                 case DecodeProgram.ALIGN -> p = up(p, c[i + 2]);
                 default -> throw new IllegalStateException("bad instruction " + c[i]);
@@ -641,21 +859,44 @@ final class CtfStreamReader implements CtfEvent {
     }
 
     /**
-     * Index of the first NUL byte in {@code [from, end)} of {@code le}, or {@code end}: eight bytes
+     * Reads a run's plan (see {@link DecodeProgram#plans}): per field one 8-byte load at its first
+     * byte (the run lies before the copy's end, which has {@link #PAD} bytes after it), then its
+     * bits: big-endian fields from the most significant bit of their first byte, little-endian from
+     * the least, as {@link #bitsAt}; then the sign extension.
+     */
+    private static void readPlan(int[] plan, byte[] b, long base, long[] slots) {
+        for (int k = 0; k < plan.length; k += 4) {
+            long q = base + plan[k];
+            int size = plan[k + 1];
+            int flags = plan[k + 2];
+            int shift = (int) (q & 7);
+            long v;
+            if ((flags & DecodeProgram.PLAN_BIG_ENDIAN) != 0) {
+                v = ((long) LONG_BE.get(b, (int) (q >>> 3)) << shift) >>> (64 - size);
+            } else {
+                v = ((long) LONG_LE.get(b, (int) (q >>> 3)) >>> shift) & (-1L >>> (64 - size));
+            }
+            int s = flags & 0xFF;
+            slots[plan[k + 3]] = (v << s) >> s;
+        }
+    }
+
+    /**
+     * Index of the first NUL byte in {@code [from, end)} of {@code b}, or {@code end}: eight bytes
      * per step (a byte is zero where {@code (x − 0x01…01) & ~x & 0x80…80} has its top bit set; the
      * lowest such byte is the first zero), then byte by byte.
      */
-    private static int nul(ByteBuffer le, int from, int end) {
+    private static int nul(byte[] b, int from, int end) {
         int k = from;
         while (k <= end - 8) {
-            long x = le.getLong(k);
+            long x = (long) LONG_LE.get(b, k);
             long z = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
             if (z != 0) {
                 return k + (Long.numberOfTrailingZeros(z) >>> 3);
             }
             k += 8;
         }
-        while (k < end && le.get(k) != 0) {
+        while (k < end && b[k] != 0) {
             k++;
         }
         return k;
@@ -676,7 +917,7 @@ final class CtfStreamReader implements CtfEvent {
     int skipString() throws TraceFormatException {
         int start = (int) (pos >>> 3);
         int end = (int) (limit >>> 3);
-        int i = nul(le, start, end);
+        int i = nul(buf, start, end);
         if (i < end) {
             pos = (long) (i + 1) << 3;
             return i - start;
@@ -705,53 +946,56 @@ final class CtfStreamReader implements CtfEvent {
      * significant bit, little-endian from its least, as CTF lays them out).
      */
     long bitsAt(long p, int size, boolean bigEndian) {
+        final byte[] b = buf;
         int off = (int) (p >>> 3);
         if ((p & 7) == 0) {
             switch (size) {
                 case 8:
-                    return le.get(off) & 0xFFL;
+                    return b[off] & 0xFFL;
                 case 16:
-                    return (bigEndian ? be : le).getShort(off) & 0xFFFFL;
+                    return (bigEndian ? (short) SHORT_BE.get(b, off) : (short) SHORT_LE.get(b, off)) & 0xFFFFL;
                 case 32:
-                    return (bigEndian ? be : le).getInt(off) & 0xFFFFFFFFL;
+                    return (bigEndian ? (int) INT_BE.get(b, off) : (int) INT_LE.get(b, off)) & 0xFFFFFFFFL;
                 case 64:
-                    return (bigEndian ? be : le).getLong(off);
+                    return bigEndian ? (long) LONG_BE.get(b, off) : (long) LONG_LE.get(b, off);
                 default:
                     break;
             }
         }
+        return unalignedBitsAt(p, size, bigEndian);
+    }
+
+    /**
+     * {@link #bitsAt} of a field that is not a byte-aligned 8/16/32/64-bit one: one 8-byte load
+     * when the field lies within eight bytes (the copy has {@link #PAD} bytes after the content;
+     * bytes past the field are not values), else nine bytes.
+     */
+    private long unalignedBitsAt(long p, int size, boolean bigEndian) {
         int shift = (int) (p & 7);
-        int nbytes = (shift + size + 7) >>> 3;
-        if (nbytes <= 8 && size > 0 && off <= windowBytes - 8) {
-            // one 8-byte load holds the field (bytes past the field are the file's, not read as values)
-            return bigEndian ? (be.getLong(off) << shift) >>> (64 - size)
-                    : (le.getLong(off) >>> shift) & (size == 64 ? -1L : (1L << size) - 1);
+        if (shift + size <= 64 && size > 0) {
+            int off = (int) (p >>> 3);
+            return bigEndian ? ((long) LONG_BE.get(buf, off) << shift) >>> (64 - size)
+                    : ((long) LONG_LE.get(buf, off) >>> shift) & (size == 64 ? -1L : (1L << size) - 1);
         }
-        long v;
+        return nineBytesAt(p, size, bigEndian);
+    }
+
+    /** A field of 58 to 64 bits that does not start on a byte (nine bytes), or 0 for a field of size 0. */
+    private long nineBytesAt(long p, int size, boolean bigEndian) {
+        if (size == 0) {
+            return 0;
+        }
+        final byte[] b = buf;
+        int off = (int) (p >>> 3);
+        int shift = (int) (p & 7);
         if (bigEndian) {
-            if (nbytes <= 8) {
-                long acc = 0;
-                for (int i = 0; i < nbytes; i++) {
-                    acc = (acc << 8) | (le.get(off + i) & 0xFFL);
-                }
-                v = acc >>> (nbytes * 8 - shift - size);
-            } else {
-                long acc = be.getLong(off);
-                int k = shift + size - 64;
-                v = (acc << k) | ((le.get(off + 8) & 0xFFL) >>> (8 - k));
-            }
-        } else {
-            if (nbytes <= 8) {
-                long acc = 0;
-                for (int i = nbytes - 1; i >= 0; i--) {
-                    acc = (acc << 8) | (le.get(off + i) & 0xFFL);
-                }
-                v = acc >>> shift;
-            } else {
-                long acc = le.getLong(off);
-                v = (acc >>> shift) | ((le.get(off + 8) & 0xFFL) << (64 - shift));
-            }
+            long acc = (long) LONG_BE.get(b, off);
+            int k = shift + size - 64;
+            long v = (acc << k) | ((b[off + 8] & 0xFFL) >>> (8 - k));
+            return size == 64 ? v : v & ((1L << size) - 1);
         }
+        long acc = (long) LONG_LE.get(b, off);
+        long v = (acc >>> shift) | ((b[off + 8] & 0xFFL) << (64 - shift));
         return size == 64 ? v : v & ((1L << size) - 1);
     }
 
@@ -799,7 +1043,7 @@ final class CtfStreamReader implements CtfEvent {
     @Override
     public String stringValue(CtfFieldRef field) {
         if (field.type() instanceof StringType) {
-            int start = (int) slots[field.slot()];
+            int start = (int) (slots[field.slot()] - (positionBase() >>> 3));
             int len = (int) slots[field.slot() + 1];
             return decode(start, len);
         }
@@ -812,22 +1056,19 @@ final class CtfStreamReader implements CtfEvent {
     }
 
     private String decode(int start, int len) {
-        byte[] b = new byte[len];
-        le.get(start, b);
-        return new String(b, StandardCharsets.UTF_8);
+        return new String(buf, start, len, StandardCharsets.UTF_8);
     }
 
     @Override
     public byte[] bytes(CtfFieldRef field) {
         long elementBits = field.elementBits();
-        long startBit = slots[field.slot()];
+        long startBit = slots[field.slot()] - positionBase();
         long n = slots[field.slot() + 1];
         if (elementBits <= 0 || elementBits % 8 != 0 || (startBit & 7) != 0) {
             throw new IllegalArgumentException(field.path() + " is not an array or sequence of whole bytes");
         }
-        byte[] b = new byte[(int) (n * elementBits / 8)];
-        le.get((int) (startBit >>> 3), b);
-        return b;
+        int from = (int) (startBit >>> 3);
+        return java.util.Arrays.copyOfRange(buf, from, from + (int) (n * elementBits / 8));
     }
 
     @Override
@@ -841,16 +1082,16 @@ final class CtfStreamReader implements CtfEvent {
         if (from < 0 || count < 0 || count > 8 || from + count > n) {
             throw new IndexOutOfBoundsException("bytes " + from + ".." + (from + count) + " of " + n + " in " + field.path());
         }
-        int start = (int) (slots[field.slot()] >>> 3) + from;
+        int start = (int) ((slots[field.slot()] - positionBase()) >>> 3) + from;
         if (count == 4) {
-            return be.getInt(start) & 0xFFFFFFFFL;
+            return (int) INT_BE.get(buf, start) & 0xFFFFFFFFL;
         }
         if (count == 8) {
-            return be.getLong(start);
+            return (long) LONG_BE.get(buf, start);
         }
         long v = 0;
         for (int i = 0; i < count; i++) {
-            v = v << 8 | (le.get(start + i) & 0xFFL);
+            v = v << 8 | (buf[start + i] & 0xFFL);
         }
         return v;
     }

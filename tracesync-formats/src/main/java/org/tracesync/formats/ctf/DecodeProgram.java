@@ -9,14 +9,17 @@ import java.util.List;
  * variable, there is no virtual call per field, and each integer's read is chosen when the
  * program is built (an aligned 8/16/32/64-bit field of either byte order is one buffer read;
  * other sizes and alignments assemble their bits as {@link CtfStreamReader#bitsAt} does).
- * Structures become an alignment followed by their fields; variants and arrays of elements of
- * variable size run sub-programs. Only whole trees are compiled: a reader that wants some fields
- * decodes with the trees {@link PrunedDecoders} builds (measured faster than programs of them).
+ * Structures become an alignment followed by their fields, in which each run of fixed-size
+ * fields ({@link PrunedDecoders}) is one {@link #RUN}: one alignment and one check against the
+ * content's end for the run, then one read per wanted field at its offset from the run's start
+ * (none for fields the reader does not want); a variant jumps to its option's instructions,
+ * which follow it inline; arrays of elements of variable size run sub-programs.
  *
  * <p>Exactness: the instructions do what the tree's decoders do, in the same order, with the same
- * checks and error messages at the same positions; {@code PrunedDecodersTest} compares the two
- * on real traces and seeded random layouts. Cost: building is linear in the tree's size, once per
- * event class; running costs one dispatch per field (none per structure).
+ * checks and error messages at the same positions (a run that does not fit decodes its fields one
+ * by one to fail as they do); {@code PrunedDecodersTest} compares the two on real traces and
+ * seeded random layouts. Cost: building is linear in the tree's size, once per event class;
+ * running costs one dispatch per field read and per run (none per structure).
  */
 final class DecodeProgram {
 
@@ -38,29 +41,73 @@ final class DecodeProgram {
     static final int STRING = 10;
     /** An array or sequence ({@link FieldDecoder.ArrayDecoder} in {@code refs[op4]}, element sub-program op5 or -1). */
     static final int ARRAY = 11;
-    /** A variant ({@link FieldDecoder.VariantDecoder} in {@code refs[op4]}, options' sub-programs from op5). */
+    /**
+     * A variant ({@link FieldDecoder.VariantDecoder} in {@code refs[op4]}): continues at
+     * {@code targets[op5 + option]}, where the option's instructions follow inline, each option
+     * but the last ending with a {@link #JUMP} past the others.
+     */
     static final int VARIANT = 12;
     static final int ALIGN = 13;
+    /**
+     * A run of fixed-size fields ({@link FieldDecoder.FixedRunDecoder}): align to op2, check that
+     * its op3 bits fit before the content's end once (else run sub-program op4, its fields one by
+     * one, which fails where field-by-field decoding fails), then read the wanted fields at their
+     * offsets from the run's start: those of plan op1 (when ≥ 0) in one loop, the others (roles,
+     * arrays, fields of more than 57 bits that may not start on a byte) by the op5 instructions
+     * that follow; the position moves past the run.
+     */
+    static final int RUN = 14;
+    // reads inside a run: slot, offset from the run's start (op2), size, sign shift (op4)
+    static final int A8 = 15;
+    static final int A16L = 16;
+    static final int A16B = 17;
+    static final int A32L = 18;
+    static final int A32B = 19;
+    static final int A64L = 20;
+    static final int A64B = 21;
+    static final int ABITS_L = 22;
+    static final int ABITS_B = 23;
+    /** An integer with a role inside a run: op4 = role, op5 = flags. */
+    static final int AROLE = 24;
+    /** A fixed-length array inside a run: its position and length (op3) into the slot and the next. */
+    static final int AARRAY = 25;
+    /** Continues at instruction index op2. */
+    static final int JUMP = 26;
     static final int FLAG_BIG_ENDIAN = 1;
     static final int FLAG_SIGNED = 2;
 
     final int[] code;
     final DecodeProgram[] subs;
     final FieldDecoder[] refs;
+    /** Where each variant option's instructions start (indices into {@link #code}). */
+    final int[] targets;
+    /**
+     * Per {@link #RUN} with a plan: its fields that one 8-byte load holds, four ints each (bit
+     * offset from the run's start, size, sign shift | {@link #PLAN_BIG_ENDIAN}, slot), read in one
+     * loop without dispatch.
+     */
+    final int[][] plans;
+    static final int PLAN_BIG_ENDIAN = 1 << 8;
 
-    private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs) {
+    private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs, int[] targets, int[][] plans) {
         this.code = code;
         this.subs = subs;
         this.refs = refs;
+        this.targets = targets;
+        this.plans = plans;
     }
 
-    /** The program of {@code tree}; null for a null tree. */
+    /**
+     * The program of {@code tree} (runs of fixed-size fields as {@link #RUN}s: a tree from
+     * {@link PrunedDecoders} keeps its runs, which read only the fields it wants; in another tree
+     * every structure's runs are made, reading every field); null for a null tree.
+     */
     static DecodeProgram of(FieldDecoder tree) {
         if (tree == null) {
             return null;
         }
         Builder b = new Builder();
-        b.emit(tree);
+        b.emit(PrunedDecoders.prune(tree, null));
         return b.build();
     }
 
@@ -69,8 +116,17 @@ final class DecodeProgram {
         Builder b = new Builder();
         for (FieldDecoder t : trees) {
             if (t != null) {
-                b.emit(t);
+                b.emit(PrunedDecoders.prune(t, null));
             }
+        }
+        return b.build();
+    }
+
+    /** Field by field, without runs: the fields of a run, for its error when it does not fit. */
+    private static DecodeProgram ofFields(FieldDecoder[] fields) {
+        Builder b = new Builder();
+        for (FieldDecoder f : fields) {
+            b.emit(f);
         }
         return b.build();
     }
@@ -84,6 +140,8 @@ final class DecodeProgram {
         private final List<int[]> ops = new ArrayList<>();
         private final List<DecodeProgram> subs = new ArrayList<>();
         private final List<FieldDecoder> refs = new ArrayList<>();
+        private final List<Integer> targets = new ArrayList<>();
+        private final List<int[]> plans = new ArrayList<>();
 
         private void add(int op, int slot, int align, int size, int op4, int op5) {
             ops.add(new int[] {op, slot, align, size, op4, op5});
@@ -143,18 +201,100 @@ final class DecodeProgram {
                     emit(f);
                 }
             } else if (d instanceof FieldDecoder.VariantDecoder x) {
-                int first = subs.size();
+                int first = targets.size();
+                add(VARIANT, x.slot, 1, x.options.length, ref(x), first);
                 for (FieldDecoder o : x.options) {
-                    sub(of(o));
+                    targets.add(-1); // reserved here: options' own variants add theirs after
                 }
-                add(VARIANT, x.slot, 1, 0, ref(x), first);
+                List<int[]> jumps = new ArrayList<>();
+                for (int k = 0; k < x.options.length; k++) {
+                    targets.set(first + k, ops.size() * WIDTH);
+                    emit(x.options[k]);
+                    if (k < x.options.length - 1) {
+                        int[] jump = {JUMP, 0, 0, 0, 0, 0};
+                        ops.add(jump);
+                        jumps.add(jump);
+                    }
+                }
+                for (int[] jump : jumps) {
+                    jump[2] = ops.size() * WIDTH;
+                }
             } else if (d instanceof FieldDecoder.ArrayDecoder x) {
                 int element = x.stride > 0 ? -1 : sub(of(x.element));
                 add(ARRAY, x.slot, Math.max(1, x.align), 0, ref(x), element);
+            } else if (d instanceof FieldDecoder.FixedRunDecoder x) {
+                emitRun(x);
             } else {
-                // a FixedRunDecoder: pruned trees are decoded as trees (see CtfStreamReader#readOnly)
                 throw new IllegalArgumentException("no instruction for " + d);
             }
+        }
+
+        private void emitRun(FieldDecoder.FixedRunDecoder x) {
+            if (x.bits > Integer.MAX_VALUE / 2 || x.kind.length > 4096) {
+                if (x.align > 1) {
+                    add(ALIGN, 0, x.align, 0, 0, 0);
+                }
+                for (FieldDecoder f : x.fields) {
+                    emit(f);
+                }
+                return;
+            }
+            // the fields one 8-byte load holds, wherever the run starts: read by the run's plan, without dispatch
+            List<Integer> plan = new ArrayList<>();
+            List<Integer> rest = new ArrayList<>();
+            for (int k = 0; k < x.kind.length; k++) {
+                int off = (int) x.offset[k];
+                int size = x.size[k];
+                int maxShift = x.align % 8 == 0 ? off % 8 : 7;
+                boolean plain = x.kind[k] == FieldDecoder.FixedRunDecoder.FLOAT
+                        || (x.kind[k] == FieldDecoder.FixedRunDecoder.INTEGER && x.role[k] == FieldDecoder.ROLE_NONE);
+                if (plain && size >= 1 && maxShift + size <= 64) {
+                    boolean signed = x.kind[k] == FieldDecoder.FixedRunDecoder.INTEGER && x.signed[k];
+                    plan.add(off);
+                    plan.add(size);
+                    plan.add(shift(size, signed) | (x.bigEndian[k] ? PLAN_BIG_ENDIAN : 0));
+                    plan.add(x.slot[k]);
+                } else {
+                    rest.add(k);
+                }
+            }
+            int planIndex = -1;
+            if (!plan.isEmpty()) {
+                plans.add(plan.stream().mapToInt(Integer::intValue).toArray());
+                planIndex = plans.size() - 1;
+            }
+            add(RUN, planIndex, Math.max(1, x.align), (int) x.bits, sub(ofFields(x.fields)), rest.size());
+            for (int k : rest) {
+                int off = (int) x.offset[k];
+                int size = x.size[k];
+                if (x.kind[k] == FieldDecoder.FixedRunDecoder.ARRAY) {
+                    add(AARRAY, x.slot[k], off, (int) x.length[k], 0, 0);
+                } else if (x.kind[k] == FieldDecoder.FixedRunDecoder.INTEGER && x.role[k] != FieldDecoder.ROLE_NONE) {
+                    add(AROLE, x.slot[k], off, size, x.role[k], flags(x.bigEndian[k], x.signed[k]));
+                } else {
+                    boolean signed = x.kind[k] == FieldDecoder.FixedRunDecoder.INTEGER && x.signed[k];
+                    add(at(size, off % 8 == 0 && x.align % 8 == 0, x.bigEndian[k]), x.slot[k], off, size, shift(size, signed), 0);
+                }
+            }
+        }
+
+        /** The read inside a run, by size and whether the field starts on a byte. */
+        private static int at(int size, boolean byteAligned, boolean bigEndian) {
+            if (byteAligned) {
+                switch (size) {
+                    case 8:
+                        return A8;
+                    case 16:
+                        return bigEndian ? A16B : A16L;
+                    case 32:
+                        return bigEndian ? A32B : A32L;
+                    case 64:
+                        return bigEndian ? A64B : A64L;
+                    default:
+                        break;
+                }
+            }
+            return bigEndian ? ABITS_B : ABITS_L;
         }
 
         DecodeProgram build() {
@@ -162,7 +302,8 @@ final class DecodeProgram {
             for (int i = 0; i < ops.size(); i++) {
                 System.arraycopy(ops.get(i), 0, code, i * WIDTH, WIDTH);
             }
-            return new DecodeProgram(code, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]));
+            return new DecodeProgram(code, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]),
+                    targets.stream().mapToInt(Integer::intValue).toArray(), plans.toArray(new int[0][]));
         }
     }
 }

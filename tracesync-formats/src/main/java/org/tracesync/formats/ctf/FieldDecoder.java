@@ -21,6 +21,44 @@ abstract class FieldDecoder {
     /** Minimum number of bits this field occupies (0 when it may be empty), for sanity checks. */
     abstract long minBits();
 
+    /**
+     * The least common multiple (bits) of {@code m} and every alignment a decoder in these trees
+     * applies (null trees add nothing); {@code Long.MAX_VALUE} when it passes 2⁴⁰.
+     */
+    static long alignmentMultiple(long m, FieldDecoder... trees) {
+        for (FieldDecoder d : trees) {
+            if (d instanceof IntegerDecoder x) {
+                m = lcm(m, x.align);
+            } else if (d instanceof FloatDecoder x) {
+                m = lcm(m, x.align);
+            } else if (d instanceof StructDecoder x) {
+                m = alignmentMultiple(lcm(m, x.align), x.fields);
+            } else if (d instanceof FixedRunDecoder x) {
+                m = alignmentMultiple(lcm(m, x.align), x.fields);
+            } else if (d instanceof VariantDecoder x) {
+                m = alignmentMultiple(m, x.options);
+            } else if (d instanceof ArrayDecoder x) {
+                m = alignmentMultiple(lcm(m, x.align), x.element);
+            }
+        }
+        return m;
+    }
+
+    private static long lcm(long m, int align) {
+        if (align <= 1 || m == Long.MAX_VALUE) {
+            return m;
+        }
+        long g = m;
+        long b = align;
+        while (b != 0) {
+            long t = g % b;
+            g = b;
+            b = t;
+        }
+        long l = m / g * align;
+        return l > (1L << 40) ? Long.MAX_VALUE : l;
+    }
+
     static final class IntegerDecoder extends FieldDecoder {
         final int slot;
         final int size;
@@ -94,7 +132,7 @@ abstract class FieldDecoder {
             in.align(8);
             int start = in.bytePosition();
             int len = in.skipString();
-            slots[slot] = start;
+            slots[slot] = start + (in.positionBase() >>> 3);
             slots[slot + 1] = len;
         }
 
@@ -142,9 +180,9 @@ abstract class FieldDecoder {
      * the fields' own decoders, so the error, and the field it names, are theirs.
      */
     static final class FixedRunDecoder extends FieldDecoder {
-        private static final int INTEGER = 0;
-        private static final int FLOAT = 1;
-        private static final int ARRAY = 2;
+        static final int INTEGER = 0;
+        static final int FLOAT = 1;
+        static final int ARRAY = 2;
 
         final int align;
         /** Bits from the run's aligned start to the end of its last field. */
@@ -152,14 +190,14 @@ abstract class FieldDecoder {
         final FieldDecoder[] fields;
         private final long minBits;
         /** The wanted fields only: kind, offset from the run's start, size, byte order, sign, slot, role, length. */
-        private final int[] kind;
-        private final long[] offset;
-        private final int[] size;
-        private final boolean[] bigEndian;
-        private final boolean[] signed;
-        private final int[] slot;
-        private final int[] role;
-        private final long[] length;
+        final int[] kind;
+        final long[] offset;
+        final int[] size;
+        final boolean[] bigEndian;
+        final boolean[] signed;
+        final int[] slot;
+        final int[] role;
+        final long[] length;
 
         /**
          * @param fields decoders for which {@link #fixed} holds, whose alignments divide {@code align}
@@ -289,7 +327,7 @@ abstract class FieldDecoder {
                     }
                     case FLOAT -> slots[slot[i]] = in.bitsAt(q, size[i], bigEndian[i]);
                     default -> {
-                        slots[slot[i]] = q;
+                        slots[slot[i]] = q + in.positionBase();
                         slots[slot[i] + 1] = length[i];
                     }
                 }
@@ -314,6 +352,8 @@ abstract class FieldDecoder {
         final int[] optionOfRange;
         final FieldDecoder[] options;
         final String path;
+        /** {@link #option} of the tags 0..255, looked up instead of searched. */
+        private final int[] small = new int[256];
 
         VariantDecoder(int slot, int tagSlot, boolean tagSigned, long[] lows, long[] highs, int[] optionOfRange,
                        FieldDecoder[] options, String path) {
@@ -325,10 +365,17 @@ abstract class FieldDecoder {
             this.optionOfRange = optionOfRange;
             this.options = options;
             this.path = path;
+            for (int t = 0; t < small.length; t++) {
+                small[t] = search(t);
+            }
         }
 
         /** The option the tag value selects (the first range holding it), or -1. */
         int option(long tag) {
+            return tag >= 0 && tag < 256 ? small[(int) tag] : search(tag);
+        }
+
+        private int search(long tag) {
             for (int i = 0; i < lows.length; i++) {
                 boolean inRange = tagSigned
                         ? tag >= lows[i] && tag <= highs[i]
@@ -398,7 +445,7 @@ abstract class FieldDecoder {
                 throw in.error((lengthSlot >= 0 ? "sequence '" : "array '") + path + "' of length "
                         + Long.toUnsignedString(n) + " extends past the end of the packet content");
             }
-            slots[slot] = start;
+            slots[slot] = start + in.positionBase();
             slots[slot + 1] = n;
             if (stride > 0) {
                 in.skipBits(n * stride);

@@ -55,7 +55,7 @@ final class PrunedDecoders {
         }
     }
 
-    /** {@code d} rebuilt to read the slots in {@code wanted} (null tree: null). */
+    /** {@code d} rebuilt to read the slots in {@code wanted}, every slot when null (null tree: null). */
     static FieldDecoder prune(FieldDecoder d, BitSet wanted) {
         if (d instanceof FieldDecoder.StructDecoder st) {
             FieldDecoder[] fs = new FieldDecoder[st.fields.length];
@@ -102,7 +102,7 @@ final class PrunedDecoders {
             FieldDecoder[] run = Arrays.copyOfRange(fs, i, j);
             boolean[] want = new boolean[run.length];
             for (int k = 0; k < run.length; k++) {
-                want[k] = wanted.get(slotOf(run[k]));
+                want[k] = wanted == null || wanted.get(slotOf(run[k]));
             }
             out.add(new FieldDecoder.FixedRunDecoder(a, run, want));
             i = j;

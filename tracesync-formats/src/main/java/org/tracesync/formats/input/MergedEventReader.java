@@ -90,37 +90,43 @@ final class MergedEventReader implements Closeable {
     }
 
     boolean fill(EventBlock block) throws IOException {
-        while (size > 0) {
-            if (block.isFull()) {
-                eventsRead = events;
-                return true;
-            }
-            int node = heap[0];
-            EventCursor c = cursors[node];
-            events++;
-            int kind = c.emit(block, node, current[node]);
-            if (kind == EventCursor.KEY) {
-                keyEvents++;
-            } else if (kind == EventCursor.BROADCAST) {
-                broadcastDatagrams++;
-            } else {
-                otherEvents++;
-            }
-            if ((!limited || ++taken[node] < perTraceLimit) && c.advance()) {
-                long t = c.time();
-                if (t < last[node]) {
-                    backwardTimestamps++;
+        // counts in locals (written back on every exit), and kept without branches: which cursor
+        // comes next, what kind of event it was and whether its time went back are not predictable
+        long events = this.events;
+        long keys = keyEvents;
+        long broadcasts = broadcastDatagrams;
+        long backward = backwardTimestamps;
+        try {
+            while (size > 0) {
+                if (block.isFull()) {
+                    return true;
                 }
-                last[node] = t;
-                current[node] = t - offset[node];
-                siftDown();
-            } else {
-                heap[0] = heap[--size];
-                siftDown();
+                int node = heap[0];
+                EventCursor c = cursors[node];
+                events++;
+                int kind = c.emit(block, node, current[node]);
+                keys += kind == EventCursor.KEY ? 1 : 0;
+                broadcasts += kind == EventCursor.BROADCAST ? 1 : 0;
+                if ((!limited || ++taken[node] < perTraceLimit) && c.advance()) {
+                    long t = c.time();
+                    backward += t < last[node] ? 1 : 0;
+                    last[node] = t;
+                    current[node] = t - offset[node];
+                    siftDown();
+                } else {
+                    heap[0] = heap[--size];
+                    siftDown();
+                }
             }
+            return false;
+        } finally {
+            this.events = events;
+            eventsRead = events;
+            keyEvents = keys;
+            broadcastDatagrams = broadcasts;
+            otherEvents = events - keys - broadcasts;
+            backwardTimestamps = backward;
         }
-        eventsRead = events;
-        return false;
     }
 
     /** Bytes read so far over every trace, or -1 when some cursor cannot tell. */
@@ -161,29 +167,30 @@ final class MergedEventReader implements Closeable {
         }
     }
 
+    /**
+     * Restores the heap after its root changed. Every level is visited and the swap done by
+     * conditional moves: below a level where no swap is needed the subtree is already a heap, so
+     * the remaining levels swap nothing (for the usual two to three traces, one level, no branch
+     * on the times).
+     */
     private void siftDown() {
+        int[] heap = this.heap;
         int i = 0;
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= size) {
-                return;
-            }
+        for (int l = 1; l < size; l = 2 * i + 1) {
             int m = l + 1 < size && less(heap[l + 1], heap[l]) ? l + 1 : l;
-            if (less(heap[m], heap[i])) {
-                int t = heap[i];
-                heap[i] = heap[m];
-                heap[m] = t;
-                i = m;
-            } else {
-                return;
-            }
+            int hm = heap[m];
+            int hi = heap[i];
+            boolean swap = less(hm, hi);
+            heap[i] = swap ? hm : hi;
+            heap[m] = swap ? hi : hm;
+            i = m;
         }
     }
 
     private boolean less(int a, int b) {
         long ta = current[a];
         long tb = current[b];
-        return ta < tb || (ta == tb && a < b);
+        return ta < tb | (ta == tb & a < b);
     }
 
     @Override

@@ -116,14 +116,14 @@ final class CaptureTrace implements EventTrace {
             if (kind == DecodedPacket.TCP) {
                 int src = find(p.srcHi, p.srcLo);
                 int dst = find(p.dstHi, p.dstLo);
-                if (src >= 0 && dst >= 0) {
-                    int srcOwner = traced.ownerOf(src);
-                    int dstOwner = traced.ownerOf(dst);
+                // both traced (owned by a node of the pass), exactly one of them this node's
+                if (src != -1 && dst != -1) {
+                    int srcOwner = (src >>> 16) - 1;
+                    int dstOwner = (dst >>> 16) - 1;
                     boolean fromMe = srcOwner == self;
-                    boolean toMe = dstOwner == self;
-                    if (fromMe != toMe && srcOwner >= 0 && dstOwner >= 0) {
-                        block.addSegment(node, fromMe, ts, src, dst, p.srcPort, p.dstPort, p.seq, p.ack,
-                                p.flags, p.payloadLength);
+                    if (fromMe != (dstOwner == self) && srcOwner >= 0 && dstOwner >= 0) {
+                        block.addSegment(node, fromMe, ts, src & 0xffff, dst & 0xffff, p.srcPort, p.dstPort,
+                                p.seq, p.ack, p.flags, p.payloadLength);
                         return KEY;
                     }
                 }
@@ -139,29 +139,38 @@ final class CaptureTrace implements EventTrace {
         }
 
         /**
-         * IPv4 addresses found in the table, by a hash of their low word: a capture names a few
-         * hosts over and over, and one compare here replaces a probe of the shared table. Exact:
-         * an address's id never changes once assigned.
+         * IPv4 addresses found in the table, by a hash of their low word, with their id and owner:
+         * a capture names a few hosts over and over, and one compare here replaces a probe of the
+         * shared table and a read of the owner. Exact: an address's id and owner never change once
+         * it is in the table.
          */
         private final long[] seenLo = new long[SEEN];
-        private final int[] seenId = new int[SEEN];
+        private final int[] seenIdOwner = new int[SEEN];
         private static final int SEEN = 64;
 
-        /** {@link AddressTable#find}, through {@link #seenLo} for IPv4 addresses. */
+        /**
+         * The address's id (AddressTable ids are below 2^16) with its owner + 1 (at most
+         * {@link org.tracesync.core.matching.TcpMatcher#MAX_NODES}) in the upper 16 bits, or -1 when
+         * the address is not in the table (no id and owner give -1).
+         */
         private int find(long hi, long lo) {
             if (hi != 0) {
-                return traced.find(hi, lo);
+                return idOwner(traced.find(hi, lo));
             }
             int k = (int) ((lo * 0x9E3779B97F4A7C15L) >>> 58); // 6 bits: SEEN slots
             if (seenLo[k] == lo) { // never 0 for an IPv4-mapped address, the empty slots' value
-                return seenId[k];
+                return seenIdOwner[k];
             }
-            int id = traced.find(hi, lo);
-            if (id >= 0) {
+            int v = idOwner(traced.find(hi, lo));
+            if (v != -1) {
                 seenLo[k] = lo;
-                seenId[k] = id;
+                seenIdOwner[k] = v;
             }
-            return id;
+            return v;
+        }
+
+        private int idOwner(int id) {
+            return id < 0 ? -1 : (traced.ownerOf(id) + 1) << 16 | id;
         }
 
         @Override

@@ -15,6 +15,61 @@ public final class PacketDecoder {
 
     /** Decodes into {@code out}; returns {@code out.kind}. */
     public static int decode(int linkType, byte[] b, int off, int len, DecodedPacket out) {
+        if (linkType == LinkTypes.ETHERNET && len >= 54) {
+            int kind = ethernetIpv4Tcp(b, off, len, out);
+            if (kind != NOT_FAST) {
+                return kind;
+            }
+        }
+        return decodeAny(linkType, b, off, len, out);
+    }
+
+    private static final int NOT_FAST = -1;
+
+    /**
+     * The commonest packet, untagged Ethernet → IPv4 without options → TCP, whose headers (54
+     * bytes) were captured, decoded with the fewest reads and branches: every field as
+     * {@link #decodeAny} sets it (tested against it). Anything else returns {@link #NOT_FAST}
+     * without writing {@code out}.
+     */
+    private static int ethernetIpv4Tcp(byte[] b, int off, int len, DecodedPacket out) {
+        int p = off + 14;
+        // ethertype IPv4, version 4 with a 20-byte header, protocol TCP, not a later fragment
+        if (Bytes.u16be(b, off + 12) != 0x0800 || b[p] != 0x45 || b[p + 9] != 6
+                || (Bytes.u16be(b, p + 6) & 0x1fff) != 0) {
+            return NOT_FAST;
+        }
+        int total = Bytes.u16be(b, p + 2);
+        if (total < 20) {
+            return NOT_FAST;
+        }
+        int q = p + 20;
+        int tcp12 = b[q + 12] & 0xff;
+        int dataOff = (tcp12 >>> 4) * 4;
+        int payloadLength = Math.max(0, total - 20 - dataOff);
+        int payloadOffset = q + dataOff;
+        out.ipVersion = 4;
+        out.ipOffset = p;
+        out.ipId = Bytes.u16be(b, p + 4);
+        out.srcHi = 0;
+        out.srcLo = DecodedPacket.V4_MAPPED | Bytes.u32be(b, p + 12);
+        out.dstHi = 0;
+        out.dstLo = DecodedPacket.V4_MAPPED | Bytes.u32be(b, p + 16);
+        int ports = Bytes.i32be(b, q);
+        out.srcPort = ports >>> 16;
+        out.dstPort = ports & 0xffff;
+        out.seq = Bytes.u32be(b, q + 4);
+        out.ack = Bytes.u32be(b, q + 8);
+        out.flags = (tcp12 & 0x01) << 8 | (b[q + 13] & 0xff);
+        out.payloadLength = payloadLength;
+        out.payloadOffset = payloadOffset;
+        out.payloadCaptured = Math.max(0, Math.min(off + len - payloadOffset, payloadLength));
+        out.kind = DecodedPacket.TCP;
+        return DecodedPacket.TCP;
+    }
+
+    /** {@link #decode} for every link layer and header layout. */
+    static int decodeAny(int linkType, byte[] b, int off, int len, DecodedPacket out) {
         out.kind = DecodedPacket.OTHER;
         int end = off + len;
         int p;

@@ -22,7 +22,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * values, arrays, sequences, nested structures, strings, variants), a reader running the trees'
  * programs, or the pruned trees, must stop at the same events (class, offset, timestamp) and fail
  * with the same error at the same place; when it wants every field, its values must all be the
- * same; when it wants none, only the positions tell, and they must agree.
+ * same; when it wants none, only the positions tell, and they must agree. Each of these readers also
+ * decodes from heap copies of a few bytes ({@link CtfStreamReader#CtfStreamReader(Path, int,
+ * CtfMetadata, List, int)}), so that events, strings, sequences and errors cross the copy's end
+ * and are decoded again after a larger copy: the events, values, positions and errors must be
+ * those of the default copy.
  */
 class PrunedDecodersTest {
 
@@ -45,8 +49,14 @@ class PrunedDecodersTest {
     /** As above; with {@code trees}, decoding with the decoder trees (the reference) instead of their programs. */
     private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values,
                                      boolean trees) throws IOException {
+        return read(file, meta, wanted, values, trees, CtfStreamReader.CHUNK);
+    }
+
+    /** As above, with heap copies of {@code chunk} bytes. */
+    private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values,
+                                     boolean trees, int chunk) throws IOException {
         List<String> out = new ArrayList<>();
-        CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>());
+        CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>(), chunk);
         if (trees) {
             r.decodeByTrees();
         }
@@ -72,13 +82,30 @@ class PrunedDecodersTest {
         return out;
     }
 
-    private static void assertSameAsFieldByField(Path file, CtfMetadata meta) throws IOException {
+    private static void assertSameAsFieldByField(Path file, CtfMetadata meta, int... smallCopies) throws IOException {
         List<String> reference = read(file, meta, null, true, true);
         assertThat(read(file, meta, null, true)).as("programs").containsExactlyElementsOf(reference);
-        assertThat(read(file, meta, EVERY_FIELD, true)).as("pruned trees").containsExactlyElementsOf(reference);
+        assertThat(read(file, meta, EVERY_FIELD, true)).as("programs of pruned trees").containsExactlyElementsOf(reference);
         List<String> positions = read(file, meta, null, false, true);
         assertThat(read(file, meta, NO_FIELD, false)).as("pruned trees reading nothing").containsExactlyElementsOf(positions);
+        for (int chunk : smallCopies) {
+            assertThat(read(file, meta, null, true, false, chunk)).as("programs, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(reference);
+            if (smallCopies != SMALL_COPIES_REAL) { // the real traces' slot dumps are long: two readers there
+                assertThat(read(file, meta, null, true, true, chunk)).as("trees, copies of " + chunk + " bytes")
+                        .containsExactlyElementsOf(reference);
+                assertThat(read(file, meta, EVERY_FIELD, true, false, chunk)).as("pruned, copies of " + chunk + " bytes")
+                        .containsExactlyElementsOf(reference);
+            }
+            assertThat(read(file, meta, NO_FIELD, false, false, chunk)).as("pruned, nothing, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(positions);
+        }
     }
+
+    /** Heap copies smaller than a byte's worth of fields, than an event, and than a packet of the shared traces. */
+    private static final int[] SMALL_COPIES = {1, 24, 700};
+    /** On the real traces (10^5 events): copies smaller than a packet, a few events long (the copy moves every few events). */
+    private static final int[] SMALL_COPIES_REAL = {1000};
 
     @ParameterizedTest
     @ValueSource(strings = {"scp_src", "bug446190", "ust-tracef", "writer"})
@@ -92,7 +119,7 @@ class PrunedDecodersTest {
         }
         CtfTrace t = CtfTrace.open(dir);
         for (Path f : t.streamFiles()) {
-            assertSameAsFieldByField(f, t.metadata());
+            assertSameAsFieldByField(f, t.metadata(), SMALL_COPIES_REAL);
         }
     }
 
@@ -119,7 +146,7 @@ class PrunedDecodersTest {
         }
         Path stream = dir.resolve("stream");
         Files.write(stream, data);
-        assertSameAsFieldByField(stream, m);
+        assertSameAsFieldByField(stream, m, SMALL_COPIES);
     }
 
     private static String integer(SplittableRandom r) {
