@@ -9,6 +9,9 @@
 # there is one; the archive is made here by the build's training run when none lies beside the jar),
 # for a before/after. BASELINE_OPTS defaults to bin/tracesync's options since 2026-11-23 (the heap,
 # ParallelGC, the raised Tier3 thresholds); give "-Xmx1g -XX:+UseParallelGC" for older jars.
+# Or, with BASELINE_BIN=path/to/another/checkout/bin/tracesync, the same two commands through that
+# built checkout's own launcher, its start jar and archive where its build made them (a JDK 17 archive
+# is valid only for the class path it was trained on: copied elsewhere, it is silently not used).
 # Prints the median wall and user+sys time of each, and the load before and after.
 #
 #   scripts/benchmark/start.sh [RUNS]
@@ -27,7 +30,11 @@ ORDER=(floor version sync2)
 BASELINE_OPTS=${BASELINE_OPTS:--Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4 -XX:Tier3InvocationThreshold=2000 -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000}
 # the jar a launcher starts: the start jar beside JAR when there is one (bin/tracesync), else JAR
 started() { if [ -f "${1%.jar}-start.jar" ]; then echo "${1%.jar}-start.jar"; else echo "$1"; fi; }
-if [ -n "${BASELINE_JAR:-}" ]; then
+if [ -n "${BASELINE_BIN:-}" ]; then
+  mkdir -p "$WORK/base"
+  ln -sfn "$(cd "$(dirname "$BASELINE_BIN")" && pwd)/$(basename "$BASELINE_BIN")" "$WORK/base/tracesync" # the launcher follows links
+  ORDER+=(base-version base-sync2)
+elif [ -n "${BASELINE_JAR:-}" ]; then
   base=$WORK/base/tracesync.jar
   if [ ! -f "$base" ] || ! cmp -s "$BASELINE_JAR" "$base"; then
     mkdir -p "$WORK/base"
@@ -70,7 +77,7 @@ for run in $(seq 0 "$RUNS"); do
   done
 done
 print_medians "$WORK/times" "${ORDER[@]}"
-if [ -n "${BASELINE_JAR:-}" ]; then
+if [ -n "${BASELINE_JAR:-}${BASELINE_BIN:-}" ]; then
   cmp -s "$WORK/two.json" "$WORK/two-base.json" && echo "sync2 and base-sync2 wrote the same result" \
     || echo "sync2 and base-sync2 results differ"
 fi
