@@ -6,7 +6,7 @@
 #   sync2     bin/tracesync sync TWO -o OUT -q, TWO an LTTV text file of two messages
 # and, with BASELINE_JAR=path/to/an/older/tracesync.jar, the same two commands on that jar run as
 # its launcher ran it (java -XX:SharedArchiveFile=… $BASELINE_OPTS -jar, the start jar beside it if
-# there is one; the archive is made here by the build's training run when none lies beside the jar),
+# there is one; the archive is always made here by the build's training run, for the copy's class path),
 # for a before/after. BASELINE_OPTS defaults to bin/tracesync's options since 2026-11-23 (the heap,
 # ParallelGC, the raised Tier3 thresholds); give "-Xmx1g -XX:+UseParallelGC" for older jars.
 # Or, with BASELINE_BIN=path/to/another/checkout/bin/tracesync, the same two commands through that
@@ -44,13 +44,11 @@ elif [ -n "${BASELINE_JAR:-}" ]; then
     if [ "${BASELINE_JAR%.jar}-start.jar" -nt "$BASELINE_JAR" ]; then
       cp "${BASELINE_JAR%.jar}-start.jar" "$WORK/base/tracesync-start.jar"
     fi
-    if [ -f "${BASELINE_JAR%.jar}.jsa" ]; then
-      cp -p "${BASELINE_JAR%.jar}.jsa" "$WORK/base/tracesync.jsa"
-    else # the training run of tracesync-cli/pom.xml
-      java -XX:ArchiveClassesAtExit="$WORK/base/tracesync.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
-        -XX:TieredStopAtLevel=1 -jar "$(started "$base")" sync "$HERE/examples/cluster-3/text/messages.txt" \
-        -o "$WORK/base-training.json" -q || true
-    fi
+    # the training run of tracesync-cli/pom.xml, here: an archive is valid only for the class path it
+    # was trained on, so one lying beside the original jar would be silently refused for the copy
+    java -XX:ArchiveClassesAtExit="$WORK/base/tracesync.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off \
+      -XX:TieredStopAtLevel=1 -jar "$(started "$base")" sync "$HERE/examples/cluster-3/text/messages.txt" \
+      -o "$WORK/base-training.json" -q || true
   fi
   base=$(started "$base")
   # its launcher's command line
