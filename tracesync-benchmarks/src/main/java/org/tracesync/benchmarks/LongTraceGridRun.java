@@ -8,8 +8,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.model.MessageInput;
-import org.tracesync.core.model.MessageSink;
-import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
@@ -103,17 +101,7 @@ public final class LongTraceGridRun {
 
     static boolean run(String behaviour, long duration, double rate, long minLatency, long seed) throws Exception {
         SimulationConfig config = config(behaviour, duration, rate, minLatency, seed);
-        MessageInput input = new MessageInput() {
-            @Override
-            public List<NodeInfo> nodes() {
-                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
-            }
-
-            @Override
-            public void readMessages(MessageSink sink) {
-                new ClusterSimulator(config).run(sink);
-            }
-        };
+        MessageInput input = ClusterSimulator.input(config);
         SyncResult result = Synchronizer.synchronize(input, Synchronizer.Options.defaults().withReference("0")).result();
         Map<String, ClockModel> truth = config.clocks().stream()
                 .collect(Collectors.toMap(ClockModel::name, Function.identity()));

@@ -8,8 +8,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.tracesync.core.model.MessageInput;
-import org.tracesync.core.model.MessageSink;
-import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.core.repair.ControlledLogicalClock;
@@ -50,17 +48,7 @@ class StepsGlobalReductionTest {
         SimulationConfig config = new SimulationConfig(1, clocks, Topology.MESH.links(3, latency), START, duration, 50,
                 false, 0, 0.0, KeyKind.MESSAGE_ID);
         assertThat(config.clocks().get(2).steps()).hasSize(2);
-        MessageInput input = new MessageInput() {
-            @Override
-            public List<NodeInfo> nodes() {
-                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
-            }
-
-            @Override
-            public void readMessages(MessageSink sink) {
-                new ClusterSimulator(config).run(sink);
-            }
-        };
+        MessageInput input = ClusterSimulator.input(config);
         SyncResult result = Synchronizer.synchronize(input, Synchronizer.Options.defaults().withReference("0")
                 .withReducer(GlobalReduction.reducer(GlobalReduction.Mode.WHERE_REDUNDANT, 0.0))).result();
         assertThat(result.stats()).containsEntry("global_piecewise_groups", 1);

@@ -7,8 +7,10 @@ import java.util.Random;
 import org.tracesync.core.matching.MessageIdKey;
 import org.tracesync.core.matching.TcpSegmentKey;
 import org.tracesync.core.model.Direction;
+import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.model.NetEvent;
+import org.tracesync.core.model.NodeInfo;
 
 /**
  * Simulates traffic between nodes with their own clocks (DESIGN: tests and the demo need traces
@@ -67,6 +69,25 @@ public final class ClusterSimulator {
 
     public ClusterSimulator(SimulationConfig config) {
         this.config = config;
+    }
+
+    /**
+     * The simulated cluster as matched messages, for the synchronization pipeline: nodes named as
+     * the configuration names them (host "sim"); every read runs the simulation again (seeded, so
+     * every read gives the same messages).
+     */
+    public static MessageInput input(SimulationConfig config) {
+        return new MessageInput() {
+            @Override
+            public List<NodeInfo> nodes() {
+                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
+            }
+
+            @Override
+            public void readMessages(MessageSink sink) {
+                new ClusterSimulator(config).run(sink);
+            }
+        };
     }
 
     public SimulationConfig config() {

@@ -46,20 +46,6 @@ class PiecewiseEstimatorTest {
                 false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
     }
 
-    static MessageInput input(SimulationConfig config) {
-        return new MessageInput() {
-            @Override
-            public List<NodeInfo> nodes() {
-                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
-            }
-
-            @Override
-            public void readMessages(MessageSink sink) {
-                new ClusterSimulator(config).run(sink);
-            }
-        };
-    }
-
     static TruthScore.Score score(SimulationConfig config, SyncResult result) {
         Map<String, ClockModel> truth = config.clocks().stream().collect(Collectors.toMap(ClockModel::name, Function.identity()));
         TruthScore s = new TruthScore(result, config.names(), truth, 2.0);
@@ -92,7 +78,7 @@ class PiecewiseEstimatorTest {
     void quadraticDriftBecomesPiecewiseWithoutInversions(long seed) throws Exception {
         // drift changing by up to 0.5 ppm/h: over 2 h the clocks curve by far more than the corridor
         SimulationConfig config = twoNodes(seed, 2 * HOUR, 0.5e-6 / 3.6e12 / 2);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         // as few pieces as the error goal allows: about one per 10 minutes here (before: one per 75 s)
@@ -117,7 +103,7 @@ class PiecewiseEstimatorTest {
         ClockWander wander = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(1, 500e-6);
         SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
         long rateChanges = config.clocks().stream().mapToLong(c -> c.events().size()).sum();
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         // issue #13 item 2: a slew is a kink pair, not a step: no step, no break, continuous
@@ -154,7 +140,7 @@ class PiecewiseEstimatorTest {
         clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(1, 500e-6).apply(clocks, seed, START, duration);
         SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, duration,
                 50.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         assertThat(pair.steps()).isEmpty();
@@ -184,7 +170,7 @@ class PiecewiseEstimatorTest {
         clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 6 * HOUR);
         SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 6 * HOUR,
                 5.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).steps()).isEmpty();
         TruthScore.Score s = score(config, result);
         assertThat(s.inversions()).isZero();
@@ -208,7 +194,7 @@ class PiecewiseEstimatorTest {
         clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 2 * HOUR);
         SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 2 * HOUR,
                 50.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).note()).contains("breaks");
         TruthScore.Score s = score(config, result);
         assertThat(s.violations()).as(s.firstViolation()).isZero();
@@ -230,7 +216,7 @@ class PiecewiseEstimatorTest {
         clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 12 * HOUR);
         SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 12 * HOUR,
                 2.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).quality()).isEqualTo(Quality.PIECEWISE);
         TruthScore.Score s = score(config, result);
         assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
@@ -251,7 +237,7 @@ class PiecewiseEstimatorTest {
         ClockWander wander = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6);
         SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
         long rateChanges = config.clocks().stream().mapToLong(c -> c.events().size()).sum();
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         assertThat(pair.pieces()).isBetween(2, (int) (2 * rateChanges + 1));
@@ -281,7 +267,7 @@ class PiecewiseEstimatorTest {
                 false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
         ClockWander wander = ClockWander.NONE.withWalk(10_000_000_000L, 0.01e-6).withNtp(1_024_000_000_000L, 1e-6);
         SimulationConfig config = base.withClocks(wander.apply(base.clocks(), seed, START, base.duration()));
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs()).allMatch(p -> p.quality() == Quality.PIECEWISE);
         TruthScore.Score s = score(config, result);
         assertThat(s.violations()).as(s.firstViolation()).isLessThanOrEqualTo(s.checks() / 1000);
@@ -307,7 +293,7 @@ class PiecewiseEstimatorTest {
         long at = START + 10 * 60_000_000_000L + seed * 123_456_789L;
         ClockModel b = base.clocks().get(1).withEvents(List.of(ClockEvent.step(at, -2_800_000L)));
         SimulationConfig config = base.withClocks(List.of(base.clocks().get(0), b));
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).steps()).hasSize(1);
         TruthScore.Score s = score(config, result);
         assertThat(s.violations()).as(s.firstViolation()).isZero();
@@ -322,7 +308,7 @@ class PiecewiseEstimatorTest {
         ClockModel b = base.clocks().get(1).withEvents(List.of(ClockEvent.step(first, 5_000_000L),
                 ClockEvent.step(second, -3_000_000L)));
         SimulationConfig config = base.withClocks(List.of(base.clocks().get(0), b));
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         assertThat(pair.steps()).hasSize(2);
@@ -371,7 +357,7 @@ class PiecewiseEstimatorTest {
         clocks = ClockWander.NONE.withSteps(2, 5_000_000L).apply(clocks, seed, START, hours * HOUR);
         SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START,
                 hours * HOUR, rate, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         PairResult pair = result.pairs().get(0);
         List<ClockEvent> truth = config.clocks().get(1).steps();
         assertThat(pair.steps()).hasSize(truth.size());
@@ -468,7 +454,7 @@ class PiecewiseEstimatorTest {
     @Test
     void linearClocksKeepOneSegment() throws Exception {
         SimulationConfig config = twoNodes(9, HOUR, 0.0);
-        SyncResult result = Synchronizer.synchronize(input(config), Synchronizer.Options.defaults()).result();
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).quality()).isEqualTo(Quality.ACCURATE);
         assertThat(result.pairs().get(0).pieces()).isEqualTo(1);
         assertThat(result.nodes().get(1).transform().isLinear()).isTrue();

@@ -10,9 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.tracesync.core.evaluate.Evaluation;
 import org.tracesync.core.evaluate.EvaluationReport;
-import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
-import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
@@ -45,20 +43,6 @@ class BackwardStepTest {
         clocks = ClockWander.NONE.withSteps(2, 5_000_000L).apply(clocks, seed, START, minutes * MINUTE);
         return new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, minutes * MINUTE, rate,
                 false, 0, 0.0, KeyKind.MESSAGE_ID);
-    }
-
-    static MessageInput input(SimulationConfig config) {
-        return new MessageInput() {
-            @Override
-            public List<NodeInfo> nodes() {
-                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
-            }
-
-            @Override
-            public void readMessages(MessageSink sink) {
-                new ClusterSimulator(config).run(sink);
-            }
-        };
     }
 
     /**
@@ -133,7 +117,7 @@ class BackwardStepTest {
     }
 
     private static SyncResult sync(SimulationConfig config) throws Exception {
-        return Synchronizer.synchronize(input(config), Synchronizer.Options.defaults().withReference("0")).result();
+        return Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults().withReference("0")).result();
     }
 
     /** No inversion (the truth scorer and eval) and the bounds hold at every message end. */
