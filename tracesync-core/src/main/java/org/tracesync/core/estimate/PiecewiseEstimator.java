@@ -1302,16 +1302,7 @@ public final class PiecewiseEstimator {
         candidates[n++] = middle;
         candidates[n++] = range[0] + 1;
         candidates[n++] = range[1];
-        for (int k = from; k <= to; k++) {
-            for (long u : b.get(k).pu()) {
-                candidates[n++] = u;
-                candidates[n++] = u + 1;
-            }
-            for (long u : b.get(k).qu()) {
-                candidates[n++] = u;
-                candidates[n++] = u + 1;
-            }
-        }
+        n = addHullPointsAndNext(b, from, to, candidates, n);
         long best = Long.MIN_VALUE;
         Piece[] lines = {prev, next};
         for (int c = 0; c < n; c++) {
@@ -1327,6 +1318,21 @@ public final class PiecewiseEstimator {
             }
         }
         return best;
+    }
+
+    /** Puts every hull point's u of buckets [from, to], and the u just after it, at {@code c[n..]}; returns the new n. */
+    private static int addHullPointsAndNext(List<Bucket> b, int from, int to, long[] c, int n) {
+        for (int k = from; k <= to; k++) {
+            for (long u : b.get(k).pu()) {
+                c[n++] = u;
+                c[n++] = u + 1;
+            }
+            for (long u : b.get(k).qu()) {
+                c[n++] = u;
+                c[n++] = u + 1;
+            }
+        }
+        return n;
     }
 
     private static long lastU(Bucket bucket) {
@@ -1361,16 +1367,7 @@ public final class PiecewiseEstimator {
         int n = 0;
         candidates[n++] = tb.startU(b.get(from).key());
         candidates[n++] = next.uk;
-        for (int k = from; k <= to; k++) {
-            for (long u : b.get(k).pu()) {
-                candidates[n++] = u;
-                candidates[n++] = u + 1;
-            }
-            for (long u : b.get(k).qu()) {
-                candidates[n++] = u;
-                candidates[n++] = u + 1;
-            }
-        }
+        n = addHullPointsAndNext(b, from, to, candidates, n);
         Arrays.sort(candidates, 0, n);
         long best = next.uk;
         int bestViolations = Integer.MAX_VALUE;
