@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue #12 "Also": bin/tracesync works through (chains of relative) symlinks, e.g. one in ~/bin. Issue #17:
- * it chooses C1 alone below 256 MiB of input and C2 above, unless TRACESYNC_JAVA_OPTS says otherwise.
+ * it chooses C1 alone below 256 MiB of input and C2 above, and G1 instead of ParallelGC below 32 MiB, unless
+ * TRACESYNC_JAVA_OPTS says otherwise.
  */
 class LauncherTest {
 
@@ -66,9 +67,11 @@ class LauncherTest {
     }
 
     private static final long THRESHOLD = 256L << 20;
+    private static final long G1_THRESHOLD = 32L << 20;
     private static final String C1 = "-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:Tier3InvocationThreshold=2000"
             + " -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000";
     private static final String C2 = C1.replace("TieredStopAtLevel=1", "TieredStopAtLevel=4");
+    private static final String G1_C1 = C1.replace("UseParallelGC", "UseG1GC");
 
     @Test
     void theLauncherChoosesC1AloneBelow256MiBOfInputAndC2Above() throws Exception {
@@ -81,8 +84,13 @@ class LauncherTest {
         sparse("ctf-trace/channel0_1", THRESHOLD / 2);
         Path link = Files.createSymbolicLink(dir.resolve("link.txt"), at);
 
-        assertThat(javaOptions(Map.of(), "--version")).isEqualTo(C1); // no input at all
-        assertThat(javaOptions(Map.of(), "sync", small.toString(), "-q")).isEqualTo(C1);
+        Path belowG1 = sparse("below-g1.txt", G1_THRESHOLD - 1);
+        Path atG1 = sparse("at-g1.txt", G1_THRESHOLD);
+
+        assertThat(javaOptions(Map.of(), "--version")).isEqualTo(G1_C1); // no input at all
+        assertThat(javaOptions(Map.of(), "sync", small.toString(), "-q")).isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "sync", belowG1.toString())).isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "sync", atG1.toString())).isEqualTo(C1);
         assertThat(javaOptions(Map.of(), "sync", below.toString())).isEqualTo(C1);
         assertThat(javaOptions(Map.of(), "sync", at.toString())).isEqualTo(C2);
         assertThat(javaOptions(Map.of(), "sync", half.toString(), below.toString())).isEqualTo(C2); // the sum counts
@@ -90,8 +98,8 @@ class LauncherTest {
         assertThat(javaOptions(Map.of(), "sync", link.toString())).isEqualTo(C2); // a link: what it names
         assertThat(javaOptions(Map.of(), "sync", "--", "-x-", at.toString())).isEqualTo(C2);
         // an output, even an existing large one, is not input
-        assertThat(javaOptions(Map.of(), "sync", small.toString(), "-o", at.toString())).isEqualTo(C1);
-        assertThat(javaOptions(Map.of(), "apply", small.toString(), "--out", trace.toString())).isEqualTo(C1);
+        assertThat(javaOptions(Map.of(), "sync", small.toString(), "-o", at.toString())).isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "apply", small.toString(), "--out", trace.toString())).isEqualTo(G1_C1);
         // a user's options replace the choice, whatever the input
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", at.toString())).isEqualTo("-Xmx4g");
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", small.toString())).isEqualTo("-Xmx4g");
