@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue #12 "Also": bin/tracesync works through (chains of relative) symlinks, e.g. one in ~/bin. Issue #17:
- * it chooses C1 alone below 256 MiB of input and C2 above, and G1 instead of ParallelGC below 32 MiB, unless
- * TRACESYNC_JAVA_OPTS says otherwise.
+ * it chooses C1 alone below 512 MiB of input and C2 above, a directory counting twice its bytes, and G1 instead
+ * of ParallelGC below 32 MiB, unless TRACESYNC_JAVA_OPTS says otherwise.
  */
 class LauncherTest {
 
@@ -66,7 +66,7 @@ class LauncherTest {
                 + dir.resolve("repo").toRealPath() + ")");
     }
 
-    private static final long THRESHOLD = 256L << 20;
+    private static final long THRESHOLD = 512L << 20;
     private static final long G1_THRESHOLD = 32L << 20;
     private static final String C1 = "-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:Tier3InvocationThreshold=2000"
             + " -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000";
@@ -74,14 +74,19 @@ class LauncherTest {
     private static final String G1_C1 = C1.replace("UseParallelGC", "UseG1GC");
 
     @Test
-    void theLauncherChoosesC1AloneBelow256MiBOfInputAndC2Above() throws Exception {
+    void theLauncherChoosesC1AloneBelow512MiBOfInputAndC2Above() throws Exception {
         Path small = Files.writeString(dir.resolve("small.txt"), "2\n0 1 1.0 2.0\n");
         Path below = sparse("below.txt", THRESHOLD - 1);
         Path at = sparse("at.txt", THRESHOLD);
         Path half = sparse("half.txt", THRESHOLD / 2);
-        Path trace = Files.createDirectories(dir.resolve("ctf-trace"));
-        sparse("ctf-trace/channel0_0", THRESHOLD / 2);
-        sparse("ctf-trace/channel0_1", THRESHOLD / 2);
+        Path trace = Files.createDirectories(dir.resolve("ctf-trace")); // counts twice: at the threshold
+        sparse("ctf-trace/channel0_0", THRESHOLD / 4);
+        sparse("ctf-trace/channel0_1", THRESHOLD / 4);
+        Path smallTrace = Files.createDirectories(dir.resolve("small-trace")); // twice is 3/4 of the threshold
+        sparse("small-trace/channel0_0", THRESHOLD / 4);
+        sparse("small-trace/channel0_1", THRESHOLD / 8);
+        Path g1Trace = Files.createDirectories(dir.resolve("g1-trace")); // twice is the G1 threshold (and more)
+        sparse("g1-trace/channel0_0", G1_THRESHOLD / 2);
         Path link = Files.createSymbolicLink(dir.resolve("link.txt"), at);
 
         Path belowG1 = sparse("below-g1.txt", G1_THRESHOLD - 1);
@@ -94,7 +99,10 @@ class LauncherTest {
         assertThat(javaOptions(Map.of(), "sync", below.toString())).isEqualTo(C1);
         assertThat(javaOptions(Map.of(), "sync", at.toString())).isEqualTo(C2);
         assertThat(javaOptions(Map.of(), "sync", half.toString(), below.toString())).isEqualTo(C2); // the sum counts
-        assertThat(javaOptions(Map.of(), "sync", trace.toString())).isEqualTo(C2); // a directory: its files
+        assertThat(javaOptions(Map.of(), "sync", trace.toString())).isEqualTo(C2); // a directory: its files, twice
+        assertThat(javaOptions(Map.of(), "sync", smallTrace.toString())).isEqualTo(C1);
+        assertThat(javaOptions(Map.of(), "sync", g1Trace.toString())).isEqualTo(C1);
+        assertThat(javaOptions(Map.of(), "sync", smallTrace.toString(), half.toString())).isEqualTo(C2); // 3/4 + 1/2
         assertThat(javaOptions(Map.of(), "sync", link.toString())).isEqualTo(C2); // a link: what it names
         assertThat(javaOptions(Map.of(), "sync", "--", "-x-", at.toString())).isEqualTo(C2);
         // an output, even an existing large one, is not input
