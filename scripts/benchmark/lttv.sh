@@ -3,7 +3,7 @@
 # (docs/PERFORMANCE.md, "Synchronization engine"): alternated runs of
 #   C      the LTTV sync unittest (giraldeau/lttv, lttv/lttv/sync), gcc -O2, g_debug compiled out
 #   ts     bin/tracesync sync FILE -o OUT -q (the launcher's defaults; JVM start included; since
-#          2026-11-23's fifth session they depend on the input's size: C1 alone below 256 MiB)
+#          2026-11-23's fifth session they depend on the input's size: C1 alone below 512 MiB)
 #   ts-c1  the same with C1 only (TRACESYNC_JAVA_OPTS=... -XX:TieredStopAtLevel=1, without the
 #          launcher's raised Tier3 thresholds)
 #   cat    cat FILE > /dev/null (reading the file from the page cache: the floor)
