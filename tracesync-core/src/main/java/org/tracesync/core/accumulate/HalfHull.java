@@ -145,6 +145,15 @@ public final class HalfHull {
         return out;
     }
 
+    /** Appends the vertices (u, v), in order, to {@code to}: 2 longs each. O(h). */
+    void appendTo(LongBlockList to) {
+        compact();
+        for (int i = 0; i < size; i++) {
+            to.add(us[i]);
+            to.add(sign * vs[i]);
+        }
+    }
+
     /**
      * Monotone chain step (stored coordinates: a lower hull): append (u, w) with u ≥ last u,
      * popping vertices that stop making a strict left turn; a point left of the last vertex goes

@@ -3,7 +3,6 @@ package org.tracesync.core.accumulate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -58,19 +57,24 @@ public final class TimeBuckets {
     /** Open sub-buckets more than this many sub-widths behind the latest one are sealed (2 widths). */
     private static final int OPEN_SPAN = 2 * SUB_BUCKETS;
 
-    /** Sealed buckets' hulls kept for reuse (their arrays), at most. */
-    private static final int SPARE_OPEN = 8;
+    /** Slots of the ring of open sub-buckets: a power of two above OPEN_SPAN (keys in the window differ mod RING). */
+    private static final int RING = 16;
 
     private final long x0;
     private long sub = INITIAL_WIDTH / SUB_BUCKETS; // the sub-buckets' width; a bucket's is SUB_BUCKETS times it
-    // open buckets by key (few when messages arrive nearly in time order)
-    private final TreeMap<Long, Open> open = new TreeMap<>();
-    // open buckets whose hulls were sealed, for reuse (not serialized)
-    private transient List<Open> spare;
-    // the bucket of the last point, and its u range [lastFrom, lastTo) (not serialized)
+    // the open sub-buckets whose keys lie in the window [latestKey − OPEN_SPAN, latestKey], at slot
+    // key mod RING; a slot keeps its hulls (arrays) once sealed, for the next key that maps to it.
+    // Older sub-buckets reopened by a late message wait in strays
+    private Open[] ring = new Open[RING];
+    private TreeMap<Long, Open> strays; // null until a late message reopens an older sub-bucket
+    private int openCount; // open sub-buckets, in the ring and in strays
+    // the sub-bucket of the last point: its hulls and its u range [lastFrom, lastFrom + lastSpan);
+    // lastSpan is 0 when none is cached (not serialized: 0 after a copy, so the next point looks it up)
     private transient Open last;
+    private transient HalfHull lastP;
+    private transient HalfHull lastQ;
     private transient long lastFrom;
-    private transient long lastTo;
+    private transient long lastSpan;
     // sealed sub-buckets, sorted by key (a sub-bucket's key; its bucket's is key / SUB_BUCKETS):
     // key, offset into pool, vertex counts
     private long[] sealedKey = new long[0];
@@ -85,11 +89,17 @@ public final class TimeBuckets {
 
     private static final class Open {
         long key;
+        boolean open; // false: a ring slot whose sub-bucket was sealed (its arrays wait for reuse)
         final HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         final HalfHull q = new HalfHull(HalfHull.Side.UPPER);
 
-        Open(long key) {
+        /** Opens this for sub-bucket {@code key}, with empty hulls. */
+        Open reset(long key) {
             this.key = key;
+            this.open = true;
+            p.clear();
+            q.clear();
+            return this;
         }
     }
 
@@ -116,14 +126,25 @@ public final class TimeBuckets {
         return sub * SUB_BUCKETS;
     }
 
-    /** Adds an a → b point (rebased coordinates). */
+    /**
+     * Adds an a → b point (rebased coordinates). The per-message path: one unsigned range check
+     * against the last sub-bucket used, then a hull push; anything else (another sub-bucket,
+     * sealing, a late message) is {@link #locate}, a separate method, so that what the JIT learns
+     * there (and any trap it takes there) does not recompile this path.
+     */
     public void addP(long u, long v) {
-        bucket(u).p.add(u, v);
+        if (((u - lastFrom) ^ Long.MIN_VALUE) >= (lastSpan ^ Long.MIN_VALUE)) {
+            locate(u);
+        }
+        lastP.add(u, v);
     }
 
     /** Adds a b → a point. */
     public void addQ(long u, long v) {
-        bucket(u).q.add(u, v);
+        if (((u - lastFrom) ^ Long.MIN_VALUE) >= (lastSpan ^ Long.MIN_VALUE)) {
+            locate(u);
+        }
+        lastQ.add(u, v);
     }
 
     /** The sub-bucket key of {@code u}. */
@@ -146,18 +167,17 @@ public final class TimeBuckets {
         return i >= 0 && i < sealed && bucketOf(sealedKey[i]) == bucketOf(key);
     }
 
-    private Open bucket(long u) {
-        if (last != null && u >= lastFrom && u < lastTo) {
-            return last;
-        }
+    /** Makes the sub-bucket of {@code u} the cached one (lastP, lastQ, its range). */
+    private void locate(long u) {
         Open o = find(u);
         last = o;
+        lastP = o.p;
+        lastQ = o.q;
         lastFrom = o.key * sub - x0;
-        lastTo = lastFrom + sub;
-        return o;
+        lastSpan = sub;
     }
 
-    /** The open bucket of {@code u}: an open one, a sealed one reopened, or a new one. */
+    /** The open sub-bucket of {@code u}: an open one, a sealed one reopened, or a new one. */
     private Open find(long u) {
         long key = key(u);
         if (key > latestKey) {
@@ -166,62 +186,129 @@ public final class TimeBuckets {
             key = key(u);
             latestKey = Math.max(latestKey, key);
         }
-        Open o = open.get(key);
-        if (o != null) {
-            return o;
+        Open o;
+        if (key >= latestKey - OPEN_SPAN) {
+            int slot = slot(key);
+            o = ring[slot];
+            if (o == null) {
+                o = ring[slot] = new Open();
+            } else if (o.open) {
+                assert o.key == key : "ring slot " + slot + " holds " + o.key + ", not " + key;
+                return o; // the window's keys differ mod RING: an open slot holds this key
+            }
+            o.reset(key);
+        } else {
+            o = stray(key);
+            if (o.open) {
+                return o;
+            }
+            o.open = true;
         }
-        o = fresh(key);
-        // a late message for a sealed bucket: reopen it (its vertices go back into hulls)
-        int i = Arrays.binarySearch(sealedKey, 0, sealed, key);
+        openCount++;
+        if (sealed > 0 && key <= sealedKey[sealed - 1]) {
+            reopen(o);
+        }
+        return o;
+    }
+
+    private static int slot(long key) {
+        return (int) key & (RING - 1);
+    }
+
+    /** The stray for {@code key} (older than the window), found or made (closed, empty). */
+    private Open stray(long key) {
+        if (strays == null) {
+            strays = new TreeMap<>();
+        }
+        Open o = strays.get(key);
+        if (o == null) {
+            o = new Open().reset(key);
+            o.open = false;
+            strays.put(key, o);
+        }
+        return o;
+    }
+
+    /** A late message for a sealed sub-bucket: its vertices go back into {@code o}'s hulls. */
+    private void reopen(Open o) {
+        int i = Arrays.binarySearch(sealedKey, 0, sealed, o.key);
         if (i >= 0) {
             addBucket(this, i, 0, 0, o.p, o.q);
             removeSealed(i);
         }
-        open.put(key, o);
-        return o;
     }
 
-    private Open fresh(long key) {
-        if (spare != null && !spare.isEmpty()) {
-            Open o = spare.remove(spare.size() - 1);
-            o.key = key;
-            o.p.clear();
-            o.q.clear();
-            return o;
-        }
-        return new Open(key);
-    }
-
-    private void recycle(Open o) {
-        if (spare == null) {
-            spare = new ArrayList<>(SPARE_OPEN);
-        }
-        if (spare.size() < SPARE_OPEN && o.p.size() + o.q.size() <= 4096) {
-            spare.add(o);
-        }
-    }
-
+    /** Seals the open sub-buckets older than the window, in key order, and coarsens past the cap. */
     private void sealOld() {
-        // in key order: appended to the sealed store
-        for (Map.Entry<Long, Open> e = open.firstEntry(); e != null && e.getKey() < latestKey - OPEN_SPAN;
-                e = open.firstEntry()) {
-            Open o = open.pollFirstEntry().getValue();
-            seal(o);
-            if (o == last) {
-                last = null;
-            }
-            recycle(o);
-        }
-        if (sealed + open.size() > MAX_BUCKETS && bucketCount() > MAX_BUCKETS) {
+        sealOpen(latestKey - OPEN_SPAN);
+        // each open sub-bucket adds at most one bucket: count them only when that could pass the cap
+        if (sealedBuckets + openCount > MAX_BUCKETS && bucketCount() > MAX_BUCKETS) {
             coarsen();
         }
+    }
+
+    /**
+     * Seals every open sub-bucket whose key is below {@code below}, in key order (appended to the
+     * sealed store when they come after it): the strays, then the ring's, oldest first.
+     */
+    private void sealOpen(long below) {
+        if (strays != null) {
+            sealStrays(below);
+        }
+        while (true) {
+            Open oldest = null;
+            for (Open o : ring) {
+                if (o != null && o.open && o.key < below && (oldest == null || o.key < oldest.key)) {
+                    oldest = o;
+                }
+            }
+            if (oldest == null) {
+                return;
+            }
+            close(oldest);
+        }
+    }
+
+    private void sealStrays(long below) {
+        while (!strays.isEmpty() && strays.firstKey() < below) {
+            close(strays.pollFirstEntry().getValue());
+        }
+    }
+
+    /** Seals open sub-bucket {@code o}; a ring slot keeps it (closed) for reuse. */
+    private void close(Open o) {
+        seal(o);
+        o.open = false;
+        openCount--;
+        if (o == last) {
+            last = null;
+            lastSpan = 0;
+        }
+    }
+
+    /** The keys of the open sub-buckets, ascending. */
+    private long[] openKeys() {
+        long[] keys = new long[openCount];
+        int n = 0;
+        if (strays != null) {
+            for (long k : strays.keySet()) {
+                keys[n++] = k;
+            }
+        }
+        for (Open o : ring) {
+            if (o != null && o.open) {
+                keys[n++] = o.key;
+            }
+        }
+        Arrays.sort(keys, 0, n);
+        return keys;
     }
 
     /** Buckets holding a sealed or open sub-bucket. O(open · log sealed). */
     private int bucketCount() {
         int n = sealedBuckets;
         long prev = Long.MIN_VALUE;
-        for (long key : open.keySet()) { // ascending
+        for (long key : openKeys()) { // ascending
             long bucket = bucketOf(key);
             if (bucket == prev) {
                 continue;
@@ -236,7 +323,11 @@ public final class TimeBuckets {
         return n;
     }
 
-    /** Seals {@code o} at its place in key order (at the end, unless it was reopened). */
+    /**
+     * Seals {@code o} at its place in key order: at the end (messages in time order), else
+     * {@link #insertAt}. The rare cases (growing the index, compacting the pool, a reopened
+     * sub-bucket) are separate methods, so the JIT compiles this common path small.
+     */
     private void seal(Open o) {
         int p = o.p.size();
         int q = o.q.size();
@@ -244,24 +335,12 @@ public final class TimeBuckets {
             return;
         }
         if (sealed == sealedKey.length) {
-            int cap = Math.max(4, sealed * 2);
-            sealedKey = Arrays.copyOf(sealedKey, cap);
-            sealedOffset = Arrays.copyOf(sealedOffset, cap);
-            sealedP = Arrays.copyOf(sealedP, cap);
-            sealedQ = Arrays.copyOf(sealedQ, cap);
+            growIndex();
         }
         if (pool.size() > 4 * 2 * live + 4096) {
             compactPool();
         }
-        int at = sealed;
-        if (sealed > 0 && sealedKey[sealed - 1] > o.key) {
-            at = -Arrays.binarySearch(sealedKey, 0, sealed, o.key) - 1;
-            int n = sealed - at;
-            System.arraycopy(sealedKey, at, sealedKey, at + 1, n);
-            System.arraycopy(sealedOffset, at, sealedOffset, at + 1, n);
-            System.arraycopy(sealedP, at, sealedP, at + 1, n);
-            System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
-        }
+        int at = sealed > 0 && sealedKey[sealed - 1] > o.key ? insertAt(o.key) : sealed;
         if (!sameBucket(at - 1, o.key) && !sameBucket(at, o.key)) {
             sealedBuckets++;
         }
@@ -271,18 +350,32 @@ public final class TimeBuckets {
         sealedQ[at] = q;
         sealed++;
         live += p + q;
-        append(pool, o.p, o.q);
+        o.p.appendTo(pool);
+        o.q.appendTo(pool);
+    }
+
+    private void growIndex() {
+        int cap = Math.max(4, sealed * 2);
+        sealedKey = Arrays.copyOf(sealedKey, cap);
+        sealedOffset = Arrays.copyOf(sealedOffset, cap);
+        sealedP = Arrays.copyOf(sealedP, cap);
+        sealedQ = Arrays.copyOf(sealedQ, cap);
+    }
+
+    /** Makes room in the index for {@code key} (before the last sealed one) and gives its place. */
+    private int insertAt(long key) {
+        int at = -Arrays.binarySearch(sealedKey, 0, sealed, key) - 1;
+        int n = sealed - at;
+        System.arraycopy(sealedKey, at, sealedKey, at + 1, n);
+        System.arraycopy(sealedOffset, at, sealedOffset, at + 1, n);
+        System.arraycopy(sealedP, at, sealedP, at + 1, n);
+        System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
+        return at;
     }
 
     private static void append(LongBlockList to, HalfHull p, HalfHull q) {
-        for (int k = 0; k < p.size(); k++) {
-            to.add(p.u(k));
-            to.add(p.v(k));
-        }
-        for (int k = 0; k < q.size(); k++) {
-            to.add(q.u(k));
-            to.add(q.v(k));
-        }
+        p.appendTo(to);
+        q.appendTo(to);
     }
 
     /** Drops the vertices of reopened buckets from the pool. O(live vertices). */
@@ -499,6 +592,7 @@ public final class TimeBuckets {
         live = nPool.size() / 2;
         latestKey = n == 0 ? Long.MIN_VALUE : nKey[n - 1];
         last = null;
+        lastSpan = 0;
     }
 
     private static void addBucket(TimeBuckets from, int i, long du, long dv, HalfHull p, HalfHull q) {
@@ -512,12 +606,11 @@ public final class TimeBuckets {
     }
 
     private void sealAll() {
-        for (Open o : open.values()) {
-            seal(o);
-            recycle(o);
+        if (openCount > 0) {
+            sealOpen(Long.MAX_VALUE);
         }
-        open.clear();
         last = null;
+        lastSpan = 0;
     }
 
     /**
