@@ -534,7 +534,12 @@ public final class PiecewiseEstimator {
         if (!(lo <= hi)) {
             return false;
         }
-        right.d = Math.max(lo, Math.min(hi, left.d));
+        double d = Math.max(lo, Math.min(hi, left.d));
+        long end = tb.startU(b.get(right.last).key()) + tb.width();
+        if (!(Math.max(Math.abs(right.at(ub) - vb), Math.abs(right.at(end) - (vb + d * (double) (end - ub)))) > fitMargin)) {
+            return false; // the two lines stay within the margin of each other: right's own is as good
+        }
+        right.d = d;
         right.uk = ub;
         right.vk = vb;
         right.cut = x0 + ub;
