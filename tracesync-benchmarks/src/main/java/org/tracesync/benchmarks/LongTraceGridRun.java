@@ -33,7 +33,8 @@ import org.tracesync.core.simulate.TruthScore;
  *
  * <p>Per case it prints: messages, pieces, inversions (before any repair), the share of checked
  * message ends whose truth lies inside the bounds, the max error at b's message ends against the
- * minimum latency, a floor under any estimator's max error at the slews ({@link #slewFloor}), the
+ * minimum latency, two floors under any estimator's max error at the slews ({@link #slewFloor}: chains
+ * with bridges of up to 1,000 ppm on a 10 ms grid, and no faster than the slew itself on a 1 ms grid), the
  * steps found / true / reported (a true step is found when a reported step's [earliest, latest]
  * holds its time and its size bounds hold its size), and how many of b's message ends lie within
  * a reported step's interval widened by its size (there the messages fit either clock, so the
