@@ -107,6 +107,20 @@ public record ClockTransform(List<LinearSegment> segments) {
         return k0 > 0 && t < readTwiceEnd(k0) ? k0 : -1;
     }
 
+    /**
+     * Whether some local time has two readings ({@link #stepAround} is not −1 everywhere): a
+     * segment with either-side times, or times read twice after a backward step. False for a
+     * linear transform and a continuous piecewise one. O(segments).
+     */
+    public boolean hasTwoReadings() {
+        for (int k = 1; k < segments.size(); k++) {
+            if (segments.get(k).eitherFrom() != null || readTwiceEnd(k) > segments.get(k).from()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the clock read local time t twice: just after a backward step (see {@link #readTwiceEnd}). O(log segments). */
     public boolean readTwice(long t) {
         if (segments.size() == 1) {

@@ -2,9 +2,14 @@ package org.tracesync.formats.spans;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -30,11 +35,74 @@ class SpansAroundAStepTest {
     }
 
     static SyncResult result() {
-        NodeResult a = new NodeResult("a", "spans.json", "a", Quality.REFERENCE, ClockTransform.identity(C),
+        return result("a", "b");
+    }
+
+    static SyncResult result(String nameA, String nameB) {
+        NodeResult a = new NodeResult(nameA, "spans.json", nameA, Quality.REFERENCE, ClockTransform.identity(C),
                 NodeBounds.NONE, List.of(), C - 1_000 * MS, C + 1_000 * MS, "");
-        NodeResult b = new NodeResult("b", "spans.json", "a", Quality.PIECEWISE, bOntoA(), NodeBounds.NONE,
-                List.of("b", "a"), C - 1_000 * MS, C + 1_000 * MS, "");
-        return new SyncResult("a", List.of(a, b), List.of(), Map.of(), List.of());
+        NodeResult b = new NodeResult(nameB, "spans.json", nameA, Quality.PIECEWISE, bOntoA(), NodeBounds.NONE,
+                List.of(nameB, nameA), C - 1_000 * MS, C + 1_000 * MS, "");
+        return new SyncResult(nameA, List.of(a, b), List.of(), Map.of(), List.of());
+    }
+
+    @TempDir
+    Path dir;
+
+    /** A Zipkin span (times in ms after C on its host's clock, given in µs). */
+    private static String span(String trace, String id, String parent, String kind, long startUs, long durationUs,
+                               String ip, long... annotationsUs) {
+        StringBuilder a = new StringBuilder();
+        for (long t : annotationsUs) {
+            a.append(a.length() == 0 ? "" : ",").append("{\"timestamp\":").append(C / 1000 + t).append(",\"value\":\"x\"}");
+        }
+        return "{\"traceId\":\"" + trace + "\",\"id\":\"" + id + "\"" + (parent == null ? "" : ",\"parentId\":\"" + parent + "\"")
+                + ",\"kind\":\"" + kind + "\",\"timestamp\":" + (C / 1000 + startUs) + ",\"duration\":" + durationUs
+                + ",\"localEndpoint\":{\"serviceName\":\"s\",\"ipv4\":\"" + ip + "\"}"
+                + (annotationsUs.length == 0 ? "" : ",\"annotations\":[" + a + "]") + "}";
+    }
+
+    @Test
+    void applyPlacesASpanAroundAStepByItsCallerAndKeepsTheRestOfTheSpanOnThatSide() throws Exception {
+        String a = "10.0.0.1";
+        String b = "10.0.0.2";
+        Path file = dir.resolve("spans.json");
+        Files.writeString(file, "[" + String.join(",",
+                // inside the step's interval, below the cut: b's server started after the step (its
+                // client started at C − 8 ms; before the step b-time C + 990 ms reads C − 10 ms, after
+                // it C − 6 ms), logged at C + 993 ms and ended at C + 995 ms, before its client
+                span("00000000000000a1", "0000000000000001", null, "CLIENT", -8_000, 20_000, a),
+                span("00000000000000a1", "0000000000000002", "0000000000000001", "SERVER", 990_000, 5_000, b, 993_000),
+                // read twice after the step: b's server started at b-time C + 997 ms before the step
+                // (C − 3 ms; after it would read C + 1 ms), its client having started at C − 4 ms,
+                // and ended at C + 999 ms (C − 1 ms), before its client ended at C + 0.5 ms
+                span("00000000000000a2", "0000000000000003", null, "CLIENT", -4_000, 4_500, a),
+                span("00000000000000a2", "0000000000000004", "0000000000000003", "SERVER", 997_000, 2_000, b, 998_000)) + "]");
+        SyncResult result = result(a, b);
+        SpanOptions options = SpanOptions.defaults();
+
+        Path out = dir.resolve("out.json");
+        new SpanRewriter(file, options, SpanCorrection.forResult(result,
+                new SpanMessageInput(SpanFiles.open(List.of(file), options)))).write(out);
+        JsonNode spans = new ObjectMapper().readTree(out.toFile());
+        // µs after C on a's clock: start, duration, annotation
+        assertThat(relative(spans.get(1))).containsExactly(-6_000L, 5_000L, -3_000L);
+        assertThat(relative(spans.get(3))).containsExactly(-3_000L, 2_000L, -2_000L);
+        assertThat(spans.get(1).path("tags").path("tracesync.shift_ns").asLong()).isEqualTo(-996 * MS);
+        assertThat(spans.get(3).path("tags").path("tracesync.shift_ns").asLong()).isEqualTo(-1_000 * MS);
+
+        // by local time alone, the first server started before its client, the second ended after its
+        Path alone = dir.resolve("alone.json");
+        new SpanRewriter(file, options, host -> new SpanCorrection(result.node(host))).write(alone);
+        JsonNode byLocalTime = new ObjectMapper().readTree(alone.toFile());
+        assertThat(relative(byLocalTime.get(1))).containsExactly(-10_000L, 5_000L, -7_000L);
+        assertThat(relative(byLocalTime.get(3))).containsExactly(1_000L, 2_000L, 2_000L);
+    }
+
+    /** {start, duration, first annotation} of a corrected Zipkin span, µs after C. */
+    private static long[] relative(JsonNode span) {
+        return new long[] {span.get("timestamp").asLong() - C / 1000, span.get("duration").asLong(),
+                span.path("annotations").get(0).get("timestamp").asLong() - C / 1000};
     }
 
     @Test
