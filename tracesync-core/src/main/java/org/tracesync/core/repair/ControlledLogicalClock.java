@@ -94,6 +94,42 @@ public final class ControlledLogicalClock {
     }
 
     /**
+     * The messages {@code result}'s transforms leave inverted (received before their send +
+     * {@code minLatency}, within a reference group; an end around a clock step placed by its other
+     * end, as {@code eval} does): the repair's detection pass alone, for {@code --repair never}.
+     * One pass over the input, O(1) memory.
+     */
+    public static long inversionsAfterFit(SyncResult result, MessageInput input, long minLatency) throws IOException {
+        int n = result.nodes().size();
+        ClockTransform[] transforms = new ClockTransform[n];
+        int[] group = groups(result, transforms);
+        long mu = Math.max(1, minLatency);
+        long[] ends = new long[2];
+        long[] inverted = {0};
+        input.readMessages((MessageSink) (s, r, st, rt) -> {
+            if (s != r && group[s] == group[r]) {
+                place(transforms[s], st, transforms[r], rt, ends);
+                if (ends[1] < ends[0] + mu) {
+                    inverted[0]++;
+                }
+            }
+        });
+        return inverted[0];
+    }
+
+    /** Each node's reference group (unsynchronized nodes are groups of their own), its transform into {@code transforms}. */
+    private static int[] groups(SyncResult result, ClockTransform[] transforms) {
+        int[] group = new int[transforms.length];
+        java.util.Map<String, Integer> groups = new java.util.HashMap<>();
+        for (int i = 0; i < transforms.length; i++) {
+            NodeResult node = result.nodes().get(i);
+            transforms[i] = node.transform();
+            group[i] = groups.computeIfAbsent(node.reference(), k -> groups.size());
+        }
+        return group;
+    }
+
+    /**
      * Runs the repair over {@code input} for every reference group of {@code result} and returns
      * the result with the moves, statistics ({@code stats.repair_*}) and a warning saying what
      * moved (never silent). {@code minLatency}: τmin in ns (0 when unknown).
@@ -101,14 +137,7 @@ public final class ControlledLogicalClock {
     public static SyncResult applyTo(SyncResult result, MessageInput input, long minLatency) throws IOException {
         int n = result.nodes().size();
         ClockTransform[] transforms = new ClockTransform[n];
-        int[] group = new int[n];
-        java.util.Map<String, Integer> groups = new java.util.HashMap<>();
-        for (int i = 0; i < n; i++) {
-            NodeResult node = result.nodes().get(i);
-            transforms[i] = node.transform();
-            // unsynchronized nodes are groups of their own: nothing to compare them with
-            group[i] = groups.computeIfAbsent(node.reference(), k -> groups.size());
-        }
+        int[] group = groups(result, transforms);
         Repair r = repair(input, transforms, group, minLatency, DEFAULT_GAMMA);
         java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
         stats.put("repair", "controlled logical clock");
