@@ -122,4 +122,40 @@ class SpansAroundAStepTest {
         v.constraint(ConstraintSink.Kind.CALL_START, 0, 1, C - 5 * MS, C + 985 * MS, 1_000, 0, 1);
         assertThat(v.totalAfter()).isEqualTo(1);
     }
+
+    /**
+     * A group tied to the others one way only is shifted as a whole: its member whose clock
+     * stepped keeps the step's either-side times (before, the shift dropped them, and the readers
+     * above fell back to the local time alone there).
+     */
+    @Test
+    void aGroupAttachedOneWayKeepsItsStepsEitherSideTimes() throws Exception {
+        // hosts: 10.0.0.1 and 10.0.0.3 (the larger group, reference .1), 10.0.0.2 and 10.0.0.4 (a
+        // group of two, reference .4, .2 stepping as b above); .1 produces, .2 consumes
+        Path file = dir.resolve("oneway.json");
+        Files.writeString(file, "[" + String.join(",",
+                span("00000000000000b1", "0000000000000011", null, "PRODUCER", -500_000, 10, "10.0.0.1"),
+                span("00000000000000b1", "0000000000000012", "0000000000000011", "CONSUMER", 600_000, 10, "10.0.0.2"),
+                span("00000000000000b2", "0000000000000013", null, "CLIENT", -400_000, 100, "10.0.0.1"),
+                span("00000000000000b2", "0000000000000014", "0000000000000013", "SERVER", -399_950, 10, "10.0.0.3"),
+                span("00000000000000b3", "0000000000000015", null, "CLIENT", 1_500_000, 100, "10.0.0.2"),
+                span("00000000000000b3", "0000000000000016", "0000000000000015", "SERVER", 496_050, 10, "10.0.0.4"))
+                + "]");
+        SyncResult two = result("10.0.0.4", "10.0.0.2");
+        NodeResult one = new NodeResult("10.0.0.1", "spans.json", "10.0.0.1", Quality.REFERENCE, ClockTransform.identity(C),
+                NodeBounds.NONE, List.of(), C - 1_000 * MS, C + 1_000 * MS, "");
+        NodeResult three = new NodeResult("10.0.0.3", "spans.json", "10.0.0.1", Quality.ACCURATE, ClockTransform.identity(C),
+                NodeBounds.NONE, List.of("10.0.0.3", "10.0.0.1"), C - 1_000 * MS, C + 1_000 * MS, "");
+        SyncResult result = new SyncResult("10.0.0.1", List.of(one, three, two.nodes().get(0), two.nodes().get(1)),
+                List.of(), Map.of(), List.of());
+        SyncResult attached = OneWayAttachment.attach(result,
+                new SpanMessageInput(SpanFiles.open(List.of(file), SpanOptions.defaults())));
+        NodeResult b = attached.node("10.0.0.2");
+        assertThat(b.reference()).isEqualTo("10.0.0.1");
+        assertThat(b.quality()).isEqualTo(Quality.ONE_WAY);
+        LinearSegment after = b.transform().segments().get(1);
+        assertThat(after.eitherFrom()).isEqualTo(bOntoA().segments().get(1).eitherFrom());
+        assertThat(after.eitherTo()).isEqualTo(bOntoA().segments().get(1).eitherTo());
+        assertThat(b.transform().hasTwoReadings()).isTrue();
+    }
 }
