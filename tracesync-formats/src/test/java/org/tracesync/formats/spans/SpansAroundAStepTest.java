@@ -82,8 +82,7 @@ class SpansAroundAStepTest {
         SpanOptions options = SpanOptions.defaults();
 
         Path out = dir.resolve("out.json");
-        new SpanRewriter(file, options, SpanCorrection.forResult(result,
-                new SpanMessageInput(SpanFiles.open(List.of(file), options)))).write(out);
+        new SpanRewriter(file, options, SpanCorrection.forResult(result, SpanFiles.open(List.of(file), options))).write(out);
         JsonNode spans = new ObjectMapper().readTree(out.toFile());
         // µs after C on a's clock: start, duration, annotation
         assertThat(relative(spans.get(1))).containsExactly(-6_000L, 5_000L, -3_000L);
@@ -157,5 +156,34 @@ class SpansAroundAStepTest {
         assertThat(after.eitherFrom()).isEqualTo(bOntoA().segments().get(1).eitherFrom());
         assertThat(after.eitherTo()).isEqualTo(bOntoA().segments().get(1).eitherTo());
         assertThat(b.transform().hasTwoReadings()).isTrue();
+    }
+
+    /**
+     * The constant-offset refit is for linear fits whose slope a few spans left undetermined: a
+     * piecewise transform (here b's step, and a 700 ppm slew piece after it, which a slew may have)
+     * comes from data enough to see its clock bend, and a constant offset would undo its step.
+     */
+    @Test
+    void theConstantOffsetRefitLeavesAPiecewiseTransformWithAStepAlone() throws Exception {
+        Path file = dir.resolve("refit.json");
+        Files.writeString(file, "[" + String.join(",",
+                span("00000000000000c1", "0000000000000021", null, "CLIENT", -8_000, 20_000, "10.0.0.1"),
+                span("00000000000000c1", "0000000000000022", "0000000000000021", "SERVER", 990_000, 5_000, "10.0.0.2"))
+                + "]");
+        ClockTransform stepped = bOntoA();
+        LinearSegment last = stepped.segments().get(1);
+        long slew = last.from() + 100 * MS;
+        ClockTransform withSlew = new ClockTransform(List.of(stepped.segments().get(0),
+                new LinearSegment(last.from(), slew, last.origin(), last.offset(), last.drift(), last.eitherFrom(), last.eitherTo()),
+                new LinearSegment(slew, null, slew, last.correction(slew), 7e-4)));
+        SyncResult r = result("10.0.0.1", "10.0.0.2");
+        NodeResult b = r.nodes().get(1);
+        SyncResult piecewise = new SyncResult(r.reference(), List.of(r.nodes().get(0), new NodeResult(b.name(), b.source(),
+                b.reference(), b.quality(), withSlew, b.bounds(), b.path(), b.start(), b.end(), b.note())), List.of(), Map.of(),
+                List.of());
+        SyncResult refitted = OffsetOnlyFit.refitImplausible(piecewise,
+                new SpanMessageInput(SpanFiles.open(List.of(file), SpanOptions.defaults())));
+        assertThat(refitted.node("10.0.0.2").transform()).isEqualTo(withSlew);
+        assertThat(refitted.stats()).doesNotContainKey("spans_offset_only_hosts");
     }
 }
