@@ -13,7 +13,6 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.spans.SpanCorrection;
 import org.tracesync.formats.spans.SpanFiles;
 import org.tracesync.formats.spans.SpanFormat;
-import org.tracesync.formats.spans.SpanMessageInput;
 import org.tracesync.formats.spans.SpanOptions;
 import org.tracesync.formats.spans.SpanRewriter;
 
@@ -61,8 +60,7 @@ final class SpanApplier {
             throws IOException {
         // around a host's clock step, its constrained events are placed by their other ends: one
         // more reading of the files, only when some host has a step
-        Function<String, SpanCorrection> corrections = SpanCorrection.forResult(result,
-                new SpanMessageInput(SpanFiles.open(files, options)));
+        Function<String, SpanCorrection> corrections = SpanCorrection.forResult(result, SpanFiles.open(files, options));
         Files.createDirectories(outDir);
         for (Path f : files) {
             Path target = outDir.resolve(f.getFileName());

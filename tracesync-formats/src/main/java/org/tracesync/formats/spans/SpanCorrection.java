@@ -1,6 +1,7 @@
 package org.tracesync.formats.spans;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,11 +92,11 @@ public record SpanCorrection(NodeResult node, Map<Long, Integer> placed) {
 
     /**
      * Host name → its correction under {@code result}. When a host's transform has local times with
-     * two readings (a clock step), the span files are read once more ({@code input}'s constraints)
-     * to place that host's constrained events around its steps; otherwise nothing is read. Memory:
-     * the events around steps only.
+     * two readings (a clock step), the span {@code files} are read once more (their constraints) to
+     * place that host's constrained events around its steps; otherwise nothing is read. Memory:
+     * the pending tables of one constraint pass, and the events around steps.
      */
-    public static Function<String, SpanCorrection> forResult(SyncResult result, SpanMessageInput input) throws IOException {
+    public static Function<String, SpanCorrection> forResult(SyncResult result, SpanFiles files) throws IOException {
         Map<String, NodeResult> byName = new HashMap<>();
         boolean steps = false;
         for (NodeResult n : result.nodes()) {
@@ -105,35 +106,38 @@ public record SpanCorrection(NodeResult node, Map<Long, Integer> placed) {
         if (!steps) {
             return host -> new SpanCorrection(byName.get(host));
         }
-        List<String> hosts = input.nodes().stream().map(n -> n.name()).toList();
-        NodeResult[] nodes = new NodeResult[hosts.size()];
-        @SuppressWarnings("unchecked")
-        Map<Long, Integer>[] placed = new Map[hosts.size()];
-        for (int i = 0; i < nodes.length; i++) {
-            nodes[i] = byName.get(hosts.get(i));
-            placed[i] = new HashMap<>();
-        }
-        input.constraints((kind, from, to, fromTime, toTime, resolution, hi, lo) -> {
-            NodeResult f = nodes[from];
-            NodeResult r = nodes[to];
-            if (f == null || r == null || !f.reference().equals(r.reference())) {
-                return;
-            }
-            ClockTransform fs = f.transform();
-            ClockTransform rs = r.transform();
-            double cs = fs.correction(fromTime);
-            double cr = rs.correction(toTime);
-            if (fs.stepAround(fromTime) >= 0) {
-                place(placed[from], fs, fromTime, MessageEnds.sendSegment(fs, fromTime, toTime, cr), true);
-            }
-            if (rs.stepAround(toTime) >= 0) {
-                place(placed[to], rs, toTime, MessageEnds.receiveSegment(rs, toTime, fromTime, cs), false);
-            }
-        });
+        // one pass: hosts are named as they come (the constraints name them by this pass's indices)
+        SpanHosts hosts = new SpanHosts();
+        List<NodeResult> nodes = new ArrayList<>();
+        List<Map<Long, Integer>> placed = new ArrayList<>();
+        SpanConstraints constraints = new SpanConstraints(files.options().pendingCapacity(),
+                (kind, from, to, fromTime, toTime, resolution, hi, lo) -> {
+                    while (nodes.size() < hosts.size()) {
+                        nodes.add(byName.get(hosts.name(nodes.size())));
+                        placed.add(new HashMap<>());
+                    }
+                    NodeResult f = nodes.get(from);
+                    NodeResult r = nodes.get(to);
+                    if (f == null || r == null || !f.reference().equals(r.reference())) {
+                        return;
+                    }
+                    ClockTransform fs = f.transform();
+                    ClockTransform rs = r.transform();
+                    if (fs.stepAround(fromTime) >= 0) {
+                        place(placed.get(from), fs, fromTime, MessageEnds.sendSegment(fs, fromTime, toTime, rs.correction(toTime)),
+                                true);
+                    }
+                    if (rs.stepAround(toTime) >= 0) {
+                        place(placed.get(to), rs, toTime, MessageEnds.receiveSegment(rs, toTime, fromTime, fs.correction(fromTime)),
+                                false);
+                    }
+                });
+        files.read(hosts, constraints);
+        constraints.finish();
         Map<String, SpanCorrection> out = new HashMap<>();
-        for (int i = 0; i < nodes.length; i++) {
-            if (nodes[i] != null) {
-                out.put(hosts.get(i), new SpanCorrection(nodes[i], Map.copyOf(placed[i])));
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i) != null && !placed.get(i).isEmpty()) {
+                out.put(hosts.name(i), new SpanCorrection(nodes.get(i), Map.copyOf(placed.get(i))));
             }
         }
         return host -> out.getOrDefault(host, new SpanCorrection(byName.get(host)));

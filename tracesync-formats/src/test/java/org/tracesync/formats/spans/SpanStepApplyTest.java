@@ -52,8 +52,7 @@ class SpanStepApplyTest {
         assertThat(eval.report().inversions()).isZero();
 
         Path placed = dir.resolve("placed.json");
-        new SpanRewriter(file, options, SpanCorrection.forResult(result,
-                new SpanMessageInput(SpanFiles.open(List.of(file), options)))).write(placed);
+        new SpanRewriter(file, options, SpanCorrection.forResult(result, SpanFiles.open(List.of(file), options))).write(placed);
         Path alone = dir.resolve("alone.json");
         new SpanRewriter(file, options, host -> new SpanCorrection(result.node(host))).write(alone);
         assertThat(invertedCallees(alone)).isPositive();
