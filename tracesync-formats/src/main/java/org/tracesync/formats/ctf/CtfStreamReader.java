@@ -691,6 +691,21 @@ final class CtfStreamReader implements CtfEvent {
                         }
                     }
                 }
+                case DecodeProgram.RUN8 -> {
+                    p = up(p, c[i + 2]);
+                    if (c[i + 3] > lim - p) {
+                        pos = p;
+                        run(prog.subs[c[i + 4]], slots); // fails where field-by-field decoding fails
+                        p = pos;
+                        i += c[i + 5] * DecodeProgram.WIDTH;
+                    } else {
+                        base = p;
+                        p += c[i + 3];
+                        if (c[i + 1] >= 0) {
+                            readBytePlan(prog.plans[c[i + 1]], b, (int) (base >>> 3), slots);
+                        }
+                    }
+                }
                 case DecodeProgram.A8 -> {
                     int s = c[i + 4];
                     slots[c[i + 1]] = ((b[(int) ((base + c[i + 2]) >>> 3)] & 0xFFL) << s) >> s;
@@ -878,6 +893,26 @@ final class CtfStreamReader implements CtfEvent {
             }
             int s = flags & 0xFF;
             slots[plan[k + 3]] = (v << s) >> s;
+        }
+    }
+
+    /**
+     * Reads a {@link DecodeProgram#RUN8}'s plan (see {@link DecodeProgram#bytePlan}) for a run that
+     * starts at byte {@code at} of the copy: per field one 8-byte load at its first byte (the run
+     * lies before the copy's end, which has {@link #PAD} bytes after it) and two shifts and a mask
+     * known when the plan was built; the big-endian fields first, then the little-endian ones.
+     */
+    private static void readBytePlan(int[] plan, byte[] b, int at, long[] slots) {
+        int bigEnd = 1 + 3 * plan[0];
+        for (int k = 1; k < bigEnd; k += 3) {
+            int sh = plan[k + 1];
+            long x = (long) LONG_BE.get(b, at + plan[k]);
+            slots[plan[k + 2]] = ((x << sh) >> (sh >>> 8)) & (-1L >>> (sh >>> 16));
+        }
+        for (int k = bigEnd; k < plan.length; k += 3) {
+            int sh = plan[k + 1];
+            long x = (long) LONG_LE.get(b, at + plan[k]);
+            slots[plan[k + 2]] = ((x << sh) >> (sh >>> 8)) & (-1L >>> (sh >>> 16));
         }
     }
 
