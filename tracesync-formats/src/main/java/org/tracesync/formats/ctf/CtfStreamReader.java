@@ -801,13 +801,33 @@ final class CtfStreamReader implements CtfEvent {
                     if (size > lim - p) {
                         throw pastEnd(p);
                     }
-                    long v = bitsAt(p, size, (c[i + 5] & DecodeProgram.FLAG_BIG_ENDIAN) != 0);
-                    if ((c[i + 5] & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
+                    // the event header's id and timestamp: read and applied here (bitsAt and role are not inlined into this method)
+                    int flags = c[i + 5];
+                    boolean big = (flags & DecodeProgram.FLAG_BIG_ENDIAN) != 0;
+                    int sh = (int) (p & 7);
+                    long v;
+                    if (size > 0 && sh + size <= 64) {
+                        int o = (int) (p >>> 3);
+                        v = big ? ((long) LONG_BE.get(b, o) << sh) >>> (64 - size)
+                                : ((long) LONG_LE.get(b, o) >>> sh) & (-1L >>> (64 - size));
+                    } else {
+                        v = bitsAt(p, size, big);
+                    }
+                    if ((flags & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
                         v = (v << (64 - size)) >> (64 - size);
                     }
                     slots[c[i + 1]] = v;
                     p += size;
-                    role(c[i + 4], v, size);
+                    int r = c[i + 4];
+                    if (r == FieldDecoder.ROLE_TIMESTAMP && size < 64) {
+                        long mask = (1L << size) - 1;
+                        long nv = (clock & ~mask) | v;
+                        clock = v < (clock & mask) ? nv + (1L << size) : nv;
+                    } else if (r == FieldDecoder.ROLE_EVENT_ID) {
+                        eventId = v;
+                    } else if (r != FieldDecoder.ROLE_NONE) {
+                        clock = v; // a 64-bit timestamp, or the packet's timestamp_begin
+                    }
                 }
                 case DecodeProgram.STRING -> {
                     p = up(p, 8);

@@ -238,7 +238,10 @@ final class DecodeProgram {
             } else if (d instanceof FieldDecoder.StringDecoder x) {
                 add(STRING, x.slot, 8, 0, 0, 0);
             } else if (d instanceof FieldDecoder.StructDecoder x) {
-                if (x.align > 1) {
+                // a first run aligned to a multiple of the structure's alignment aligns there itself
+                boolean runAligns = x.fields.length > 0 && x.fields[0] instanceof FieldDecoder.FixedRunDecoder r
+                        && r.align % Math.max(1, x.align) == 0;
+                if (x.align > 1 && !runAligns) {
                     add(ALIGN, 0, x.align, 0, 0, 0);
                 }
                 for (FieldDecoder f : x.fields) {
