@@ -95,42 +95,46 @@ final class DecodeProgram {
     static final int PLAN_BIG_ENDIAN = 1 << 8;
 
     /**
-     * The plan of a {@link #RUN8} from the plan of a {@link #RUN} (four ints per field, see
-     * {@link #plans}), for a run that starts on a byte: first the number of big-endian fields, then
-     * three ints per field, the big-endian ones first: the byte offset of its first byte from the
-     * run's start, its shifts packed as {@code L | R << 8 | M << 16}, and its slot. The field's
-     * value is {@code ((x << L) >> R) & (-1L >>> M)}, x being the 8-byte load at its first byte in
-     * its byte order: L moves its last bit to the top (big-endian: its bit offset in the first byte;
+     * The plan of a {@link #RUN8} from the plan of a {@link #RUN} (four ints per field in offset
+     * order, see {@link #plans}), for a run that starts on a byte: its fields in groups that one
+     * 8-byte load holds, each group two ints — the byte offset of its first field's first byte from
+     * the run's start, and {@code count << 1 | 1 if big-endian} — then two ints per field: its shifts
+     * packed as {@code L | R << 8 | M << 16}, and its slot. A field's value is
+     * {@code ((x << L) >> R) & (-1L >>> M)}, x being the group's load in its byte order: L moves the
+     * field's last bit to the top (big-endian: its bit offset from the load's first byte;
      * little-endian: 64 − that offset − size), R = 64 − size brings it down with the sign, and M
      * (64 − size for unsigned fields, 0 for signed ones) clears the sign bits of the unsigned ones.
      * Java shifts a {@code long} by the low six bits of the count, so the packed int serves as L as
-     * it is.
+     * it is. A group starts at a field's first byte, and ends at the first field of the other byte
+     * order or that does not lie within the load's 64 bits. (The load may pass the run's end: the
+     * heap copy has 8 bytes after the content.)
      */
     static int[] bytePlan(int[] plan) {
-        int n = plan.length / 4;
-        int[] out = new int[1 + 3 * n];
-        int j = 1;
-        for (int pass = 0; pass < 2; pass++) {
-            boolean big = pass == 0;
-            for (int k = 0; k < plan.length; k += 4) {
-                if (((plan[k + 2] & PLAN_BIG_ENDIAN) != 0) != big) {
-                    continue;
-                }
-                int off = plan[k];
+        List<Integer> out = new ArrayList<>();
+        int k = 0;
+        while (k < plan.length) {
+            boolean big = (plan[k + 2] & PLAN_BIG_ENDIAN) != 0;
+            int first = plan[k] / 8;
+            int header = out.size();
+            out.add(first);
+            out.add(0);
+            int count = 0;
+            while (k < plan.length && ((plan[k + 2] & PLAN_BIG_ENDIAN) != 0) == big
+                    && plan[k] - 8 * first + plan[k + 1] <= 64 && plan[k] >= 8 * first) {
+                int off = plan[k] - 8 * first;
                 int size = plan[k + 1];
                 boolean signed = (plan[k + 2] & 0xFF) != 0;
-                int l = big ? off % 8 : 64 - off % 8 - size;
+                int l = big ? off : 64 - off - size;
                 int r = 64 - size;
                 int m = signed ? 0 : 64 - size;
-                out[j++] = off / 8;
-                out[j++] = l | r << 8 | m << 16;
-                out[j++] = plan[k + 3];
-                if (big) {
-                    out[0]++;
-                }
+                out.add(l | r << 8 | m << 16);
+                out.add(plan[k + 3]);
+                count++;
+                k += 4;
             }
+            out.set(header + 1, count << 1 | (big ? 1 : 0));
         }
-        return out;
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs, int[] targets, int[][] plans) {
