@@ -2,13 +2,17 @@
 # End-to-end LTTV text benchmark, side by side with the original C implementation in one run
 # (docs/PERFORMANCE.md, "Synchronization engine"): alternated runs of
 #   C      the LTTV sync unittest (giraldeau/lttv, lttv/lttv/sync), gcc -O2, g_debug compiled out
-#   ts     bin/tracesync sync FILE -o OUT -q (the launcher's defaults; JVM start included)
-#   ts-c1  the same with C1 only (TRACESYNC_JAVA_OPTS=... -XX:TieredStopAtLevel=1)
+#   ts     bin/tracesync sync FILE -o OUT -q (the launcher's defaults; JVM start included; since
+#          2026-11-23's fifth session they depend on the input's size: C1 alone below 512 MiB)
+#   ts-c1  the same with C1 only (TRACESYNC_JAVA_OPTS=... -XX:TieredStopAtLevel=1, without the
+#          launcher's raised Tier3 thresholds)
 #   cat    cat FILE > /dev/null (reading the file from the page cache: the floor)
 #   base   with BASELINE_JAR=path/to/an/older/tracesync.jar: that jar through a launcher (this
 #          checkout's bin/tracesync, or BASELINE_LAUNCHER) beside a copy of it, with a class-data
 #          archive of its own made by the build's training run: as `bin/tracesync` runs that build
-#          (run with `java -jar` alone, without its archive, it pays about 0.1 s of CPU more)
+#          (run with `java -jar` alone, without its archive, it pays about 0.1 s of CPU more). For a
+#          build before the size-chosen options, give its own launcher: BASELINE_LAUNCHER=FILE, e.g.
+#          from `git show ce1625c:bin/tracesync > FILE` (this checkout's would choose C1 for it too)
 # and the median wall, user+sys time and peak RSS of each.
 #
 #   scripts/benchmark/lttv.sh LTTV_CHECKOUT [MESSAGES] [RUNS]

@@ -5,6 +5,9 @@
 # the summaries and exit codes (the output file's own name aside).
 #
 #   scripts/benchmark/same-results.sh BASE_JAR [FILE...]
+#
+# With NOW_BIN=bin/tracesync (or any launcher), this checkout's side runs through that launcher and
+# so with the JVM options it chooses (C1 alone and G1 for small inputs), instead of java -jar.
 set -uo pipefail
 BASE=${1:?usage: same-results.sh BASE_JAR [FILE...]}; shift
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +25,11 @@ for args in "${inputs[@]}"; do
   for who in base now; do
     jar=$BASE; [ $who = now ] && jar=$HERE/tracesync-cli/target/tracesync.jar
     # shellcheck disable=SC2086
-    java -Xmx1g -XX:+UseParallelGC -jar "$jar" sync $args -o "$OUT/$i-$who.json" > "$OUT/$i-$who.out" 2>&1
+    if [ $who = now ] && [ -n "${NOW_BIN:-}" ]; then
+      "$NOW_BIN" sync $args -o "$OUT/$i-$who.json" > "$OUT/$i-$who.out" 2>&1
+    else
+      java -Xmx1g -XX:+UseParallelGC -jar "$jar" sync $args -o "$OUT/$i-$who.json" > "$OUT/$i-$who.out" 2>&1
+    fi
     echo "exit $?" >> "$OUT/$i-$who.out"
     sed -i "s|$OUT/$i-$who.json|RESULT|" "$OUT/$i-$who.out"
   done

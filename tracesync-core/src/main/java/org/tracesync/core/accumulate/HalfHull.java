@@ -145,6 +145,38 @@ public final class HalfHull {
         return out;
     }
 
+    /** Appends the vertices (u, v), in order, to {@code to}: 2 longs each. O(h). */
+    void appendTo(LongBlockList to) {
+        compact();
+        for (int i = 0; i < size; i++) {
+            to.add(us[i]);
+            to.add(sign * vs[i]);
+        }
+    }
+
+    /** Whether every vertex's v lies within a signed 32-bit difference of {@code base}. O(h). */
+    boolean vsWithin(long base) {
+        compact();
+        for (int i = 0; i < size; i++) {
+            long d = sign * vs[i] - base;
+            if ((int) d != d || ((sign * vs[i] ^ base) & (sign * vs[i] ^ d)) < 0) { // too far, or overflowed
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Appends each vertex as one long, (u − startU) in the high 32 bits and (v − base) in the low 32,
+     * to {@code to}; the caller has checked that they fit ({@link #vsWithin}, u − startU below 2^32).
+     */
+    void appendPackedTo(LongBlockList to, long startU, long base) {
+        compact();
+        for (int i = 0; i < size; i++) {
+            to.add((us[i] - startU) << 32 | (sign * vs[i] - base) & 0xFFFF_FFFFL);
+        }
+    }
+
     /**
      * Monotone chain step (stored coordinates: a lower hull): append (u, w) with u ≥ last u,
      * popping vertices that stop making a strict left turn; a point left of the last vertex goes

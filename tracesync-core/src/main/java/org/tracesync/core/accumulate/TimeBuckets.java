@@ -3,7 +3,6 @@ package org.tracesync.core.accumulate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -24,23 +23,29 @@ import java.util.TreeMap;
  * quarter of the width; the estimator reads it only where it joins pieces. Points are the
  * pair's rebased coordinates (u, v), as in {@link PairAccumulator}.
  *
- * <p>Storage is per sub-bucket. The latest sub-buckets stay open ({@link HalfHull}s, recycled once
- * sealed); older ones are sealed into one packed list of vertices ({@link LongBlockList}: growing
- * it copies nothing already stored), indexed by key in sorted arrays. When more than
- * {@link #MAX_BUCKETS} buckets exist, the width doubles and neighbours merge (the hull of a union
- * is the hull of the hulls; the grid is absolute, so sub-buckets nest exactly). Memory is therefore
+ * <p>Storage is per sub-bucket. The latest sub-buckets stay open ({@link HalfHull}s in a ring of
+ * 16 slots indexed by key, whose hulls are reused once sealed; an older one reopened by a
+ * late message waits beside them); older ones are sealed into one list of vertices
+ * ({@link LongBlockList}: growing it copies nothing already stored), indexed by key in sorted
+ * arrays. A sealed vertex takes one long: u from its sub-bucket's start (below 2^32) and v from
+ * its sub-bucket's base (within 2^31 ns), which holds unless latencies in one sub-bucket differ
+ * by seconds; such a sub-bucket keeps two longs a vertex. When more than {@link #MAX_BUCKETS}
+ * buckets exist, the width doubles and neighbours merge (the hull of a union is the hull of the
+ * hulls; the grid is absolute, so sub-buckets nest exactly). Memory is therefore
  * O(MAX_BUCKETS · SUB_BUCKETS · h_sub) per pair whatever the trace length — flat — and the knots'
  * resolution is the width: 1 s (sub-buckets of 250 ms) up to 36 h of trace, 2 s up to 72 h, 4 s
  * up to 145 h. A 500 ppm slew lasting a few seconds therefore keeps 1-s buckets around its corners
  * over a day of trace, where 4-s buckets made it look like a step. Measured (docs/PERFORMANCE.md,
- * "Long traces"): 16 bytes per hull vertex and 20 per sub-bucket; a day at 98 messages/s each way
- * keeps 3.64 M sub-bucket vertices (2.96 times the 1.23 M of the 1-s buckets' hulls), 65 MB.
+ * "Long traces"): 8 bytes per hull vertex and 28 per sub-bucket; a day at 98 messages/s each way
+ * keeps 3.64 M sub-bucket vertices (2.96 times the 1.23 M of the 1-s buckets' hulls), 39 MB
+ * (65 MB with 16 bytes a vertex).
  *
  * <p>Mergeable: {@link #addAllShifted} gives the same sub-buckets (at the coarser of the two
- * widths) as accumulating every message in one; it is one pass over both sorted stores, and a
- * sub-bucket that only one side holds is copied, not re-hulled; the parts of a trace read in
- * parallel, merged in time order, are appended to the store without copying it. Cost: amortized
- * O(1) per in-order message (a range check against the last sub-bucket used, then a hull push),
+ * widths) as accumulating every message in one; it is one pass over both sorted stores; the parts
+ * of a trace read in parallel, merged in time order, are appended to the store without copying
+ * it (their packed vertices copied as they are). Cost: amortized O(1) per in-order message (one
+ * unsigned range check against the last sub-bucket used, then a hull push; the rest is out of
+ * line, so the JIT compiles that path small and a trap elsewhere does not recompile it),
  * O(log B + h log h) to reopen a sealed sub-bucket for a late message (B sub-buckets; O(B) to move
  * the sorted arrays), O(total vertices) for a coarsening, a merge or a read of every bucket.
  */
@@ -58,38 +63,56 @@ public final class TimeBuckets {
     /** Open sub-buckets more than this many sub-widths behind the latest one are sealed (2 widths). */
     private static final int OPEN_SPAN = 2 * SUB_BUCKETS;
 
-    /** Sealed buckets' hulls kept for reuse (their arrays), at most. */
-    private static final int SPARE_OPEN = 8;
+    /** A sealed sub-bucket's base of v when its vertices are stored unpacked, two longs each. */
+    private static final long WIDE = Long.MIN_VALUE;
+
+    /** Slots of the ring of open sub-buckets: a power of two above OPEN_SPAN (keys in the window differ mod RING). */
+    private static final int RING = 16;
 
     private final long x0;
     private long sub = INITIAL_WIDTH / SUB_BUCKETS; // the sub-buckets' width; a bucket's is SUB_BUCKETS times it
-    // open buckets by key (few when messages arrive nearly in time order)
-    private final TreeMap<Long, Open> open = new TreeMap<>();
-    // open buckets whose hulls were sealed, for reuse (not serialized)
-    private transient List<Open> spare;
-    // the bucket of the last point, and its u range [lastFrom, lastTo) (not serialized)
+    // the open sub-buckets whose keys lie in the window [latestKey − OPEN_SPAN, latestKey], at slot
+    // key mod RING; a slot keeps its hulls (arrays) once sealed, for the next key that maps to it.
+    // Older sub-buckets reopened by a late message wait in strays
+    private Open[] ring = new Open[RING];
+    private TreeMap<Long, Open> strays; // null until a late message reopens an older sub-bucket
+    private int openCount; // open sub-buckets, in the ring and in strays
+    // the sub-bucket of the last point: its hulls and its u range [lastFrom, lastFrom + lastSpan);
+    // lastSpan is 0 when none is cached (not serialized: 0 after a copy, so the next point looks it up)
     private transient Open last;
+    private transient HalfHull lastP;
+    private transient HalfHull lastQ;
     private transient long lastFrom;
-    private transient long lastTo;
+    private transient long lastSpan;
     // sealed sub-buckets, sorted by key (a sub-bucket's key; its bucket's is key / SUB_BUCKETS):
-    // key, offset into pool, vertex counts
+    // key, offset into pool, vertex counts, and the base of v for packed vertices (WIDE: unpacked)
     private long[] sealedKey = new long[0];
     private int[] sealedOffset = new int[0];
     private int[] sealedP = new int[0];
     private int[] sealedQ = new int[0];
+    private long[] sealedBaseV = new long[0];
     private int sealed;
-    private LongBlockList pool = new LongBlockList(); // vertices (u, v) of the sealed buckets
+    // the sealed sub-buckets' vertices, a → b ones then b → a ones, each in one long (u − the
+    // sub-bucket's start in the high 32 bits, unsigned; v − its base in the low 32, signed) or, for
+    // a sub-bucket whose values do not fit (WIDE), in two (u, v)
+    private LongBlockList pool = new LongBlockList();
     private long latestKey = Long.MIN_VALUE;
-    private int live; // vertices of sealed buckets still in use (2 longs each)
+    private int live; // longs of the pool still in use (the rest: vertices of reopened sub-buckets)
     private int sealedBuckets; // distinct buckets among the sealed sub-buckets
 
     private static final class Open {
         long key;
+        boolean open; // false: a ring slot whose sub-bucket was sealed (its arrays wait for reuse)
         final HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         final HalfHull q = new HalfHull(HalfHull.Side.UPPER);
 
-        Open(long key) {
+        /** Opens this for sub-bucket {@code key}, with empty hulls. */
+        Open reset(long key) {
             this.key = key;
+            this.open = true;
+            p.clear();
+            q.clear();
+            return this;
         }
     }
 
@@ -116,14 +139,25 @@ public final class TimeBuckets {
         return sub * SUB_BUCKETS;
     }
 
-    /** Adds an a → b point (rebased coordinates). */
+    /**
+     * Adds an a → b point (rebased coordinates). The per-message path: one unsigned range check
+     * against the last sub-bucket used, then a hull push; anything else (another sub-bucket,
+     * sealing, a late message) is {@link #locate}, a separate method, so that what the JIT learns
+     * there (and any trap it takes there) does not recompile this path.
+     */
     public void addP(long u, long v) {
-        bucket(u).p.add(u, v);
+        if (((u - lastFrom) ^ Long.MIN_VALUE) >= (lastSpan ^ Long.MIN_VALUE)) {
+            locate(u);
+        }
+        lastP.add(u, v);
     }
 
     /** Adds a b → a point. */
     public void addQ(long u, long v) {
-        bucket(u).q.add(u, v);
+        if (((u - lastFrom) ^ Long.MIN_VALUE) >= (lastSpan ^ Long.MIN_VALUE)) {
+            locate(u);
+        }
+        lastQ.add(u, v);
     }
 
     /** The sub-bucket key of {@code u}. */
@@ -146,18 +180,17 @@ public final class TimeBuckets {
         return i >= 0 && i < sealed && bucketOf(sealedKey[i]) == bucketOf(key);
     }
 
-    private Open bucket(long u) {
-        if (last != null && u >= lastFrom && u < lastTo) {
-            return last;
-        }
+    /** Makes the sub-bucket of {@code u} the cached one (lastP, lastQ, its range). */
+    private void locate(long u) {
         Open o = find(u);
         last = o;
+        lastP = o.p;
+        lastQ = o.q;
         lastFrom = o.key * sub - x0;
-        lastTo = lastFrom + sub;
-        return o;
+        lastSpan = sub;
     }
 
-    /** The open bucket of {@code u}: an open one, a sealed one reopened, or a new one. */
+    /** The open sub-bucket of {@code u}: an open one, a sealed one reopened, or a new one. */
     private Open find(long u) {
         long key = key(u);
         if (key > latestKey) {
@@ -166,62 +199,129 @@ public final class TimeBuckets {
             key = key(u);
             latestKey = Math.max(latestKey, key);
         }
-        Open o = open.get(key);
-        if (o != null) {
-            return o;
+        Open o;
+        if (key >= latestKey - OPEN_SPAN) {
+            int slot = slot(key);
+            o = ring[slot];
+            if (o == null) {
+                o = ring[slot] = new Open();
+            } else if (o.open) {
+                assert o.key == key : "ring slot " + slot + " holds " + o.key + ", not " + key;
+                return o; // the window's keys differ mod RING: an open slot holds this key
+            }
+            o.reset(key);
+        } else {
+            o = stray(key);
+            if (o.open) {
+                return o;
+            }
+            o.open = true;
         }
-        o = fresh(key);
-        // a late message for a sealed bucket: reopen it (its vertices go back into hulls)
-        int i = Arrays.binarySearch(sealedKey, 0, sealed, key);
+        openCount++;
+        if (sealed > 0 && key <= sealedKey[sealed - 1]) {
+            reopen(o);
+        }
+        return o;
+    }
+
+    private static int slot(long key) {
+        return (int) key & (RING - 1);
+    }
+
+    /** The stray for {@code key} (older than the window), found or made (closed, empty). */
+    private Open stray(long key) {
+        if (strays == null) {
+            strays = new TreeMap<>();
+        }
+        Open o = strays.get(key);
+        if (o == null) {
+            o = new Open().reset(key);
+            o.open = false;
+            strays.put(key, o);
+        }
+        return o;
+    }
+
+    /** A late message for a sealed sub-bucket: its vertices go back into {@code o}'s hulls. */
+    private void reopen(Open o) {
+        int i = Arrays.binarySearch(sealedKey, 0, sealed, o.key);
         if (i >= 0) {
             addBucket(this, i, 0, 0, o.p, o.q);
             removeSealed(i);
         }
-        open.put(key, o);
-        return o;
     }
 
-    private Open fresh(long key) {
-        if (spare != null && !spare.isEmpty()) {
-            Open o = spare.remove(spare.size() - 1);
-            o.key = key;
-            o.p.clear();
-            o.q.clear();
-            return o;
-        }
-        return new Open(key);
-    }
-
-    private void recycle(Open o) {
-        if (spare == null) {
-            spare = new ArrayList<>(SPARE_OPEN);
-        }
-        if (spare.size() < SPARE_OPEN && o.p.size() + o.q.size() <= 4096) {
-            spare.add(o);
-        }
-    }
-
+    /** Seals the open sub-buckets older than the window, in key order, and coarsens past the cap. */
     private void sealOld() {
-        // in key order: appended to the sealed store
-        for (Map.Entry<Long, Open> e = open.firstEntry(); e != null && e.getKey() < latestKey - OPEN_SPAN;
-                e = open.firstEntry()) {
-            Open o = open.pollFirstEntry().getValue();
-            seal(o);
-            if (o == last) {
-                last = null;
-            }
-            recycle(o);
-        }
-        if (sealed + open.size() > MAX_BUCKETS && bucketCount() > MAX_BUCKETS) {
+        sealOpen(latestKey - OPEN_SPAN);
+        // each open sub-bucket adds at most one bucket: count them only when that could pass the cap
+        if (sealedBuckets + openCount > MAX_BUCKETS && bucketCount() > MAX_BUCKETS) {
             coarsen();
         }
+    }
+
+    /**
+     * Seals every open sub-bucket whose key is below {@code below}, in key order (appended to the
+     * sealed store when they come after it): the strays, then the ring's, oldest first.
+     */
+    private void sealOpen(long below) {
+        if (strays != null) {
+            sealStrays(below);
+        }
+        while (true) {
+            Open oldest = null;
+            for (Open o : ring) {
+                if (o != null && o.open && o.key < below && (oldest == null || o.key < oldest.key)) {
+                    oldest = o;
+                }
+            }
+            if (oldest == null) {
+                return;
+            }
+            close(oldest);
+        }
+    }
+
+    private void sealStrays(long below) {
+        while (!strays.isEmpty() && strays.firstKey() < below) {
+            close(strays.pollFirstEntry().getValue());
+        }
+    }
+
+    /** Seals open sub-bucket {@code o}; a ring slot keeps it (closed) for reuse. */
+    private void close(Open o) {
+        seal(o);
+        o.open = false;
+        openCount--;
+        if (o == last) {
+            last = null;
+            lastSpan = 0;
+        }
+    }
+
+    /** The keys of the open sub-buckets, ascending. */
+    private long[] openKeys() {
+        long[] keys = new long[openCount];
+        int n = 0;
+        if (strays != null) {
+            for (long k : strays.keySet()) {
+                keys[n++] = k;
+            }
+        }
+        for (Open o : ring) {
+            if (o != null && o.open) {
+                keys[n++] = o.key;
+            }
+        }
+        Arrays.sort(keys, 0, n);
+        return keys;
     }
 
     /** Buckets holding a sealed or open sub-bucket. O(open · log sealed). */
     private int bucketCount() {
         int n = sealedBuckets;
         long prev = Long.MIN_VALUE;
-        for (long key : open.keySet()) { // ascending
+        for (long key : openKeys()) { // ascending
             long bucket = bucketOf(key);
             if (bucket == prev) {
                 continue;
@@ -236,7 +336,11 @@ public final class TimeBuckets {
         return n;
     }
 
-    /** Seals {@code o} at its place in key order (at the end, unless it was reopened). */
+    /**
+     * Seals {@code o} at its place in key order: at the end (messages in time order), else
+     * {@link #insertAt}. The rare cases (growing the index, compacting the pool, a reopened
+     * sub-bucket) are separate methods, so the JIT compiles this common path small.
+     */
     private void seal(Open o) {
         int p = o.p.size();
         int q = o.q.size();
@@ -244,24 +348,12 @@ public final class TimeBuckets {
             return;
         }
         if (sealed == sealedKey.length) {
-            int cap = Math.max(4, sealed * 2);
-            sealedKey = Arrays.copyOf(sealedKey, cap);
-            sealedOffset = Arrays.copyOf(sealedOffset, cap);
-            sealedP = Arrays.copyOf(sealedP, cap);
-            sealedQ = Arrays.copyOf(sealedQ, cap);
+            growIndex();
         }
-        if (pool.size() > 4 * 2 * live + 4096) {
+        if (pool.size() > 4 * live + 4096) {
             compactPool();
         }
-        int at = sealed;
-        if (sealed > 0 && sealedKey[sealed - 1] > o.key) {
-            at = -Arrays.binarySearch(sealedKey, 0, sealed, o.key) - 1;
-            int n = sealed - at;
-            System.arraycopy(sealedKey, at, sealedKey, at + 1, n);
-            System.arraycopy(sealedOffset, at, sealedOffset, at + 1, n);
-            System.arraycopy(sealedP, at, sealedP, at + 1, n);
-            System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
-        }
+        int at = sealed > 0 && sealedKey[sealed - 1] > o.key ? insertAt(o.key) : sealed;
         if (!sameBucket(at - 1, o.key) && !sameBucket(at, o.key)) {
             sealedBuckets++;
         }
@@ -269,20 +361,71 @@ public final class TimeBuckets {
         sealedOffset[at] = pool.size();
         sealedP[at] = p;
         sealedQ[at] = q;
+        sealedBaseV[at] = store(pool, o.key * sub - x0, sub, o.p, o.q);
         sealed++;
-        live += p + q;
-        append(pool, o.p, o.q);
+        live += pool.size() - sealedOffset[at];
     }
 
-    private static void append(LongBlockList to, HalfHull p, HalfHull q) {
-        for (int k = 0; k < p.size(); k++) {
-            to.add(p.u(k));
-            to.add(p.v(k));
+    /**
+     * Appends the vertices of {@code p} then {@code q} (a sub-bucket starting at u = {@code startU},
+     * {@code span} wide) to {@code to}, packed one long each when they fit (u − startU below
+     * 2^32, v within 2^31 of the first vertex's v: always for 250-ms sub-buckets, unless the
+     * latencies in one differ by seconds), else two longs each; gives the base of v, or WIDE.
+     */
+    private static long store(LongBlockList to, long startU, long span, HalfHull p, HalfHull q) {
+        long base = p.size() > 0 ? p.v(0) : q.v(0);
+        if (span > 0xFFFF_FFFFL || base == WIDE || !p.vsWithin(base) || !q.vsWithin(base)) {
+            p.appendTo(to);
+            q.appendTo(to);
+            return WIDE;
         }
-        for (int k = 0; k < q.size(); k++) {
-            to.add(q.u(k));
-            to.add(q.v(k));
+        p.appendPackedTo(to, startU, base);
+        q.appendPackedTo(to, startU, base);
+        return base;
+    }
+
+    /** Longs of the pool that sealed sub-bucket {@code i} takes. */
+    private int words(int i) {
+        int n = sealedP[i] + sealedQ[i];
+        return sealedBaseV[i] == WIDE ? 2 * n : n;
+    }
+
+    /** Vertex {@code k} of sealed sub-bucket {@code i} (its a → b ones, then its b → a ones): u. */
+    private long vertexU(int i, int k) {
+        if (sealedBaseV[i] == WIDE) {
+            return pool.get(sealedOffset[i] + 2 * k);
         }
+        return sealedKey[i] * sub - x0 + (pool.get(sealedOffset[i] + k) >>> 32);
+    }
+
+    /** Vertex {@code k} of sealed sub-bucket {@code i}: v. */
+    private long vertexV(int i, int k) {
+        long base = sealedBaseV[i];
+        if (base == WIDE) {
+            return pool.get(sealedOffset[i] + 2 * k + 1);
+        }
+        return base + (int) pool.get(sealedOffset[i] + k);
+    }
+
+    private void growIndex() {
+        int cap = Math.max(4, sealed * 2);
+        sealedKey = Arrays.copyOf(sealedKey, cap);
+        sealedOffset = Arrays.copyOf(sealedOffset, cap);
+        sealedP = Arrays.copyOf(sealedP, cap);
+        sealedQ = Arrays.copyOf(sealedQ, cap);
+        sealedBaseV = Arrays.copyOf(sealedBaseV, cap);
+    }
+
+    /** Makes room in the index for {@code key} (before the last sealed one) and gives its place. */
+    private int insertAt(long key) {
+        int at = -Arrays.binarySearch(sealedKey, 0, sealed, key) - 1;
+        int n = sealed - at;
+        System.arraycopy(sealedKey, at, sealedKey, at + 1, n);
+        System.arraycopy(sealedOffset, at, sealedOffset, at + 1, n);
+        System.arraycopy(sealedP, at, sealedP, at + 1, n);
+        System.arraycopy(sealedQ, at, sealedQ, at + 1, n);
+        System.arraycopy(sealedBaseV, at, sealedBaseV, at + 1, n);
+        return at;
     }
 
     /** Drops the vertices of reopened buckets from the pool. O(live vertices). */
@@ -290,7 +433,7 @@ public final class TimeBuckets {
         LongBlockList fresh = new LongBlockList();
         for (int i = 0; i < sealed; i++) {
             int off = sealedOffset[i];
-            int n = 2 * (sealedP[i] + sealedQ[i]);
+            int n = words(i);
             sealedOffset[i] = fresh.size();
             for (int k = 0; k < n; k++) {
                 fresh.add(pool.get(off + k));
@@ -301,7 +444,7 @@ public final class TimeBuckets {
 
     private void removeSealed(int i) {
         // the pool keeps the dead vertices until the next coarsening or compaction
-        live -= sealedP[i] + sealedQ[i];
+        live -= words(i);
         if (!sameBucket(i - 1, sealedKey[i]) && !sameBucket(i + 1, sealedKey[i])) {
             sealedBuckets--;
         }
@@ -310,6 +453,7 @@ public final class TimeBuckets {
         System.arraycopy(sealedOffset, i + 1, sealedOffset, i, n);
         System.arraycopy(sealedP, i + 1, sealedP, i, n);
         System.arraycopy(sealedQ, i + 1, sealedQ, i, n);
+        System.arraycopy(sealedBaseV, i + 1, sealedBaseV, i, n);
         sealed--;
     }
 
@@ -371,7 +515,7 @@ public final class TimeBuckets {
         int j = 0;
         int buckets = sealedBuckets + other.sealedBuckets - (sameBucket(mine, other.sealedKey[0]) ? 1 : 0);
         if (other.sealedKey[0] == sealedKey[mine]) {
-            if (sealedOffset[mine] + 2 * (sealedP[mine] + sealedQ[mine]) != pool.size()) {
+            if (sealedOffset[mine] + words(mine) != pool.size()) {
                 return false; // the shared bucket's vertices are not the pool's last ones (it was reopened)
             }
             HalfHull hp = new HalfHull(HalfHull.Side.LOWER);
@@ -379,11 +523,11 @@ public final class TimeBuckets {
             addBucket(this, mine, 0, 0, hp, hq);
             addBucket(other, 0, du, dv, hp, hq);
             pool.truncate(sealedOffset[mine]);
-            live -= sealedP[mine] + sealedQ[mine];
-            append(pool, hp, hq);
+            live -= words(mine);
+            sealedBaseV[mine] = store(pool, sealedKey[mine] * sub - x0, sub, hp, hq);
             sealedP[mine] = hp.size();
             sealedQ[mine] = hq.size();
-            live += hp.size() + hq.size();
+            live += words(mine);
             j = 1;
         }
         int need = sealed + other.sealed - j;
@@ -393,19 +537,31 @@ public final class TimeBuckets {
             sealedOffset = Arrays.copyOf(sealedOffset, cap);
             sealedP = Arrays.copyOf(sealedP, cap);
             sealedQ = Arrays.copyOf(sealedQ, cap);
+            sealedBaseV = Arrays.copyOf(sealedBaseV, cap);
         }
         for (; j < other.sealed; j++) {
             int off = other.sealedOffset[j];
             int count = other.sealedP[j] + other.sealedQ[j];
+            long base = other.sealedBaseV[j];
             sealedKey[sealed] = other.sealedKey[j];
             sealedOffset[sealed] = pool.size();
             sealedP[sealed] = other.sealedP[j];
             sealedQ[sealed] = other.sealedQ[j];
-            for (int m = 0; m < count; m++) {
-                pool.add(Math.addExact(other.pool.get(off + 2 * m), du));
-                pool.add(Math.addExact(other.pool.get(off + 2 * m + 1), dv));
+            if (base != WIDE && du == other.x0 - x0 && Math.addExact(base, dv) != WIDE) {
+                // packed: u relative to the sub-bucket's start (the same absolute grid) and v to
+                // the base are unchanged by the shift; only the base moves
+                for (int m = 0; m < count; m++) {
+                    pool.add(other.pool.get(off + m));
+                }
+                sealedBaseV[sealed] = base + dv;
+            } else {
+                for (int m = 0; m < count; m++) {
+                    pool.add(Math.addExact(other.vertexU(j, m), du));
+                    pool.add(Math.addExact(other.vertexV(j, m), dv));
+                }
+                sealedBaseV[sealed] = WIDE;
             }
-            live += count;
+            live += words(sealed);
             sealed++;
         }
         latestKey = Math.max(latestKey, sealedKey[sealed - 1]);
@@ -429,6 +585,7 @@ public final class TimeBuckets {
         int[] nOff = new int[nKey.length];
         int[] nP = new int[nKey.length];
         int[] nQ = new int[nKey.length];
+        long[] nBase = new long[nKey.length];
         LongBlockList nPool = new LongBlockList();
         int n = 0;
         HalfHull hp = null;
@@ -449,36 +606,22 @@ public final class TimeBuckets {
             }
             nKey[n] = k;
             nOff[n] = nPool.size();
-            if (i2 - i + j2 - j == 1) {
-                TimeBuckets from = i2 > i ? this : other;
-                int at = i2 > i ? i : j;
-                long su = from == this ? 0 : du;
-                long sv = from == this ? 0 : dv;
-                int off = from.sealedOffset[at];
-                int count = from.sealedP[at] + from.sealedQ[at];
-                for (int m = 0; m < count; m++) {
-                    nPool.add(Math.addExact(from.pool.get(off + 2 * m), su));
-                    nPool.add(Math.addExact(from.pool.get(off + 2 * m + 1), sv));
-                }
-                nP[n] = from.sealedP[at];
-                nQ[n] = from.sealedQ[at];
-            } else {
-                if (hp == null) {
-                    hp = new HalfHull(HalfHull.Side.LOWER);
-                    hq = new HalfHull(HalfHull.Side.UPPER);
-                }
-                hp.clear();
-                hq.clear();
-                for (int m = i; m < i2; m++) {
-                    addBucket(this, m, 0, 0, hp, hq);
-                }
-                for (int m = j; m < j2; m++) {
-                    addBucket(other, m, du, dv, hp, hq);
-                }
-                append(nPool, hp, hq);
-                nP[n] = hp.size();
-                nQ[n] = hq.size();
+            if (hp == null) {
+                hp = new HalfHull(HalfHull.Side.LOWER);
+                hq = new HalfHull(HalfHull.Side.UPPER);
             }
+            hp.clear();
+            hq.clear();
+            // one old sub-bucket: its hull again (pushed in order, nothing is popped); several: re-hulled
+            for (int m = i; m < i2; m++) {
+                addBucket(this, m, 0, 0, hp, hq);
+            }
+            for (int m = j; m < j2; m++) {
+                addBucket(other, m, du, dv, hp, hq);
+            }
+            nBase[n] = store(nPool, k * w - x0, w, hp, hq);
+            nP[n] = hp.size();
+            nQ[n] = hq.size();
             n++;
             i = i2;
             j = j2;
@@ -494,30 +637,32 @@ public final class TimeBuckets {
         sealedOffset = nOff;
         sealedP = nP;
         sealedQ = nQ;
+        sealedBaseV = nBase;
         sealed = n;
         pool = nPool;
-        live = nPool.size() / 2;
+        live = nPool.size();
         latestKey = n == 0 ? Long.MIN_VALUE : nKey[n - 1];
         last = null;
+        lastSpan = 0;
     }
 
     private static void addBucket(TimeBuckets from, int i, long du, long dv, HalfHull p, HalfHull q) {
-        int off = from.sealedOffset[i];
-        for (int k = 0; k < from.sealedP[i]; k++, off += 2) {
-            p.add(Math.addExact(from.pool.get(off), du), Math.addExact(from.pool.get(off + 1), dv));
+        int np = from.sealedP[i];
+        int n = np + from.sealedQ[i];
+        for (int k = 0; k < np; k++) {
+            p.add(Math.addExact(from.vertexU(i, k), du), Math.addExact(from.vertexV(i, k), dv));
         }
-        for (int k = 0; k < from.sealedQ[i]; k++, off += 2) {
-            q.add(Math.addExact(from.pool.get(off), du), Math.addExact(from.pool.get(off + 1), dv));
+        for (int k = np; k < n; k++) {
+            q.add(Math.addExact(from.vertexU(i, k), du), Math.addExact(from.vertexV(i, k), dv));
         }
     }
 
     private void sealAll() {
-        for (Open o : open.values()) {
-            seal(o);
-            recycle(o);
+        if (openCount > 0) {
+            sealOpen(Long.MAX_VALUE);
         }
-        open.clear();
         last = null;
+        lastSpan = 0;
     }
 
     /**
@@ -529,13 +674,7 @@ public final class TimeBuckets {
     public void addVerticesTo(HalfHull p, HalfHull q) {
         sealAll();
         for (int i = 0; i < sealed; i++) {
-            int off = sealedOffset[i];
-            for (int k = 0; k < sealedP[i]; k++, off += 2) {
-                p.add(pool.get(off), pool.get(off + 1));
-            }
-            for (int k = 0; k < sealedQ[i]; k++, off += 2) {
-                q.add(pool.get(off), pool.get(off + 1));
-            }
+            addBucket(this, i, 0, 0, p, q);
         }
     }
 
@@ -604,14 +743,14 @@ public final class TimeBuckets {
         int np = 0;
         int nq = 0;
         for (int k = from; k < to; k++) {
-            int off = sealedOffset[k];
-            for (int m = 0; m < sealedP[k]; m++, off += 2, np++) {
-                pu[np] = pool.get(off);
-                pv[np] = pool.get(off + 1);
+            int m = 0;
+            for (; m < sealedP[k]; m++, np++) {
+                pu[np] = vertexU(k, m);
+                pv[np] = vertexV(k, m);
             }
-            for (int m = 0; m < sealedQ[k]; m++, off += 2, nq++) {
-                qu[nq] = pool.get(off);
-                qv[nq] = pool.get(off + 1);
+            for (; m < sealedP[k] + sealedQ[k]; m++, nq++) {
+                qu[nq] = vertexU(k, m);
+                qv[nq] = vertexV(k, m);
             }
         }
         return new Bucket(bucketOf(sealedKey[from]), pu, pv, qu, qv);

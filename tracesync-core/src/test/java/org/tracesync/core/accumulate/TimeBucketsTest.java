@@ -332,6 +332,145 @@ class TimeBucketsTest {
         assertThat(tb.fine(coarse.get(coarse.size() - 1).key() + 1)).isNull();
     }
 
+    /**
+     * Messages nearly in time order, as traces deliver them, with stragglers: most within the
+     * open window (two bucket widths), some older (their sealed sub-bucket is reopened), some
+     * after a gap of several widths, and reads of every bucket between them (which seal what is
+     * open, so the next messages reopen sealed sub-buckets inside the window): every bucket and
+     * every sub-bucket polyline is the hull of every point of it, as if accumulated in order.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3})
+    void stragglersAndReadsMidStreamGiveTheHullsOfEveryPoint(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        java.util.TreeMap<Long, HalfHull[]> subHulls = new java.util.TreeMap<>();
+        java.util.TreeMap<Long, HalfHull[]> bucketHulls = new java.util.TreeMap<>();
+        long sub = TimeBuckets.INITIAL_WIDTH / TimeBuckets.SUB_BUCKETS;
+        long t = T0;
+        int n = 30_000;
+        for (int k = 0; k < n; k++) {
+            t += r.nextInt(100) == 0 ? r.nextLong(20_000_000_000L) : r.nextLong(20_000_000L); // gaps of up to 20 s
+            long x = t;
+            int late = r.nextInt(50);
+            if (late == 0) {
+                x -= r.nextLong(30_000_000_000L); // up to 30 s late: its sub-bucket was sealed
+            } else if (late < 5) {
+                x -= r.nextLong(1_500_000_000L); // within the open window, mostly
+            }
+            long lat = 30_000 + r.nextLong(300_000);
+            long skew = 1_000_000_000L + Math.floorMod(x, 5_000_000_000L) / 10_000;
+            boolean ab = r.nextBoolean();
+            long y = ab ? x + skew + lat : x + skew - lat;
+            if (ab) {
+                acc.addAToB(x, y);
+            } else {
+                acc.addBToA(y, x);
+            }
+            long u = x - acc.x0();
+            long v = y - x - acc.v0();
+            subHulls.computeIfAbsent(Math.floorDiv(x, sub), key -> hullPair())[ab ? 0 : 1].add(u, v);
+            bucketHulls.computeIfAbsent(Math.floorDiv(x, TimeBuckets.INITIAL_WIDTH), key -> hullPair())[ab ? 0 : 1].add(u, v);
+            if (r.nextInt(3_000) == 0) {
+                assertThat(acc.timeBuckets().buckets()).hasSize(bucketHulls.size()); // seals what is open
+            }
+        }
+        TimeBuckets tb = acc.timeBuckets();
+        assertThat(tb.width()).isEqualTo(TimeBuckets.INITIAL_WIDTH);
+        List<TimeBuckets.Bucket> coarse = tb.buckets();
+        assertThat(coarse).hasSize(bucketHulls.size());
+        for (TimeBuckets.Bucket c : coarse) {
+            HalfHull[] whole = bucketHulls.get(c.key());
+            assertThat(c.pu()).containsExactly(whole[0].us());
+            assertThat(c.pv()).containsExactly(whole[0].vs());
+            assertThat(c.qu()).containsExactly(whole[1].us());
+            assertThat(c.qv()).containsExactly(whole[1].vs());
+            TimeBuckets.Bucket fine = tb.fine(c.key());
+            long[][] expected = concatenated(subHulls.subMap(c.key() * TimeBuckets.SUB_BUCKETS,
+                    (c.key() + 1) * TimeBuckets.SUB_BUCKETS).values());
+            assertThat(fine.pu()).containsExactly(expected[0]);
+            assertThat(fine.pv()).containsExactly(expected[1]);
+            assertThat(fine.qu()).containsExactly(expected[2]);
+            assertThat(fine.qv()).containsExactly(expected[3]);
+        }
+    }
+
+    /**
+     * Sub-buckets whose latencies differ by seconds (v beyond 32 bits of a base) are stored
+     * unpacked beside packed ones: accumulated once, in consecutive parts merged in order, and in
+     * parts merged out of order (re-hulled), every bucket and sub-bucket polyline is the hull of
+     * every point of it.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3})
+    void latenciesOfSecondsInOneSubBucketGiveTheHullsOfEveryPoint(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator once = new PairAccumulator(0, 1);
+        PairAccumulator[] parts = {new PairAccumulator(0, 1), new PairAccumulator(0, 1), new PairAccumulator(0, 1)};
+        java.util.TreeMap<Long, HalfHull[]> subHulls = new java.util.TreeMap<>();
+        long sub = TimeBuckets.INITIAL_WIDTH / TimeBuckets.SUB_BUCKETS;
+        int n = 20_000;
+        long span = 600_000_000_000L;
+        long[] xs = new long[n];
+        long[] ys = new long[n];
+        boolean[] ab = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            xs[k] = T0 + span / n * k + r.nextLong(span / n);
+            long lat = 30_000 + (r.nextInt(20) == 0 ? r.nextLong(6_000_000_000L) : r.nextLong(300_000)); // some of seconds
+            ab[k] = r.nextBoolean();
+            ys[k] = ab[k] ? xs[k] + 1_000_000_000L + lat : xs[k] + 1_000_000_000L - lat;
+        }
+        for (int k = 0; k < n; k++) {
+            // parts: consecutive thirds of the trace (merged in order, then the first two swapped)
+            for (PairAccumulator acc : new PairAccumulator[] {once, parts[Math.min(2, 3 * k / n)]}) {
+                if (ab[k]) {
+                    acc.addAToB(xs[k], ys[k]);
+                } else {
+                    acc.addBToA(ys[k], xs[k]);
+                }
+            }
+            long u = xs[k] - once.x0();
+            long v = ys[k] - xs[k] - once.v0();
+            subHulls.computeIfAbsent(Math.floorDiv(xs[k], sub), key -> hullPair())[ab[k] ? 0 : 1].add(u, v);
+        }
+        PairAccumulator inOrder = new PairAccumulator(0, 1);
+        PairAccumulator outOfOrder = new PairAccumulator(0, 1);
+        for (int i : new int[] {0, 1, 2}) {
+            inOrder.merge(parts[i]);
+        }
+        for (int i : new int[] {1, 0, 2}) {
+            outOfOrder.merge(parts[i]);
+        }
+        for (PairAccumulator acc : new PairAccumulator[] {once, inOrder, outOfOrder}) {
+            long du = acc.x0() - once.x0();
+            long dv = acc.v0() - once.v0();
+            TimeBuckets tb = acc.timeBuckets();
+            List<TimeBuckets.Bucket> coarse = tb.buckets();
+            assertThat(coarse).hasSize((int) subHulls.keySet().stream().map(key -> Math.floorDiv(key, TimeBuckets.SUB_BUCKETS)).distinct().count());
+            for (TimeBuckets.Bucket c : coarse) {
+                TimeBuckets.Bucket fine = tb.fine(c.key());
+                long[][] expected = concatenated(subHulls.subMap(c.key() * TimeBuckets.SUB_BUCKETS,
+                        (c.key() + 1) * TimeBuckets.SUB_BUCKETS).values());
+                assertThat(shifted(fine.pu(), du)).containsExactly(expected[0]);
+                assertThat(shifted(fine.pv(), dv)).containsExactly(expected[1]);
+                assertThat(shifted(fine.qu(), du)).containsExactly(expected[2]);
+                assertThat(shifted(fine.qv(), dv)).containsExactly(expected[3]);
+            }
+        }
+        long wide = subHulls.values().stream().filter(h -> {
+            long lo = Long.MAX_VALUE;
+            long hi = Long.MIN_VALUE;
+            for (HalfHull x : h) {
+                for (long v : x.vs()) {
+                    lo = Math.min(lo, v);
+                    hi = Math.max(hi, v);
+                }
+            }
+            return hi - lo > 0xFFFF_FFFFL; // some vertex is 2^31 away from any base
+        }).count();
+        assertThat(wide).isGreaterThan(5); // the unpacked path was taken
+    }
+
     private static HalfHull[] hullPair() {
         return new HalfHull[] {new HalfHull(HalfHull.Side.LOWER), new HalfHull(HalfHull.Side.UPPER)};
     }

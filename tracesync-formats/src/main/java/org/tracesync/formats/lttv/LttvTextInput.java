@@ -408,12 +408,12 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
         }
 
         /**
-         * The fast path for the common line {@code S R SEC[.FRAC] SEC[.FRAC]\n}: single spaces,
-         * trace numbers below N, at most 10 integer digits (seconds below 9223372036) and 1 to 9
+         * The fast path for the common line {@code S R SEC[.FRAC] SEC[.FRAC]\n}: each separator
+         * one space or one tab, trace numbers below N, at most 10 integer digits (seconds below 9223372036) and 1 to 9
          * decimals. Parses such lines from {@code from} into the block, up to {@link #BLOCK} of
          * them and while {@link #WORDS_REACH} bytes remain from a line's start; stops at the first
          * other line. Such a line gives exactly what the general path gives (same digits, same
-         * integer arithmetic, no double); anything else — tabs, CR, comments, signs, more
+         * integer arithmetic, no double); anything else — runs of separators, CR, comments, signs, more
          * decimals, errors — goes through the general path, which names the line in its message.
          * Returns the number of lines parsed; sets {@link #plainEnd}.
          */
@@ -429,8 +429,9 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                 long w = DigitWords.word(buf, next);
                 int s = (int) (w & 0xFF) - '0';
                 int r = (int) (w >>> 16 & 0xFF) - '0';
-                boolean oneDigitEach = (w & 0xFF00FF00L) == 0x20002000L && (s | r) >= 0 && s <= 9 && r <= 9; // "S R "
-                if (oneDigitEach && s < traces && r < traces && buf[next + 24] == ' ' && buf[next + 45] == '\n') {
+                boolean oneDigitEach = separator((int) (w >>> 8) & 0xFF) & separator((int) (w >>> 24) & 0xFF)
+                        && (s | r) >= 0 && s <= 9 && r <= 9; // "S R ", each separator a space or a tab
+                if (oneDigitEach && s < traces && r < traces && separator(buf[next + 24]) && buf[next + 45] == '\n') {
                     long sendHead = DigitWords.word(buf, next + 4); // bytes 4-11: integer digits 1-8
                     long sendTail = DigitWords.word(buf, next + 12) & 0xFF_FFFFL; // digits 9-10, '.'
                     long sendFrac = DigitWords.word(buf, next + 16); // decimals 2-9 (decimal 1: byte 15)
@@ -469,14 +470,14 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                     i = next + 3;
                 } else {
                     int k = DigitWords.digitCount(w);
-                    if (k == 0 || k > 6 || (int) (w >>> (8 * k) & 0xFF) != ' ') {
+                    if (k == 0 || k > 6 || !separator((int) (w >>> (8 * k) & 0xFF))) {
                         break;
                     }
                     s = (int) DigitWords.value(w, k);
                     i = next + k + 1;
                     w = DigitWords.word(buf, i);
                     k = DigitWords.digitCount(w);
-                    if (k == 0 || k > 6 || (int) (w >>> (8 * k) & 0xFF) != ' ') {
+                    if (k == 0 || k > 6 || !separator((int) (w >>> (8 * k) & 0xFF))) {
                         break;
                     }
                     r = (int) DigitWords.value(w, k);
@@ -490,7 +491,7 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
                     break;
                 }
                 i = end;
-                if (buf[i] != ' ') {
+                if (!separator(buf[i])) {
                     break;
                 }
                 long tr = wordSeconds(buf, i + 1);
@@ -510,6 +511,14 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
             }
             plainEnd = next;
             return count;
+        }
+
+        /**
+         * A field separator of the plain path: one space or one tab (the general path splits on runs
+         * of both; `simulate` and LTTV's own files write tabs). Without a branch of its own.
+         */
+        private static boolean separator(int b) {
+            return b == ' ' | b == '\t';
         }
 
         /** Hands the block's first {@code count} lines to the sink, in order. */

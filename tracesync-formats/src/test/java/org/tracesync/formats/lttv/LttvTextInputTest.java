@@ -176,7 +176,7 @@ class LttvTextInputTest {
      * Lines of the commonest shape (46 bytes: "S R " and two times of ten integer digits and nine
      * decimals) take a path of their own; any digit of them changed at random (integer digits
      * 1 to 10, decimals, trace numbers) still gives the oracle's nanoseconds, next to lines of
-     * other shapes.
+     * other shapes, with a tab or a space for each separator.
      */
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
@@ -196,18 +196,32 @@ class LttvTextInputTest {
                 } while (line[p] < '0' || line[p] > '9' || (p >= 4 && p < 6) || (p >= 25 && p < 27)); // keep below 9223372036 s
                 line[p] = (char) ('0' + random.nextInt(10));
             }
+            for (int p = 0; p < line.length; p++) { // a tab for a space at any separator, as simulate writes
+                if (line[p] == ' ' && random.nextInt(4) == 0) {
+                    line[p] = '\t';
+                }
+            }
             String body = new String(line);
-            String[] f = body.split(" ");
-            text.append(random.nextInt(50) == 0 ? body.replace(' ', '\t') : body).append('\n');
+            String[] f = body.split("[ \t]");
+            text.append(body).append('\n');
             expected.add(new Message(Integer.parseInt(f[0]), Integer.parseInt(f[1]), oracle(f[2]), oracle(f[3])));
         }
         assertThat(read(write(text.toString()))).isEqualTo(expected);
     }
 
-    /** A non-digit at any byte of a 46-byte line is refused with that line's number, whatever path reads it. */
+    /**
+     * A non-digit at any byte of a 46-byte line (separated by spaces or by tabs) is refused with that line's
+     * number, whatever path reads it.
+     */
     @Test
     void aBadByteAnywhereInALineOfTheCommonestShapeNamesItsLine() throws IOException {
-        String good = "0 1 1700000000.000487243 1700000000.080661399\n";
+        for (String good : new String[] {"0 1 1700000000.000487243 1700000000.080661399\n",
+                "0\t1\t1700000000.000487243\t1700000000.080661399\n"}) { // spaces, or tabs as simulate writes
+            aBadByteAnywhereInALineNamesItsLine(good);
+        }
+    }
+
+    private void aBadByteAnywhereInALineNamesItsLine(String good) throws IOException {
         assertThat(good).hasSize(46);
         for (int p = 0; p < 46; p++) {
             for (char bad : new char[] {'x', ':', '/'}) {
