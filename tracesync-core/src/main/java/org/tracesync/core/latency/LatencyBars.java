@@ -100,16 +100,9 @@ public final class LatencyBars {
         }
         ClockTransform fx = x.transform();
         ClockTransform fy = y.transform();
-        double cx = fx.correction(tFrom);
-        double cy = fy.correction(tTo);
-        if (!fx.isLinear() || !fy.isLinear()) {
-            // a step around a clock step: the reading that keeps the chain in order (tFrom's step
-            // happened first), as for a message end (MessageEnds)
-            double cx0 = cx;
-            cx = MessageEnds.sendCorrection(fx, tFrom, tTo, cy);
-            cy = MessageEnds.receiveCorrection(fy, tTo, tFrom, cx0);
-        }
-        double latency = local + (cy - cx);
+        // a step around a clock step: the reading that keeps the chain in order (tFrom's step
+        // happened first), as for a message end
+        double latency = MessageEnds.latency(fx, tFrom, fy, tTo);
         // (1) node bounds
         double lo = Double.NEGATIVE_INFINITY;
         double hi = Double.POSITIVE_INFINITY;

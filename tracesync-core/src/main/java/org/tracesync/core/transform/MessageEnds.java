@@ -40,6 +40,21 @@ public final class MessageEnds {
         return reading(receiver, rt, (double) (st - rt) + sendCorrection, false);
     }
 
+    /**
+     * The corrected latency (ns) of the message sent at local time {@code st} on {@code sender} and
+     * received at {@code rt} on {@code receiver}, both on one reference clock: each end read as the
+     * rule above reads it (around a step, the reading its other end allows), elsewhere by its local
+     * time's segment. Negative: the message arrives before it was sent.
+     */
+    public static double latency(ClockTransform sender, long st, ClockTransform receiver, long rt) {
+        double cs = sender.correction(st);
+        double cr = receiver.correction(rt);
+        if (sender.isLinear() && receiver.isLinear()) {
+            return (rt - st) + (cr - cs);
+        }
+        return (rt - st) + (receiveCorrection(receiver, rt, st, cs) - sendCorrection(sender, st, rt, cr));
+    }
+
     /** The send's reference time (ns), whose receive is at reference time {@code recvRef}. */
     public static long send(ClockTransform sender, long st, long recvRef) {
         return st + Math.round(reading(sender, st, (double) (recvRef - st), true));

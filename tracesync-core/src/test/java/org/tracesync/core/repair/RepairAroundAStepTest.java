@@ -10,7 +10,6 @@ import org.tracesync.core.estimate.ClockStep;
 import org.tracesync.core.evaluate.Evaluation;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
-import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
@@ -37,7 +36,7 @@ class RepairAroundAStepTest {
         SimulationConfig config = BackwardStepTest.config(seed, 20, 50);
         List<long[]> messages = new ArrayList<>();
         new ClusterSimulator(config).run((MessageSink) (s, r, st, rt) -> messages.add(new long[] {s, r, st, rt}));
-        SyncResult fitted = Synchronizer.synchronize(input(config, messages),
+        SyncResult fitted = Synchronizer.synchronize(ListedMessages.input(config, messages),
                 Synchronizer.Options.defaults().withReference("0")).result();
         ClockStep step = fitted.pairs().get(0).steps().get(0);
         NodeResult b = fitted.nodes().get(1);
@@ -48,7 +47,7 @@ class RepairAroundAStepTest {
         assertThat(b.transform().stepAround(received)).isEqualTo(-1);
         List<long[]> dirty = new ArrayList<>(messages);
         dirty.add(new long[] {0, 1, sent, received});
-        MessageInput input = input(config, dirty);
+        MessageInput input = ListedMessages.input(config, dirty);
 
         SyncResult repaired = ControlledLogicalClock.applyTo(fitted, input, 0);
         assertThat(repaired.stats().get("repair_inversions_before")).isEqualTo(1L);
@@ -57,21 +56,5 @@ class RepairAroundAStepTest {
         Evaluation eval = new Evaluation(repaired, config.names(), null, null);
         input.readMessages(eval.messages());
         assertThat(eval.report().inversions()).isZero();
-    }
-
-    private static MessageInput input(SimulationConfig config, List<long[]> messages) {
-        return new MessageInput() {
-            @Override
-            public List<NodeInfo> nodes() {
-                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
-            }
-
-            @Override
-            public void readMessages(MessageSink sink) {
-                for (long[] m : messages) {
-                    sink.message((int) m[0], (int) m[1], m[2], m[3]);
-                }
-            }
-        };
     }
 }

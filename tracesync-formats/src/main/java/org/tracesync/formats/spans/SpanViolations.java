@@ -104,14 +104,7 @@ public final class SpanViolations implements ConstraintSink {
      * ({@link MessageEnds}, as the evaluation does), elsewhere its local time's segment.
      */
     private static double latency(ClockTransform sender, long st, ClockTransform receiver, long rt) {
-        double cs = sender.correction(st);
-        double cr = receiver.correction(rt);
-        if (!sender.isLinear() || !receiver.isLinear()) {
-            double cs0 = cs;
-            cs = MessageEnds.sendCorrection(sender, st, rt, cr);
-            cr = MessageEnds.receiveCorrection(receiver, rt, st, cs0);
-        }
-        return (rt - st) + (cr - cs);
+        return MessageEnds.latency(sender, st, receiver, rt);
     }
 
     private PairCount pair(int x, int y) {
