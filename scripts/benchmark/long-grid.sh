@@ -4,7 +4,8 @@
 # corrections + two 500 ppm slews per clock, two steps) x message rate x minimum latency x
 # duration, simulated with simulate's clock models, synchronized in-process by the default
 # pipeline and scored against the true clocks. One line per case: inversions, truth inside the
-# bounds, max error against the minimum latency, the floor under any estimator at the slews,
+# bounds, max error against the minimum latency, the floors under any estimator at the slews
+# (bridges up to 1,000 ppm; bridges no faster than the simulated 500 ppm slew, "floor500"),
 # steps found. Accuracy only: nothing here is timed.
 #
 #   scripts/benchmark/long-grid.sh [BEHAVIOURS] [RATES] [LATENCIES_US] [HOURS] [SEED]

@@ -33,7 +33,9 @@ import org.tracesync.core.simulate.TruthScore;
  *
  * <p>Per case it prints: messages, pieces, inversions (before any repair), the share of checked
  * message ends whose truth lies inside the bounds, the max error at b's message ends against the
- * minimum latency, a floor under any estimator's max error at the slews ({@link #slewFloor}), the
+ * minimum latency, two floors under any estimator's max error at the slews ({@link #slewFloor}: chains
+ * with bridges of up to 1,000 ppm on a 10 ms grid, and no faster than the slew itself on a 10 ms grid, refined
+ * to 1 ms for a failing case near its minimum latency), the
  * steps found / true / reported (a true step is found when a reported step's [earliest, latest]
  * holds its time and its size bounds hold its size), and how many of b's message ends lie within
  * a reported step's interval widened by its size (there the messages fit either clock, so the
@@ -59,9 +61,9 @@ public final class LongTraceGridRun {
         List<String> latencies = list(args, 2, "30,60");
         List<String> hours = list(args, 3, "2,6,12");
         long seed = args.length > 4 && !args[4].equals("-") ? Long.parseLong(args[4]) : 1;
-        System.out.printf(Locale.ROOT, "%-10s %5s %6s %6s %9s %6s %5s %9s %10s %6s %9s %9s %8s %s%n", "behaviour", "hours",
-                "msg/s", "lat", "messages", "pieces", "inv", "inside", "max err", "/lat", "floor", "steps", "in steps",
-                "verdict");
+        System.out.printf(Locale.ROOT, "%-10s %5s %6s %6s %9s %6s %5s %9s %10s %6s %9s %9s %9s %8s %s%n", "behaviour", "hours",
+                "msg/s", "lat", "messages", "pieces", "inv", "inside", "max err", "/lat", "floor", "floor500", "steps",
+                "in steps", "verdict");
         int failed = 0;
         for (String behaviour : behaviours) {
             for (String h : hours) {
@@ -145,14 +147,21 @@ public final class LongTraceGridRun {
                 away[0] = Math.max(away[0], Math.abs(error));
             }
         });
-        double floor = behaviour.equals("ntp-slews") ? slewFloor(config, minLatency) : Double.NaN;
+        boolean slews = behaviour.equals("ntp-slews");
+        double floor = slews ? slewFloor(config, minLatency, FLOOR_MAX_RATE, FLOOR_GRID) : Double.NaN;
+        double floorSlewRate = slews ? slewFloor(config, minLatency, Double.NaN, FLOOR500_GRID) : Double.NaN;
+        if (slews && away[0] > minLatency && floorSlewRate < REFINE_BELOW * minLatency && FINE_FLOOR_GRID < FLOOR500_GRID) {
+            // a failing case whose floor is near its minimum latency: a finer grid keeps more chains
+            floorSlewRate = Math.max(floorSlewRate, slewFloor(config, minLatency, Double.NaN, FINE_FLOOR_GRID));
+        }
         double inside = s.checks() == 0 ? 0 : 1.0 - (double) s.violations() / s.checks();
         boolean pass = s.inversions() == 0 && s.violations() * 1000 <= s.checks() && away[0] <= minLatency
                 && found == trueSteps.size() && pair.steps().size() == trueSteps.size();
-        System.out.printf(Locale.ROOT, "%-10s %5.1f %6.0f %4dus %9d %6d %5d %8.3f%% %8.1fus %6.2f %9s %5d/%d/%d %8d %s%n",
+        System.out.printf(Locale.ROOT, "%-10s %5.1f %6.0f %4dus %9d %6d %5d %8.3f%% %8.1fus %6.2f %9s %9s %5d/%d/%d %8d %s%n",
                 behaviour, duration / (double) HOUR, rate, minLatency / 1000, s.messages(), pair.pieces(),
                 s.inversions(), 100 * Math.floor(inside * 1e5) / 1e5, away[0] / 1000, away[0] / minLatency,
                 Double.isNaN(floor) ? "-" : String.format(Locale.ROOT, "%.1fus", floor / 1000),
+                Double.isNaN(floorSlewRate) ? "-" : String.format(Locale.ROOT, "%.1fus", floorSlewRate / 1000),
                 found, trueSteps.size(), pair.steps().size(), inSteps[0], pass ? "PASS" : "FAIL " + s.firstViolation());
         System.out.flush();
         return pass;
@@ -161,22 +170,45 @@ public final class LongTraceGridRun {
     /** Grid of the slew floor's knots (ns). */
     private static final long FLOOR_GRID = 10_000_000L;
 
+    /**
+     * Grid of the knots of the floor whose bridges are no faster than the slew itself (ns): 10 ms,
+     * or the system property {@code floor500.grid} (ns).
+     */
+    static final long FLOOR500_GRID = Long.getLong("floor500.grid", 10_000_000L);
+
+    /**
+     * Its finer grid (1 ms; the system property {@code floor500.fine}), used for a failing case
+     * whose floor on the coarse grid is below {@link #REFINE_BELOW} × its minimum latency: there a
+     * finer grid (more chains, so a floor at least as high) may decide whether the case is
+     * reachable (seed 2, 6 h, 5 msg/s, 60 µs: 60.0 µs on 10 ms, 62.6 on 1 ms). Not everywhere: on
+     * 1 ms the floors of the 50 msg/s cases take many minutes.
+     */
+    static final long FINE_FLOOR_GRID = Long.getLong("floor500.fine", 1_000_000L);
+
+    /** See {@link #FINE_FLOOR_GRID}. */
+    private static final double REFINE_BELOW = 1.25;
+
     /** Fastest slew the floor's chains may have: the estimator's limit (1,000 ppm). */
     private static final double FLOOR_MAX_RATE = 1e-3;
 
     /**
      * A floor under any estimator's max error at the slews (ns): around each slew of either clock
      * (a rate change of 100 ppm or more and its return), the relative clock b − a on a's clock is
-     * modelled as its true line before the slew up to a knot k1, a straight line to its true line
-     * after the slew at k2, that line after (the true clock is one such chain). Every chain (k1,
-     * k2 on a 10 ms grid within 3 s of the slew, at most 1,000 ppm) that keeps every message of
-     * the window at least the minimum latency away on its side is as consistent with the messages
-     * as the truth, even knowing both lines and the minimum latency exactly. At a message instant
-     * where two such chains differ by D, any estimate is at least D/2 from one of them: the
-     * largest D/2 is returned (0 without slews). A slew whose window holds another rate change
-     * (the true clock is then no such chain) is left out. O(grid² · messages near the slews).
+     * modelled as its true line before the slew up to a knot k1, a straight line (the bridge) to
+     * its true line after the slew at k2, that line after (the true clock is one such chain).
+     * Every chain (k1, k2 on a grid of {@code grid} ns within 3 s of the slew, the bridge's rate
+     * at most {@code maxRate} from the line before) that keeps every message of the window at
+     * least the minimum latency away on its side is as consistent with the messages as the truth,
+     * even knowing both lines and the minimum latency exactly. At a message instant where two
+     * such chains differ by D, any estimate is at least D/2 from one of them: the largest D/2 is
+     * returned (0 without slews). A coarser grid or a lower rate keeps fewer chains, so the
+     * figure can only grow with a finer grid: each is a floor. {@code maxRate} NaN: the slew's
+     * own rate on the relative clock (the simulated 500 ppm of the slewing clock: 499.9–500.1 ppm
+     * of b − a; ntpd's limit), so that no chain slews faster than the truth. A slew whose window
+     * holds another rate change (the true clock is then no such chain) is left out.
+     * O(grid² · messages near the slews).
      */
-    static double slewFloor(SimulationConfig config, long minLatency) {
+    static double slewFloor(SimulationConfig config, long minLatency, double maxRate, long grid) {
         ClockModel a = config.clocks().get(0);
         ClockModel b = config.clocks().get(1);
         List<long[]> slews = new ArrayList<>(); // a-local start, end
@@ -228,12 +260,14 @@ public final class LongTraceGridRun {
             java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
             java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
             boolean truthFits = false;
-            for (long k1 = -reach; k1 <= span; k1 += FLOOR_GRID) {
-                for (long k2 = Math.max(k1 + FLOOR_GRID, 0) + (span % FLOOR_GRID); k2 <= span + reach; k2 += FLOOR_GRID) {
+            // the slew's own rate on b − a, with room for the rounding of its evaluation
+            double limit = Double.isNaN(maxRate) ? Math.abs(ge / span - dl) * (1 + 1e-9) + 1e-12 : maxRate;
+            for (long k1 = -reach; k1 <= span; k1 += grid) {
+                for (long k2 = Math.max(k1 + grid, 0) + (span % grid); k2 <= span + reach; k2 += grid) {
                     double v1 = dl * k1;
                     double v2 = ge + dr * (k2 - span);
                     double rate = (v2 - v1) / (k2 - k1);
-                    if (Math.abs(rate - dl) > FLOOR_MAX_RATE) {
+                    if (Math.abs(rate - dl) > limit) {
                         continue;
                     }
                     boolean fits = true;

@@ -5,13 +5,13 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.spans.SpanCorrection;
+import org.tracesync.formats.spans.SpanFiles;
 import org.tracesync.formats.spans.SpanFormat;
 import org.tracesync.formats.spans.SpanOptions;
 import org.tracesync.formats.spans.SpanRewriter;
@@ -58,14 +58,13 @@ final class SpanApplier {
 
     static void apply(List<Path> files, SyncResult result, SpanOptions options, Path outDir, PrintWriter out)
             throws IOException {
-        Map<String, NodeResult> byName = new HashMap<>();
-        for (NodeResult n : result.nodes()) {
-            byName.put(n.name(), n);
-        }
+        // around a host's clock step, its constrained events are placed by their other ends: one
+        // more reading of the files, only when some host has a step
+        Function<String, SpanCorrection> corrections = SpanCorrection.forResult(result, SpanFiles.open(files, options));
         Files.createDirectories(outDir);
         for (Path f : files) {
             Path target = outDir.resolve(f.getFileName());
-            SpanRewriter.Outcome o = new SpanRewriter(f, options, host -> new SpanCorrection(byName.get(host))).write(target);
+            SpanRewriter.Outcome o = new SpanRewriter(f, options, corrections).write(target);
             out.println(f + " -> " + target + " (" + SpanFormat.detect(f).label() + ": " + o.spans() + " spans, "
                     + o.corrected() + " on hosts of the result, annotated tracesync.*)");
         }

@@ -108,9 +108,17 @@ public final class SyncCommand implements Callable<Integer> {
                 ? org.tracesync.formats.spans.OneWayAttachment.attach( // docs/SPANS.md: after the fit
                         org.tracesync.formats.spans.OffsetOnlyFit.refitImplausible(sync.result(), spans), spans)
                 : sync.result();
+        long unresolved = 0;
+        for (var pair : sync.pairs()) { // a loop: a first stream links its classes and lambdas, milliseconds at start
+            if (pair.piecewise() != null) {
+                unresolved += pair.piecewise().unresolved();
+            }
+        }
+        long tauMin = minLatency == null ? 0 : Math.round(minLatency);
         SyncResult repaired = repair == RepairChoice.always
                 || (repair == RepairChoice.auto && ControlledLogicalClock.worthRunning(sync.pairs(), synced.nodes().size()))
-                ? ControlledLogicalClock.applyTo(synced, input, minLatency == null ? 0 : Math.round(minLatency)) : synced;
+                ? ControlledLogicalClock.applyTo(synced, input, tauMin)
+                : repair == RepairChoice.never && unresolved > 0 ? checked(synced, input, tauMin) : synced;
         List<String> coverage = MessageCoverage.warnings(repaired, eventSpans(input));
         SyncResult result = coverage.isEmpty() ? repaired : new SyncResult(repaired.reference(), repaired.nodes(),
                 repaired.pairs(), repaired.stats(), concat(repaired.warnings(), coverage), repaired.repairs());
@@ -127,18 +135,26 @@ public final class SyncCommand implements Callable<Integer> {
                 out.flush();
             }
         }
-        long unresolved = 0;
-        for (var pair : sync.pairs()) { // a loop: a first stream links its classes and lambdas, milliseconds at start
-            if (pair.piecewise() != null) {
-                unresolved += pair.piecewise().unresolved();
-            }
-        }
         SyncVerdict verdict = SyncVerdict.of(result, unresolved);
         for (String reason : verdict.reasons()) {
             spec.commandLine().getErr().println("tracesync: " + reason);
         }
         spec.commandLine().getErr().flush();
         return verdict.exitCode();
+    }
+
+    /**
+     * {@code --repair never} where a bucket holds a clock step (the fit alone cannot tell whether a
+     * message there is left inverted): the repair's detection pass counts them, nothing is moved;
+     * stats {@code inversions_after_fit}, and a warning when there are any.
+     */
+    private static SyncResult checked(SyncResult r, MessageInput input, long tauMin) throws java.io.IOException {
+        long inverted = ControlledLogicalClock.inversionsAfterFit(r, input, tauMin);
+        java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(r.stats());
+        stats.put("inversions_after_fit", inverted);
+        List<String> warnings = inverted == 0 ? r.warnings() : concat(r.warnings(), List.of(inverted
+                + " messages are inverted after the fit and left so (--repair never; auto or always moves them)"));
+        return new SyncResult(r.reference(), r.nodes(), r.pairs(), stats, warnings, r.repairs());
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

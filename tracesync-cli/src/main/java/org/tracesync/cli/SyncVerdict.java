@@ -14,8 +14,9 @@ import org.tracesync.core.reduce.SyncResult;
  * contradicts, on one reference clock: otherwise {@link ExitCode#SYNC_INCOMPLETE}, with one line
  * per reason — a single node, nodes that could not be synchronized (absent, invalid, one-way left unplaced),
  * nodes synchronized only by a fallback line (messages contradict it), messages left inverted by a
- * piecewise fit (buckets holding a clock step, when the repair pass did not run, or messages the
- * repair could not move), separate groups. Loops, not streams or lambdas, where every {@code sync}
+ * piecewise fit (around clock steps with {@code --repair never}, counted by the repair's detection
+ * pass; buckets holding a clock step when neither ran; or messages the repair could not move),
+ * separate groups. Loops, not streams or lambdas, where every {@code sync}
  * passes: the first use of a stream or a lambda costs milliseconds at start (docs/PERFORMANCE.md, "Start").
  */
 public record SyncVerdict(int exitCode, List<String> reasons) {
@@ -61,6 +62,11 @@ public record SyncVerdict(int exitCode, List<String> reasons) {
         if (r.stats().get("repair_inversions_after") instanceof Number left) {
             if (left.longValue() > 0) {
                 reasons.add(left + " messages still inverted after the repair pass (see the warnings)");
+            }
+        } else if (r.stats().get("inversions_after_fit") instanceof Number left) {
+            if (left.longValue() > 0) {
+                reasons.add(left + " messages inverted after the fit, left so by --repair never;"
+                        + " --repair auto or always moves them");
             }
         } else if (unresolvedBuckets > 0) {
             reasons.add(unresolvedBuckets + " buckets holding a clock step fit no line and may leave messages"

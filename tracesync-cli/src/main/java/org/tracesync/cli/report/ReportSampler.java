@@ -98,11 +98,7 @@ public final class ReportSampler implements MessageSink, org.tracesync.core.matc
         NodeResult r = nodeResults[receiver];
         if (s != null && r != null && s.reference().equals(r.reference())) {
             // an end around a clock step takes the reading its other end allows, as in eval
-            double cs = s.transform().correction(sendTime);
-            double cr = r.transform().correction(recvTime);
-            double latency = (recvTime - sendTime)
-                    + (MessageEnds.receiveCorrection(r.transform(), recvTime, sendTime, cs)
-                    - MessageEnds.sendCorrection(s.transform(), sendTime, recvTime, cr));
+            double latency = MessageEnds.latency(s.transform(), sendTime, r.transform(), recvTime);
             if (latency < 0) {
                 p.inversions++;
                 inversions++;

@@ -6,6 +6,8 @@ import java.util.Map;
 import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MessageEnds;
 
 /**
  * A latency between an event at local time {@code tFrom} on node X and one at {@code tTo} on node Y,
@@ -13,7 +15,9 @@ import org.tracesync.core.reduce.SyncResult;
  * (DESIGN §6b).
  *
  * <p>Same node: latency = tTo − tFrom on the node's own clock. Different nodes (same group):
- * latency = ref_Y(tTo) − ref_X(tFrom) with the nodes' transforms; the bar is the intersection of
+ * latency = ref_Y(tTo) − ref_X(tFrom) with the nodes' transforms (an event around a clock step
+ * of its node, where a local time has two readings, takes the one that keeps X's event before
+ * Y's, as for a message end: {@link MessageEnds}); the bar is the intersection of
  * (1) the nodes' own bounds, [ref − minus, ref + plus] at each end (zero for the group's
  * reference), and (2) when X and Y form a pair whose feasible region is bounded, that pair's
  * envelope: the other node's true time at the a-side timestamp lies in [lower(t), upper(t)]
@@ -94,9 +98,11 @@ public final class LatencyBars {
         if (!synced(x, from) || !synced(y, to) || !x.reference().equals(y.reference())) {
             return Status.UNSYNCHRONIZED;
         }
-        double cx = x.transform().correction(tFrom);
-        double cy = y.transform().correction(tTo);
-        double latency = local + (cy - cx);
+        ClockTransform fx = x.transform();
+        ClockTransform fy = y.transform();
+        // a step around a clock step: the reading that keeps the chain in order (tFrom's step
+        // happened first), as for a message end
+        double latency = MessageEnds.latency(fx, tFrom, fy, tTo);
         // (1) node bounds
         double lo = Double.NEGATIVE_INFINITY;
         double hi = Double.POSITIVE_INFINITY;

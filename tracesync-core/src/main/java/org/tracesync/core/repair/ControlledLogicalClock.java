@@ -94,6 +94,42 @@ public final class ControlledLogicalClock {
     }
 
     /**
+     * The messages {@code result}'s transforms leave inverted (received before their send +
+     * {@code minLatency}, within a reference group; an end around a clock step placed by its other
+     * end, as {@code eval} does): the repair's detection pass alone, for {@code --repair never}.
+     * One pass over the input, O(1) memory.
+     */
+    public static long inversionsAfterFit(SyncResult result, MessageInput input, long minLatency) throws IOException {
+        int n = result.nodes().size();
+        ClockTransform[] transforms = new ClockTransform[n];
+        int[] group = groups(result, transforms);
+        long mu = Math.max(1, minLatency);
+        long[] ends = new long[2];
+        long[] inverted = {0};
+        input.readMessages((MessageSink) (s, r, st, rt) -> {
+            if (s != r && group[s] == group[r]) {
+                place(transforms[s], st, transforms[r], rt, ends);
+                if (ends[1] < ends[0] + mu) {
+                    inverted[0]++;
+                }
+            }
+        });
+        return inverted[0];
+    }
+
+    /** Each node's reference group (unsynchronized nodes are groups of their own), its transform into {@code transforms}. */
+    private static int[] groups(SyncResult result, ClockTransform[] transforms) {
+        int[] group = new int[transforms.length];
+        java.util.Map<String, Integer> groups = new java.util.HashMap<>();
+        for (int i = 0; i < transforms.length; i++) {
+            NodeResult node = result.nodes().get(i);
+            transforms[i] = node.transform();
+            group[i] = groups.computeIfAbsent(node.reference(), k -> groups.size());
+        }
+        return group;
+    }
+
+    /**
      * Runs the repair over {@code input} for every reference group of {@code result} and returns
      * the result with the moves, statistics ({@code stats.repair_*}) and a warning saying what
      * moved (never silent). {@code minLatency}: τmin in ns (0 when unknown).
@@ -101,14 +137,7 @@ public final class ControlledLogicalClock {
     public static SyncResult applyTo(SyncResult result, MessageInput input, long minLatency) throws IOException {
         int n = result.nodes().size();
         ClockTransform[] transforms = new ClockTransform[n];
-        int[] group = new int[n];
-        java.util.Map<String, Integer> groups = new java.util.HashMap<>();
-        for (int i = 0; i < n; i++) {
-            NodeResult node = result.nodes().get(i);
-            transforms[i] = node.transform();
-            // unsynchronized nodes are groups of their own: nothing to compare them with
-            group[i] = groups.computeIfAbsent(node.reference(), k -> groups.size());
-        }
+        int[] group = groups(result, transforms);
         Repair r = repair(input, transforms, group, minLatency, DEFAULT_GAMMA);
         java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
         stats.put("repair", "controlled logical clock");
@@ -156,18 +185,14 @@ public final class ControlledLogicalClock {
         long[][] spots = {new long[16]};
         int[] spotCount = {0};
         long[] worst = {0};
+        long[] ends = new long[2];
         input.readMessages((MessageSink) (s, r, st, rt) -> {
             if (s == r || group[s] != group[r]) {
                 return;
             }
-            long cs = transforms[s].apply(st);
-            long cr = transforms[r].apply(rt);
-            if (cr < cs + mu && (!transforms[s].isLinear() || !transforms[r].isLinear())) {
-                // an end around a clock step takes the reading its other end allows (MessageEnds)
-                long placedSend = MessageEnds.send(transforms[s], st, cr);
-                cr = MessageEnds.receive(transforms[r], rt, cs);
-                cs = placedSend;
-            }
+            place(transforms[s], st, transforms[r], rt, ends);
+            long cs = ends[0];
+            long cr = ends[1];
             if (cr < cs + mu) {
                 if (spotCount[0] == spots[0].length) {
                     spots[0] = Arrays.copyOf(spots[0], spotCount[0] * 2);
@@ -190,11 +215,12 @@ public final class ControlledLogicalClock {
                 if (s == r || group[s] != group[r]) {
                     return;
                 }
-                if (inside(near, transforms[s].apply(st)) || inside(near, transforms[r].apply(rt))) {
+                place(transforms[s], st, transforms[r], rt, ends);
+                if (inside(near, ends[0]) || inside(near, ends[1])) {
                     if (log.messages >= cap) {
                         throw new TooMany();
                     }
-                    log.add(s, r, st, rt);
+                    log.add(s, r, st, rt, ends[0], ends[1]);
                 }
             });
         } catch (TooMany e) {
@@ -204,6 +230,23 @@ public final class ControlledLogicalClock {
                     Runtime.getRuntime().maxMemory() >> 20));
         }
         return log.repair(transforms, mu, gamma);
+    }
+
+    /**
+     * The fitted reference times {send, receive} of a message into {@code out}: each end's local
+     * time's segment, except that an end around a clock step takes the reading its other end
+     * allows ({@link MessageEnds}), as {@code eval} places it.
+     */
+    private static void place(ClockTransform sender, long st, ClockTransform receiver, long rt, long[] out) {
+        long cs = sender.apply(st);
+        long cr = receiver.apply(rt);
+        if (!sender.isLinear() || !receiver.isLinear()) {
+            long placedSend = MessageEnds.send(sender, st, cr);
+            cr = MessageEnds.receive(receiver, rt, cs);
+            cs = placedSend;
+        }
+        out[0] = cs;
+        out[1] = cr;
     }
 
     /** Heap needed per kept message (two events, their arrays while sorting and repairing). */
@@ -263,6 +306,8 @@ public final class ControlledLogicalClock {
     private static final class EventLog {
         final int n;
         long[][] local;
+        /** Each event's fitted reference time (its reading, {@link #place}). */
+        long[][] fitted;
         int[] count;
         // message k: send = (sNode[k], sIdx[k]) and receive = (rNode[k], rIdx[k]) before sorting
         int[] sNode = new int[16];
@@ -274,18 +319,21 @@ public final class ControlledLogicalClock {
         EventLog(int n) {
             this.n = n;
             local = new long[n][16];
+            fitted = new long[n][16];
             count = new int[n];
         }
 
-        int push(int node, long t) {
+        int push(int node, long t, long c) {
             if (count[node] == local[node].length) {
                 local[node] = Arrays.copyOf(local[node], count[node] * 2);
+                fitted[node] = Arrays.copyOf(fitted[node], count[node] * 2);
             }
             local[node][count[node]] = t;
+            fitted[node][count[node]] = c;
             return count[node]++;
         }
 
-        void add(int s, int r, long st, long rt) {
+        void add(int s, int r, long st, long rt, long cs, long cr) {
             if (messages == sNode.length) {
                 int cap = messages * 2;
                 sNode = Arrays.copyOf(sNode, cap);
@@ -295,13 +343,15 @@ public final class ControlledLogicalClock {
             }
             sNode[messages] = s;
             rNode[messages] = r;
-            sIdx[messages] = push(s, st);
-            rIdx[messages] = push(r, rt);
+            sIdx[messages] = push(s, st, cs);
+            rIdx[messages] = push(r, rt, cr);
             messages++;
         }
 
         Repair repair(ClockTransform[] transforms, long mu, double gamma) {
-            // sort each node's events by local time; remember where each original index went
+            // sort each node's events by their fitted reference time, then local time (the local
+            // order except around a backward step, where the clock read the same times twice);
+            // remember where each original index went
             int[][] position = new int[n][];
             long[][] t = new long[n][];
             long[][] c = new long[n][];
@@ -312,16 +362,18 @@ public final class ControlledLogicalClock {
                     order[k] = k;
                 }
                 long[] times = local[i];
-                Arrays.sort(order, (x, y) -> Long.compare(times[x], times[y]));
+                long[] refs = fitted[i];
+                Arrays.sort(order, (x, y) -> refs[x] != refs[y] ? Long.compare(refs[x], refs[y]) : Long.compare(times[x], times[y]));
                 position[i] = new int[m];
                 t[i] = new long[m];
                 c[i] = new long[m];
                 for (int k = 0; k < m; k++) {
                     position[i][order[k]] = k;
                     t[i][k] = times[order[k]];
-                    c[i][k] = transforms[i].apply(t[i][k]);
+                    c[i][k] = refs[order[k]];
                 }
                 local[i] = null;
+                fitted[i] = null;
             }
             // for each receive event: its send (node, position); -1 for sends
             int[][] sendNode = new int[n][];
@@ -382,18 +434,33 @@ public final class ControlledLogicalClock {
                         moved++;
                         maxShift = Math.max(maxShift, shift);
                         sumShift += shift;
-                        if (mine.isEmpty() || mine.get(mine.size() - 1)[0] != t[i][k]) {
-                            mine.add(new long[] {t[i][k], lc[i][k]});
-                        }
+                        mine.add(new long[] {t[i][k], lc[i][k]});
                     }
                     if (k > 0 && c[i][k] > c[i][k - 1]) {
                         double ratio = (double) (lc[i][k] - lc[i][k - 1]) / (double) (c[i][k] - c[i][k - 1]);
                         maxStretch = Math.max(maxStretch, Math.abs(ratio - 1));
                     }
                 }
-                moves.add(mine.toArray(new long[0][]));
+                moves.add(byLocalTime(mine));
             }
             return new Repair(events, before, after, moved, maxShift, moved == 0 ? 0 : sumShift / moved, maxStretch, moves, "");
+        }
+
+        /**
+         * Moves sorted by local time, one per local time (the first in reference order: two
+         * events at one local time were read on either side of a backward step, and the result's
+         * {@code repairs} key by local time). Already sorted unless the node's clock stepped back.
+         */
+        private static long[][] byLocalTime(List<long[]> mine) {
+            long[][] a = mine.toArray(new long[0][]);
+            Arrays.sort(a, (x, y) -> Long.compare(x[0], y[0])); // stable: reference order within a local time
+            int m = 0;
+            for (long[] move : a) {
+                if (m == 0 || a[m - 1][0] != move[0]) {
+                    a[m++] = move;
+                }
+            }
+            return m == a.length ? a : Arrays.copyOf(a, m);
         }
 
         /**

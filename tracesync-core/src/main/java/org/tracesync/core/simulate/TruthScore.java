@@ -84,11 +84,7 @@ public final class TruthScore implements MessageSink {
         NodeResult r = results[receiver];
         if (s.reference().equals(r.reference())) {
             // an end around a clock step takes the reading its other end allows (MessageEnds)
-            double cs = s.transform().correction(sendTime);
-            double cr = r.transform().correction(recvTime);
-            double latency = (recvTime - sendTime)
-                    + (MessageEnds.receiveCorrection(r.transform(), recvTime, sendTime, cs)
-                    - MessageEnds.sendCorrection(s.transform(), sendTime, recvTime, cr));
+            double latency = MessageEnds.latency(s.transform(), sendTime, r.transform(), recvTime);
             if (latency < 0) {
                 inversions++;
                 if (firstViolation.isEmpty()) {

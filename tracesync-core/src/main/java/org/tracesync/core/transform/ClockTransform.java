@@ -107,6 +107,20 @@ public record ClockTransform(List<LinearSegment> segments) {
         return k0 > 0 && t < readTwiceEnd(k0) ? k0 : -1;
     }
 
+    /**
+     * Whether some local time has two readings ({@link #stepAround} is not −1 everywhere): a
+     * segment with either-side times, or times read twice after a backward step. False for a
+     * linear transform and a continuous piecewise one. O(segments).
+     */
+    public boolean hasTwoReadings() {
+        for (int k = 1; k < segments.size(); k++) {
+            if (segments.get(k).eitherFrom() != null || readTwiceEnd(k) > segments.get(k).from()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the clock read local time t twice: just after a backward step (see {@link #readTwiceEnd}). O(log segments). */
     public boolean readTwice(long t) {
         if (segments.size() == 1) {
@@ -239,8 +253,9 @@ public record ClockTransform(List<LinearSegment> segments) {
             Long to = it.hasNext() ? it.next() : null;
             long probe = from != null && to != null ? from + (to - from) / 2
                     : from != null ? from : (to != null ? to - 1 : segments.get(0).origin());
-            LinearSegment in = segmentAt(probe);
-            LinearSegment o = outer.segmentAt(apply(probe));
+            int i = indexAt(probe);
+            LinearSegment in = segments.get(i);
+            LinearSegment o = outerSegment(outer, i, apply(probe));
             LinearSegment c = compose(in, o);
             long[] z = from == null ? null : either.get(from);
             out.add(new LinearSegment(from, to, c.origin(), c.offset(), c.drift(), z == null ? null : z[0],
@@ -251,6 +266,50 @@ public record ClockTransform(List<LinearSegment> segments) {
             from = to;
         }
         return new ClockTransform(out);
+    }
+
+    /**
+     * The segment of {@code outer} that maps segment i's image y in a composition. Around a step
+     * of this transform where the intermediate clock went back (the correction drops at a knot:
+     * the images of the segments on either side overlap, the intermediate times there were read
+     * twice), that step is the intermediate clock's own, and the outer transform sees it too (a
+     * step where its correction jumps up, with its either-side times or its times read twice
+     * meeting that overlap): an image there is on the side of the step that segment i says, before
+     * it or after it, not where its value alone falls (which put the whole segment before the step
+     * a step's size off). Elsewhere the segment whose [from, to) holds y. O(log segments).
+     */
+    private LinearSegment outerSegment(ClockTransform outer, int i, long y) {
+        long[] before = i + 1 < segments.size() ? overlap(i + 1) : null; // segment i ends at such a step
+        long[] after = i > 0 ? overlap(i) : null; // segment i starts at one
+        if (before != null) {
+            y = Math.min(y, before[0] - 1);
+        }
+        if (after != null) {
+            y = Math.max(y, after[1]);
+        }
+        int j = outer.stepAround(y);
+        if (j > 0 && (before == null) != (after == null)) {
+            long[] o = before != null ? before : after;
+            LinearSegment s = outer.segments.get(j);
+            long from = s.eitherFrom() == null ? s.from() : Math.min(s.eitherFrom(), s.from());
+            long to = Math.max(s.eitherTo() == null ? s.from() : s.eitherTo(), outer.readTwiceEnd(j));
+            if (s.correction(s.from()) > outer.segments.get(j - 1).correction(s.from()) && from < o[1] && to > o[0]) {
+                return outer.segments.get(before != null ? j - 1 : j);
+            }
+        }
+        return outer.segmentAt(y);
+    }
+
+    /**
+     * The image times [start, end) that segments k − 1 and k both reach, where the correction
+     * drops at segment k's start (the clock this transform maps to went back there); null where
+     * it does not drop by at least 1 ns. O(1).
+     */
+    private long[] overlap(int k) {
+        long knot = segments.get(k).from();
+        long start = segments.get(k).apply(knot);
+        long end = segments.get(k - 1).apply(knot);
+        return start < end ? new long[] {start, end} : null;
     }
 
     /** {@code out ∘ in} for two linear pieces; origin stays in's. */

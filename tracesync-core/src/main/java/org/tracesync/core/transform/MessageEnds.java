@@ -40,6 +40,21 @@ public final class MessageEnds {
         return reading(receiver, rt, (double) (st - rt) + sendCorrection, false);
     }
 
+    /**
+     * The corrected latency (ns) of the message sent at local time {@code st} on {@code sender} and
+     * received at {@code rt} on {@code receiver}, both on one reference clock: each end read as the
+     * rule above reads it (around a step, the reading its other end allows), elsewhere by its local
+     * time's segment. Negative: the message arrives before it was sent.
+     */
+    public static double latency(ClockTransform sender, long st, ClockTransform receiver, long rt) {
+        double cs = sender.correction(st);
+        double cr = receiver.correction(rt);
+        if (sender.isLinear() && receiver.isLinear()) {
+            return (rt - st) + (cr - cs);
+        }
+        return (rt - st) + (receiveCorrection(receiver, rt, st, cs) - sendCorrection(sender, st, rt, cr));
+    }
+
     /** The send's reference time (ns), whose receive is at reference time {@code recvRef}. */
     public static long send(ClockTransform sender, long st, long recvRef) {
         return st + Math.round(reading(sender, st, (double) (recvRef - st), true));
@@ -51,25 +66,49 @@ public final class MessageEnds {
     }
 
     /**
-     * The correction of local time t: around a step, of its two readings the latest at most
+     * The segment (index in {@code sender}'s transform) whose line reads a send at local time
+     * {@code st}, whose receive is at {@code rt} with correction {@code recvCorrection}: the one
+     * {@link #sendCorrection} uses. For a reader that places the send's neighbours in its trace
+     * by it ({@link ReadingsInOrder#placed}).
+     */
+    public static int sendSegment(ClockTransform sender, long st, long rt, double recvCorrection) {
+        return segment(sender, st, (double) (rt - st) + recvCorrection, true);
+    }
+
+    /** The segment whose line reads a receive ({@link #receiveCorrection}); see {@link #sendSegment}. */
+    public static int receiveSegment(ClockTransform receiver, long rt, long st, double sendCorrection) {
+        return segment(receiver, rt, (double) (st - rt) + sendCorrection, false);
+    }
+
+    /** The correction of local time t on the segment {@link #segment} picks. */
+    private static double reading(ClockTransform transform, long t, double limit, boolean send) {
+        if (transform.isLinear()) {
+            return transform.correction(t);
+        }
+        return transform.segments().get(segment(transform, t, limit, send)).correction(t);
+    }
+
+    /**
+     * The segment of local time t: around a step, of its two readings the latest at most
      * {@code limit} (a send: {@code limit} is its receive's reference time − t) or the earliest at
      * least {@code limit} (a receive: its send's); when neither, or away from steps, the local
      * time's segment.
      */
-    private static double reading(ClockTransform transform, long t, double limit, boolean send) {
-        double local = transform.correction(t);
+    private static int segment(ClockTransform transform, long t, double limit, boolean send) {
         int k = transform.stepAround(t);
         if (k < 0) {
-            return local;
+            return transform.indexAt(t);
         }
         List<LinearSegment> s = transform.segments();
         double a = s.get(k - 1).correction(t);
         double b = s.get(k).correction(t);
-        double late = Math.max(a, b);
-        double early = Math.min(a, b);
+        int late = a > b ? k - 1 : k;
+        int early = a > b ? k : k - 1;
+        double lateValue = Math.max(a, b);
+        double earlyValue = Math.min(a, b);
         if (send) {
-            return late <= limit ? late : early <= limit ? early : local;
+            return lateValue <= limit ? late : earlyValue <= limit ? early : transform.indexAt(t);
         }
-        return early >= limit ? early : late >= limit ? late : local;
+        return earlyValue >= limit ? early : lateValue >= limit ? late : transform.indexAt(t);
     }
 }

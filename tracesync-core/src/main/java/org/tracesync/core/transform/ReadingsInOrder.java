@@ -13,7 +13,9 @@ import java.util.function.LongUnaryOperator;
  * time alone would put it. When no event shows the step (none within its size of it on either
  * side), the events read twice that came after it map with the line before, a step's size early.
  * Inside a step's wider interval (where the messages could not place it) this reader keeps the
- * local-time rule: without the messages, nothing else tells.
+ * local-time rule, without the messages nothing else tells, except once the trace is past that
+ * step (an earlier timestamp mapped after it): a later one there maps after it too. A timestamp
+ * whose reading is known from elsewhere (its message's other end) is given by {@link #placed}.
  *
  * <p>One instance per trace, fed every timestamp in order (stateful, not thread-safe). O(log
  * segments) per timestamp, O(1) for a linear transform; nothing allocated.
@@ -43,8 +45,22 @@ public final class ReadingsInOrder implements LongUnaryOperator {
             } else {
                 reached = k;
             }
+        } else if (k < reached && transform.stepAround(t) == reached) {
+            use = reached; // around a step the trace is already past: after it
         }
         last = t;
         return transform.segments().get(use).apply(t);
+    }
+
+    /**
+     * The reference time of the next timestamp {@code t} of the trace whose reading is known:
+     * segment {@code segment}'s line (e.g. where its message's other end placed it,
+     * {@link MessageEnds#sendSegment}). The timestamps after it keep its side of a step: when it
+     * is past a step, so are they. O(1).
+     */
+    public long placed(long t, int segment) {
+        reached = Math.max(reached, segment);
+        last = t;
+        return transform.segments().get(segment).apply(t);
     }
 }

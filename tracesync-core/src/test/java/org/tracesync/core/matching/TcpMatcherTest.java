@@ -230,4 +230,50 @@ class TcpMatcherTest {
         assertThat(tm.ambiguous()).isEqualTo(km.ambiguous());
         assertThat(expected).hasSizeGreaterThan(3_000);
     }
+
+    /**
+     * The keys left at the end are decided by {@link TcpMatcher#finish} with their slots read
+     * ahead, several runs of them: the messages, their order and the exchanges are those of the
+     * same keys decided one by one as the window passes them (a last event after the window).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void finishingDecidesAsTheWindowDoes(long seed) {
+        List<long[]> viaFinish = new ArrayList<>();
+        List<long[]> viaWindow = new ArrayList<>();
+        TcpMatcher[] ms = new TcpMatcher[2];
+        for (int v = 0; v < 2; v++) {
+            List<long[]> got = v == 0 ? viaFinish : viaWindow;
+            TcpMatcher tm = new TcpMatcher(2, W, (s, r, ts, tr) -> got.add(new long[] {s, r, ts, tr}));
+            tm.exchangesTo((a, b, t1, t2, t3, t4) -> got.add(new long[] {-1, a, b, t1, t2, t3, t4}));
+            Random rnd = new Random(seed);
+            EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+            long t = 1_000_000;
+            long seqA = rnd.nextInt();
+            for (int i = 0; i < 700; i++) { // 1,400 keys: about 22 runs of keys to decide at the end
+                int len = 1 + rnd.nextInt(1400);
+                t += rnd.nextInt(500_000);
+                block.addSegment(0, true, t, 0, 1, 1000, 2000, seqA, 7, 0x18, len);
+                block.addSegment(1, false, t + 30_000, 0, 1, 1000, 2000, seqA, 7, 0x18, len);
+                seqA = (seqA + len) & 0xffffffffL;
+                block.addSegment(1, true, t + 40_000, 1, 0, 2000, 1000, 7, seqA, 0x10, 0);
+                block.addSegment(0, false, t + 70_000 + rnd.nextInt(1000), 1, 0, 2000, 1000, 7, seqA, 0x10, 0);
+                if (block.isFull()) {
+                    tm.match(block, null);
+                    block.clear();
+                }
+            }
+            if (v == 1) { // an unrelated late segment: the window passes every key above
+                block.addSegment(0, true, t + 2 * W, 0, 1, 1001, 2001, 1, 1, 0x10, 0);
+            }
+            tm.match(block, null);
+            tm.finish();
+            ms[v] = tm;
+        }
+        assertThat(ms[0].matched()).isEqualTo(1_400);
+        assertThat(ms[1].matched()).isEqualTo(1_400);
+        assertThat(ms[0].exchanges()).isEqualTo(ms[1].exchanges()).isGreaterThan(600);
+        assertThat(viaFinish).hasSize(1_400 + (int) ms[0].exchanges());
+        assertThat(viaFinish).containsExactlyElementsOf(viaWindow);
+    }
 }

@@ -9,7 +9,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.MessageSink;
-import org.tracesync.core.model.NodeInfo;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
@@ -32,7 +31,7 @@ class ControlledLogicalClockTest {
         SimulationConfig config = SimulationConfig.cluster(SimulationConfig.names(3, null), Topology.MESH, seed, 50.0);
         List<long[]> messages = new ArrayList<>();
         new ClusterSimulator(config).run((MessageSink) (s, r, st, rt) -> messages.add(new long[] {s, r, st, rt}));
-        MessageInput input = input(config, messages);
+        MessageInput input = ListedMessages.input(config, messages);
         SyncResult fitted = Synchronizer.synchronize(input, Synchronizer.Options.defaults()).result();
         // a fit gone wrong: one non-reference node placed 100-300 us late (as a fallback line would)
         Random random = new Random(seed);
@@ -66,7 +65,7 @@ class ControlledLogicalClockTest {
         SimulationConfig config = SimulationConfig.cluster(SimulationConfig.names(3, null), Topology.MESH, seed, 50.0);
         List<long[]> messages = new ArrayList<>();
         new ClusterSimulator(config).run((MessageSink) (s, r, st, rt) -> messages.add(new long[] {s, r, st, rt}));
-        SyncResult fitted = Synchronizer.synchronize(input(config, messages), Synchronizer.Options.defaults()).result();
+        SyncResult fitted = Synchronizer.synchronize(ListedMessages.input(config, messages), Synchronizer.Options.defaults()).result();
         // received 0.5-2 ms before they were sent in true time: with traffic the other way in
         // that window they close causal cycles no clock can satisfy
         Random random = new Random(seed);
@@ -76,7 +75,7 @@ class ControlledLogicalClockTest {
             long early = 500_000 + random.nextInt(1_500_000);
             dirty.add(new long[] {m[0], m[1], m[2], m[3] - (m[3] - m[2]) - early + offsetGuess(fitted, m)});
         }
-        SyncResult repaired = ControlledLogicalClock.applyTo(fitted, input(config, dirty), 0);
+        SyncResult repaired = ControlledLogicalClock.applyTo(fitted, ListedMessages.input(config, dirty), 0);
         long after = (long) repaired.stats().get("repair_inversions_after");
         assertThat(after).isEqualTo(inversions(repaired, dirty));
         assertThat(after).isLessThanOrEqualTo((long) repaired.stats().get("repair_inversions_before"));
@@ -122,21 +121,5 @@ class ControlledLogicalClockTest {
             }
         }
         return inv;
-    }
-
-    private static MessageInput input(SimulationConfig config, List<long[]> messages) {
-        return new MessageInput() {
-            @Override
-            public List<NodeInfo> nodes() {
-                return config.names().stream().map(n -> new NodeInfo(n, "sim")).toList();
-            }
-
-            @Override
-            public void readMessages(MessageSink sink) {
-                for (long[] m : messages) {
-                    sink.message((int) m[0], (int) m[1], m[2], m[3]);
-                }
-            }
-        };
     }
 }

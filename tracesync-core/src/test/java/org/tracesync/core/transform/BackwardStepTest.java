@@ -31,12 +31,12 @@ import org.tracesync.core.simulate.TruthScore;
  * {@code simulate --nodes 2 --steps 2} (30 µs minimum latency, 100 µs tail), 20 minutes at 50
  * messages/s, reference node 0, no repair pass.
  */
-class BackwardStepTest {
+public class BackwardStepTest {
 
     private static final long MINUTE = 60_000_000_000L;
     private static final long START = SimulationConfig.DEFAULT_START;
 
-    static SimulationConfig config(long seed, long minutes, double rate) {
+    public static SimulationConfig config(long seed, long minutes, double rate) {
         LatencyModel latency = new LatencyModel(30_000, 30_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
         List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
                 1_000_000_000L, 50e-6, 0.0);

@@ -156,4 +156,33 @@ class StepReadingsTest {
         ReadingsInOrder linear = new ReadingsInOrder(ClockTransform.linear(C, 7.0, 0));
         assertThat(linear.applyAsLong(C)).isEqualTo(C + 7);
     }
+
+    /**
+     * A path through a node whose clock stepped (path composition, issue #13 item 5): node x's
+     * clock is continuous and reads y's + 5 ms until y's clock steps back by 4 ms (at x-time C);
+     * y's reads the reference's + 5 ms until then. Both pairs see the step: x → y drops by 4 ms at
+     * x-time C, y → reference jumps up by 4 ms at y's first local time after it. Composed, x's
+     * transform is continuous: the y-times read twice are read on the side of the step that x's
+     * segment says, not by their value alone (which put every x-time before the step 4 ms off).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {0, 200_000, -200_000})
+    void composingThroughANodeWhoseClockSteppedBackKeepsEachSideOfTheStep(long disagreement) {
+        long k = C + 900_000; // the step, on x's clock (x reads true time)
+        ClockTransform xToY = new ClockTransform(List.of(new LinearSegment(null, k, C, 5e6, 1e-6),
+                new LinearSegment(k, null, C, 1e6, 1e-6, k - MS, k + 2 * MS)));
+        long m = xToY.segments().get(1).apply(k) + disagreement; // y's first time after the step, as its other pair sees it
+        ClockTransform yToRef = new ClockTransform(List.of(new LinearSegment(null, m, C, -5e6, -1e-6),
+                new LinearSegment(m, null, C, -1e6, -1e-6, m - MS, m + 3 * MS)));
+        ClockTransform composed = xToY.then(yToRef);
+        SplittableRandom r = new SplittableRandom(disagreement);
+        for (int i = 0; i < 2_000; i++) {
+            long t = k + r.nextLong(-1_000 * MS, 1_000 * MS);
+            // x reads true time: its transform should give (about) 0 away from the two cuts' disagreement
+            long window = Math.abs(disagreement) + 1_000;
+            if (Math.abs(t - k) > window) {
+                assertThat(Math.abs(composed.apply(t) - t)).as("x-time C %+d ns", t - C).isLessThanOrEqualTo(10);
+            }
+        }
+    }
 }

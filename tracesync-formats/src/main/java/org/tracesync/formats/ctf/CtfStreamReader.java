@@ -691,6 +691,21 @@ final class CtfStreamReader implements CtfEvent {
                         }
                     }
                 }
+                case DecodeProgram.RUN8 -> {
+                    p = up(p, c[i + 2]);
+                    if (c[i + 3] > lim - p) {
+                        pos = p;
+                        run(prog.subs[c[i + 4]], slots); // fails where field-by-field decoding fails
+                        p = pos;
+                        i += c[i + 5] * DecodeProgram.WIDTH;
+                    } else {
+                        base = p;
+                        p += c[i + 3];
+                        if (c[i + 1] >= 0) {
+                            readBytePlan(prog.plans[c[i + 1]], b, (int) (base >>> 3), slots);
+                        }
+                    }
+                }
                 case DecodeProgram.A8 -> {
                     int s = c[i + 4];
                     slots[c[i + 1]] = ((b[(int) ((base + c[i + 2]) >>> 3)] & 0xFFL) << s) >> s;
@@ -786,13 +801,33 @@ final class CtfStreamReader implements CtfEvent {
                     if (size > lim - p) {
                         throw pastEnd(p);
                     }
-                    long v = bitsAt(p, size, (c[i + 5] & DecodeProgram.FLAG_BIG_ENDIAN) != 0);
-                    if ((c[i + 5] & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
+                    // the event header's id and timestamp: read and applied here (bitsAt and role are not inlined into this method)
+                    int flags = c[i + 5];
+                    boolean big = (flags & DecodeProgram.FLAG_BIG_ENDIAN) != 0;
+                    int sh = (int) (p & 7);
+                    long v;
+                    if (size > 0 && sh + size <= 64) {
+                        int o = (int) (p >>> 3);
+                        v = big ? ((long) LONG_BE.get(b, o) << sh) >>> (64 - size)
+                                : ((long) LONG_LE.get(b, o) >>> sh) & (-1L >>> (64 - size));
+                    } else {
+                        v = bitsAt(p, size, big);
+                    }
+                    if ((flags & DecodeProgram.FLAG_SIGNED) != 0 && size < 64) {
                         v = (v << (64 - size)) >> (64 - size);
                     }
                     slots[c[i + 1]] = v;
                     p += size;
-                    role(c[i + 4], v, size);
+                    int r = c[i + 4];
+                    if (r == FieldDecoder.ROLE_TIMESTAMP && size < 64) {
+                        long mask = (1L << size) - 1;
+                        long nv = (clock & ~mask) | v;
+                        clock = v < (clock & mask) ? nv + (1L << size) : nv;
+                    } else if (r == FieldDecoder.ROLE_EVENT_ID) {
+                        eventId = v;
+                    } else if (r != FieldDecoder.ROLE_NONE) {
+                        clock = v; // a 64-bit timestamp, or the packet's timestamp_begin
+                    }
                 }
                 case DecodeProgram.STRING -> {
                     p = up(p, 8);
@@ -878,6 +913,26 @@ final class CtfStreamReader implements CtfEvent {
             }
             int s = flags & 0xFF;
             slots[plan[k + 3]] = (v << s) >> s;
+        }
+    }
+
+    /**
+     * Reads a {@link DecodeProgram#RUN8}'s plan (see {@link DecodeProgram#bytePlan}) for a run that
+     * starts at byte {@code at} of the copy: one 8-byte load per group of fields (the run lies
+     * before the copy's end, which has {@link #PAD} bytes after it), then per field two shifts and a
+     * mask known when the plan was built.
+     */
+    private static void readBytePlan(int[] plan, byte[] b, int at, long[] slots) {
+        int k = 0;
+        while (k < plan.length) {
+            int o = at + plan[k];
+            int h = plan[k + 1];
+            long x = (h & 1) != 0 ? (long) LONG_BE.get(b, o) : (long) LONG_LE.get(b, o);
+            int end = k + 2 + 2 * (h >>> 1);
+            for (k += 2; k < end; k += 2) {
+                int sh = plan[k];
+                slots[plan[k + 1]] = ((x << sh) >> (sh >>> 8)) & (-1L >>> (sh >>> 16));
+            }
         }
     }
 

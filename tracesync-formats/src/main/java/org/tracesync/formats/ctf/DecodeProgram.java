@@ -73,6 +73,11 @@ final class DecodeProgram {
     static final int AARRAY = 25;
     /** Continues at instruction index op2. */
     static final int JUMP = 26;
+    /**
+     * A {@link #RUN} that starts on a byte (its alignment a multiple of 8): the same operands, but
+     * its plan op1 (when ≥ 0) is a {@link #bytePlan}, whose shifts are known when it is built.
+     */
+    static final int RUN8 = 27;
     static final int FLAG_BIG_ENDIAN = 1;
     static final int FLAG_SIGNED = 2;
 
@@ -88,6 +93,49 @@ final class DecodeProgram {
      */
     final int[][] plans;
     static final int PLAN_BIG_ENDIAN = 1 << 8;
+
+    /**
+     * The plan of a {@link #RUN8} from the plan of a {@link #RUN} (four ints per field in offset
+     * order, see {@link #plans}), for a run that starts on a byte: its fields in groups that one
+     * 8-byte load holds, each group two ints — the byte offset of its first field's first byte from
+     * the run's start, and {@code count << 1 | 1 if big-endian} — then two ints per field: its shifts
+     * packed as {@code L | R << 8 | M << 16}, and its slot. A field's value is
+     * {@code ((x << L) >> R) & (-1L >>> M)}, x being the group's load in its byte order: L moves the
+     * field's last bit to the top (big-endian: its bit offset from the load's first byte;
+     * little-endian: 64 − that offset − size), R = 64 − size brings it down with the sign, and M
+     * (64 − size for unsigned fields, 0 for signed ones) clears the sign bits of the unsigned ones.
+     * Java shifts a {@code long} by the low six bits of the count, so the packed int serves as L as
+     * it is. A group starts at a field's first byte, and ends at the first field of the other byte
+     * order or that does not lie within the load's 64 bits. (The load may pass the run's end: the
+     * heap copy has 8 bytes after the content.)
+     */
+    static int[] bytePlan(int[] plan) {
+        List<Integer> out = new ArrayList<>();
+        int k = 0;
+        while (k < plan.length) {
+            boolean big = (plan[k + 2] & PLAN_BIG_ENDIAN) != 0;
+            int first = plan[k] / 8;
+            int header = out.size();
+            out.add(first);
+            out.add(0);
+            int count = 0;
+            while (k < plan.length && ((plan[k + 2] & PLAN_BIG_ENDIAN) != 0) == big
+                    && plan[k] - 8 * first + plan[k + 1] <= 64 && plan[k] >= 8 * first) {
+                int off = plan[k] - 8 * first;
+                int size = plan[k + 1];
+                boolean signed = (plan[k + 2] & 0xFF) != 0;
+                int l = big ? off : 64 - off - size;
+                int r = 64 - size;
+                int m = signed ? 0 : 64 - size;
+                out.add(l | r << 8 | m << 16);
+                out.add(plan[k + 3]);
+                count++;
+                k += 4;
+            }
+            out.set(header + 1, count << 1 | (big ? 1 : 0));
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
 
     private DecodeProgram(int[] code, DecodeProgram[] subs, FieldDecoder[] refs, int[] targets, int[][] plans) {
         this.code = code;
@@ -194,7 +242,10 @@ final class DecodeProgram {
             } else if (d instanceof FieldDecoder.StringDecoder x) {
                 add(STRING, x.slot, 8, 0, 0, 0);
             } else if (d instanceof FieldDecoder.StructDecoder x) {
-                if (x.align > 1) {
+                // a first run aligned to a multiple of the structure's alignment aligns there itself
+                boolean runAligns = x.fields.length > 0 && x.fields[0] instanceof FieldDecoder.FixedRunDecoder r
+                        && r.align % Math.max(1, x.align) == 0;
+                if (x.align > 1 && !runAligns) {
                     add(ALIGN, 0, x.align, 0, 0, 0);
                 }
                 for (FieldDecoder f : x.fields) {
@@ -230,6 +281,14 @@ final class DecodeProgram {
         }
 
         private void emitRun(FieldDecoder.FixedRunDecoder x) {
+            if (x.fields.length == 1 && x.kind.length == 1 && x.kind[0] != FieldDecoder.FixedRunDecoder.ARRAY) {
+                // one integer or float read: its own sequential instruction (one dispatch instead of two)
+                if (x.align > FieldDecoder.FixedRunDecoder.alignment(x.fields[0])) {
+                    add(ALIGN, 0, x.align, 0, 0, 0);
+                }
+                emit(x.fields[0]);
+                return;
+            }
             if (x.bits > Integer.MAX_VALUE / 2 || x.kind.length > 4096) {
                 if (x.align > 1) {
                     add(ALIGN, 0, x.align, 0, 0, 0);
@@ -259,11 +318,13 @@ final class DecodeProgram {
                 }
             }
             int planIndex = -1;
+            boolean bytes = x.align % 8 == 0;
             if (!plan.isEmpty()) {
-                plans.add(plan.stream().mapToInt(Integer::intValue).toArray());
+                int[] p = plan.stream().mapToInt(Integer::intValue).toArray();
+                plans.add(bytes ? bytePlan(p) : p);
                 planIndex = plans.size() - 1;
             }
-            add(RUN, planIndex, Math.max(1, x.align), (int) x.bits, sub(ofFields(x.fields)), rest.size());
+            add(bytes ? RUN8 : RUN, planIndex, Math.max(1, x.align), (int) x.bits, sub(ofFields(x.fields)), rest.size());
             for (int k : rest) {
                 int off = (int) x.offset[k];
                 int size = x.size[k];
@@ -302,8 +363,26 @@ final class DecodeProgram {
             for (int i = 0; i < ops.size(); i++) {
                 System.arraycopy(ops.get(i), 0, code, i * WIDTH, WIDTH);
             }
-            return new DecodeProgram(code, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]),
-                    targets.stream().mapToInt(Integer::intValue).toArray(), plans.toArray(new int[0][]));
+            // jumps to a jump (an option ending where an enclosing option ends, an empty option) go to its end
+            int[] t = targets.stream().mapToInt(Integer::intValue).toArray();
+            for (int i = 0; i < code.length; i += WIDTH) {
+                if (code[i] == JUMP) {
+                    code[i + 2] = past(code, code[i + 2]);
+                }
+            }
+            for (int k = 0; k < t.length; k++) {
+                t[k] = past(code, t[k]);
+            }
+            return new DecodeProgram(code, subs.toArray(new DecodeProgram[0]), refs.toArray(new FieldDecoder[0]), t,
+                    plans.toArray(new int[0][]));
+        }
+
+        /** Where control lands from {@code at}: past every jump it meets there. */
+        private static int past(int[] code, int at) {
+            while (at < code.length && code[at] == JUMP) {
+                at = code[at + 2];
+            }
+            return at;
         }
     }
 }

@@ -174,8 +174,8 @@ abstract class FieldDecoder {
      * and fixed-size elements) whose alignments all divide the run's starting alignment, so that
      * each field's bit offset from the run's (aligned) start is known when the decoder is built
      * ({@link PrunedDecoders}). Decoding checks the run's end against the content's end once, then
-     * reads only the wanted fields at their offsets (an integer with a role is always read; an
-     * array's position and length are always set) and moves past the run: fields nobody reads cost
+     * reads only the wanted fields at their offsets (an integer with a role is always read; a
+     * wanted array gets its position and length) and moves past the run: fields nobody reads cost
      * nothing. When the run does not fit before the content's end it decodes field by field through
      * the fields' own decoders, so the error, and the field it names, are theirs.
      */
@@ -201,7 +201,7 @@ abstract class FieldDecoder {
 
         /**
          * @param fields decoders for which {@link #fixed} holds, whose alignments divide {@code align}
-         * @param wanted per field: read it (integers with a role and arrays are read anyway)
+         * @param wanted per field: read it (integers with a role are read anyway)
          */
         FixedRunDecoder(int align, FieldDecoder[] fields, boolean[] wanted) {
             this.align = align;
@@ -222,7 +222,7 @@ abstract class FieldDecoder {
                 offsets[i] = off;
                 off += fixedBits(f);
                 min += f.minBits();
-                read[i] = wanted[i] || f instanceof ArrayDecoder || (f instanceof IntegerDecoder d && d.role != ROLE_NONE);
+                read[i] = wanted[i] || (f instanceof IntegerDecoder d && d.role != ROLE_NONE);
                 if (read[i]) {
                     k++;
                 }

@@ -102,7 +102,9 @@ final class PrunedDecoders {
             FieldDecoder[] run = Arrays.copyOfRange(fs, i, j);
             boolean[] want = new boolean[run.length];
             for (int k = 0; k < run.length; k++) {
-                want[k] = wanted == null || wanted.get(slotOf(run[k]));
+                // an array's slots: its position, then its length (either wanted: both are set)
+                want[k] = wanted == null || wanted.get(slotOf(run[k]))
+                        || (run[k] instanceof FieldDecoder.ArrayDecoder && wanted.get(slotOf(run[k]) + 1));
             }
             out.add(new FieldDecoder.FixedRunDecoder(a, run, want));
             i = j;

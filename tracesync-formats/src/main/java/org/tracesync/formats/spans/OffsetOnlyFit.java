@@ -19,7 +19,9 @@ import org.tracesync.core.transform.NodeBounds;
  * A constant-offset fit for span sets too short to tell drift: when the linear fit gives a host a
  * drift no real clock has (beyond {@link #PLAUSIBLE_DRIFT}, i.e. more than ntpd's maximum slew of
  * 500 ppm — a sign that a few points a few milliseconds apart left the slope undetermined), the
- * whole group of that host is refitted with offsets only.
+ * whole group of that host is refitted with offsets only, unless a member of the group has a
+ * piecewise transform (long traces whose clock bends, slews or steps: data enough to tell drift,
+ * and pieces a constant offset would undo).
  *
  * <p>Each message a → b (send s on a, receive r on b, send already widened by the resolution) is the
  * difference constraint {@code o_a − o_b ≤ r − s} on the offsets o (reference time = local + o):
@@ -53,9 +55,16 @@ public final class OffsetOnlyFit {
         }
         Map<String, Boolean> implausible = new LinkedHashMap<>();
         for (NodeResult r : nodes) {
-            boolean bad = r.transform().segments().stream().anyMatch(s -> !(Math.abs(s.drift()) <= PLAUSIBLE_DRIFT));
+            // a linear fit only: a piecewise one comes from data enough to see its clock bend, and
+            // its pieces (a slew, a step) are what a constant offset would undo
+            boolean bad = r.transform().isLinear() && !(Math.abs(r.transform().linearSegment().drift()) <= PLAUSIBLE_DRIFT);
             if (bad && r.synchronizedToOther()) {
                 implausible.put(r.reference(), true);
+            }
+        }
+        for (NodeResult r : nodes) { // a group with a piecewise member keeps its fit (see above)
+            if (!r.transform().isLinear()) {
+                implausible.remove(r.reference());
             }
         }
         if (implausible.isEmpty()) {

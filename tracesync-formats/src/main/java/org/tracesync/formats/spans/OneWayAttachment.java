@@ -253,7 +253,8 @@ public final class OneWayAttachment {
                 NodeResult old = out[i];
                 List<LinearSegment> segs = new ArrayList<>();
                 for (LinearSegment sg : old.transform().segments()) {
-                    segs.add(new LinearSegment(sg.from(), sg.to(), sg.origin(), sg.offset() + rounded, sg.drift()));
+                    segs.add(new LinearSegment(sg.from(), sg.to(), sg.origin(), sg.offset() + rounded, sg.drift(),
+                            sg.eitherFrom(), sg.eitherTo())); // a shift keeps a step's either-side times
                 }
                 List<String> path = new ArrayList<>(old.path().isEmpty() ? List.of(old.name()) : old.path());
                 path.add(ref);

@@ -69,6 +69,15 @@ public final class ShopSimulation {
         }
     }
 
+    /**
+     * This shop with host {@code host}'s clock stepped by {@code step} ns (negative: back) at true
+     * time {@code at}, as CLOCK_REALTIME steps (DESIGN §6). Call before the first trace.
+     */
+    public ShopSimulation withStep(int host, long at, long step) {
+        clocks.set(host, clocks.get(host).withEvents(List.of(org.tracesync.core.simulate.ClockEvent.step(at, step))));
+        return this;
+    }
+
     public static String hostName(int host) {
         return "10.0.1." + (host + 1);
     }

@@ -159,16 +159,17 @@ public final class SpanRewriter {
             return;
         }
         long start = nanos(span.get("startTimeUnixNano"));
-        otlpTime(span, "startTimeUnixNano", c);
-        otlpTime(span, "endTimeUnixNano", c);
+        SpanCorrection.Span order = c.span(); // start, events, end: the span's order
+        long shifted = span.hasNonNull("startTimeUnixNano") ? otlpTime(span, "startTimeUnixNano", order) : c.apply(start);
         for (JsonNode e : span.path("events")) {
             if (e instanceof ObjectNode o) {
-                otlpTime(o, "timeUnixNano", c);
+                otlpTime(o, "timeUnixNano", order);
             }
         }
+        otlpTime(span, "endTimeUnixNano", order);
         ArrayNode attrs = span.has("attributes") && span.get("attributes").isArray()
                 ? (ArrayNode) span.get("attributes") : span.putArray("attributes");
-        for (Map.Entry<String, Object> a : annotations(start, c).entrySet()) {
+        for (Map.Entry<String, Object> a : annotations(start, shifted, c).entrySet()) {
             ObjectNode kv = attrs.addObject();
             kv.put("key", a.getKey());
             ObjectNode v = kv.putObject("value");
@@ -185,17 +186,19 @@ public final class SpanRewriter {
         return v == null ? Long.MIN_VALUE : v.isTextual() ? Long.parseLong(v.asText()) : v.asLong();
     }
 
-    private static void otlpTime(ObjectNode o, String field, SpanCorrection c) {
+    /** Corrects {@code o.field} in place; returns the corrected time (Long.MIN_VALUE when absent). */
+    private static long otlpTime(ObjectNode o, String field, SpanCorrection.Span c) {
         JsonNode v = o.get(field);
         if (v == null || v.isNull()) {
-            return;
+            return Long.MIN_VALUE;
         }
-        long t = c.apply(nanos(v));
+        long t = c.next(nanos(v));
         if (v.isTextual()) {
             o.put(field, Long.toString(t));
         } else {
             o.put(field, t);
         }
+        return t;
     }
 
     // ---- OTLP protobuf (length-prefixed) ---------------------------------------------------------
@@ -233,21 +236,23 @@ public final class SpanRewriter {
             return;
         }
         long start = span.getStartTimeUnixNano();
+        SpanCorrection.Span order = c.span(); // start, events, end: the span's order
+        long shifted = start == 0 ? 0 : order.next(start);
         if (start != 0) {
-            span.setStartTimeUnixNano(c.apply(start));
-        }
-        if (span.getEndTimeUnixNano() != 0) {
-            span.setEndTimeUnixNano(c.apply(span.getEndTimeUnixNano()));
+            span.setStartTimeUnixNano(shifted);
         }
         for (Span.Event.Builder e : span.getEventsBuilderList()) {
             if (e.getTimeUnixNano() != 0) {
-                e.setTimeUnixNano(c.apply(e.getTimeUnixNano()));
+                e.setTimeUnixNano(order.next(e.getTimeUnixNano()));
             }
+        }
+        if (span.getEndTimeUnixNano() != 0) {
+            span.setEndTimeUnixNano(order.next(span.getEndTimeUnixNano()));
         }
         if (start == 0) {
             return;
         }
-        for (Map.Entry<String, Object> a : annotations(start, c).entrySet()) {
+        for (Map.Entry<String, Object> a : annotations(start, shifted, c).entrySet()) {
             AnyValue.Builder v = AnyValue.newBuilder();
             if (a.getValue() instanceof Long l) {
                 v.setIntValue(l);
@@ -301,18 +306,20 @@ public final class SpanRewriter {
             }
             long start = span.path("startTime").asLong() * 1000;
             long end = span.has("duration") ? start + span.path("duration").asLong() * 1000 : Long.MIN_VALUE;
-            long s2 = micros(c.apply(start));
+            SpanCorrection.Span order = c.span(); // start, logs, end: the span's order
+            long shifted = order.next(start);
+            long s2 = micros(shifted);
             span.put("startTime", s2);
-            if (end != Long.MIN_VALUE) {
-                span.put("duration", Math.max(0, micros(c.apply(end)) - s2));
-            }
             for (JsonNode l : span.path("logs")) {
                 if (l instanceof ObjectNode o && o.has("timestamp")) {
-                    o.put("timestamp", micros(c.apply(o.get("timestamp").asLong() * 1000)));
+                    o.put("timestamp", micros(order.next(o.get("timestamp").asLong() * 1000)));
                 }
             }
+            if (end != Long.MIN_VALUE) {
+                span.put("duration", Math.max(0, micros(order.next(end)) - s2));
+            }
             ArrayNode tags = span.has("tags") && span.get("tags").isArray() ? (ArrayNode) span.get("tags") : span.putArray("tags");
-            for (Map.Entry<String, Object> a : annotations(start, c).entrySet()) {
+            for (Map.Entry<String, Object> a : annotations(start, shifted, c).entrySet()) {
                 ObjectNode kv = tags.addObject();
                 kv.put("key", a.getKey());
                 if (a.getValue() instanceof Long l) {
@@ -365,19 +372,21 @@ public final class SpanRewriter {
             return;
         }
         long start = span.get("timestamp").asLong() * 1000;
-        long s2 = micros(c.apply(start));
+        SpanCorrection.Span order = c.span(); // start, annotations, end: the span's order
+        long shifted = order.next(start);
+        long s2 = micros(shifted);
         span.put("timestamp", s2);
-        if (span.hasNonNull("duration")) {
-            long end = start + span.get("duration").asLong() * 1000;
-            span.put("duration", Math.max(0, micros(c.apply(end)) - s2));
-        }
         for (JsonNode a : span.path("annotations")) {
             if (a instanceof ObjectNode o && o.has("timestamp")) {
-                o.put("timestamp", micros(c.apply(o.get("timestamp").asLong() * 1000)));
+                o.put("timestamp", micros(order.next(o.get("timestamp").asLong() * 1000)));
             }
         }
+        if (span.hasNonNull("duration")) {
+            long end = start + span.get("duration").asLong() * 1000;
+            span.put("duration", Math.max(0, micros(order.next(end)) - s2));
+        }
         ObjectNode tags = span.has("tags") && span.get("tags").isObject() ? (ObjectNode) span.get("tags") : span.putObject("tags");
-        for (Map.Entry<String, Object> a : annotations(start, c).entrySet()) {
+        for (Map.Entry<String, Object> a : annotations(start, shifted, c).entrySet()) {
             tags.put(a.getKey(), a.getValue().toString());
         }
         corrected++;
@@ -394,9 +403,10 @@ public final class SpanRewriter {
         return Math.floorDiv(ns + 500, 1000);
     }
 
-    private static Map<String, Object> annotations(long start, SpanCorrection c) {
+    /** The tracesync.* annotations of a span that started at local time {@code start}, corrected to {@code shifted}. */
+    private static Map<String, Object> annotations(long start, long shifted, SpanCorrection c) {
         Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("tracesync.shift_ns", c.apply(start) - start);
+        m.put("tracesync.shift_ns", shifted - start);
         double[] b = c.bounds(start);
         if (b != null && Double.isFinite(b[0])) {
             m.put("tracesync.bound_minus_ns", (long) Math.ceil(b[0]));

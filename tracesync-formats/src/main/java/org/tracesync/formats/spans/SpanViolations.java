@@ -6,12 +6,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
+import org.tracesync.core.transform.ClockTransform;
+import org.tracesync.core.transform.MessageEnds;
 
 /**
  * Counts causality violations per host pair, before and after correction (DESIGN §5 for spans):
  * a constraint "B's event after A's" is violated when B's time is earlier than A's. Raw: on the
  * recorded times. Corrected: both times mapped through their hosts' transforms (same reference
- * only; otherwise the pair is "not comparable"). A corrected violation smaller than the timestamp
+ * only; otherwise the pair is "not comparable"); an event around a clock step takes the reading its
+ * constraint's other end allows ({@link MessageEnds}), as {@code eval} does. A corrected violation smaller than the timestamp
  * resolution r (precisely: the constraint with its earlier event moved r earlier, as the fit used it,
  * holds after correction) is counted apart, as {@code withinResolution}: the files cannot record which of two
  * events less than one quantum apart came first, so such a violation is explained, not an error.
@@ -83,17 +86,25 @@ public final class SpanViolations implements ConstraintSink {
             c.notComparable++;
             return;
         }
-        double corrTo = t.transform().correction(toTime);
-        double gap = (toTime - fromTime) + (corrTo - f.transform().correction(fromTime));
+        double gap = latency(f.transform(), fromTime, t.transform(), toTime);
         // beyond the resolution: the widened message (sent one quantum earlier) arrives before it was sent,
         // exactly the inversion test of the evaluation on the messages the fit used
-        double widened = (toTime - (fromTime - resolution)) + (corrTo - f.transform().correction(fromTime - resolution));
+        double widened = latency(f.transform(), fromTime - resolution, t.transform(), toTime);
         if (widened < 0) {
             c.after++;
             c.worstAfter = Math.max(c.worstAfter, -gap);
         } else if (gap < 0) {
             c.withinResolution++;
         }
+    }
+
+    /**
+     * The corrected latency of the message from local time {@code st} (sender) to {@code rt}
+     * (receiver), ns: an end around a clock step takes the reading its other end allows
+     * ({@link MessageEnds}, as the evaluation does), elsewhere its local time's segment.
+     */
+    private static double latency(ClockTransform sender, long st, ClockTransform receiver, long rt) {
+        return MessageEnds.latency(sender, st, receiver, rt);
     }
 
     private PairCount pair(int x, int y) {

@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * values, arrays, sequences, nested structures, strings, variants), a reader running the trees'
  * programs, or the pruned trees, must stop at the same events (class, offset, timestamp) and fail
  * with the same error at the same place; when it wants every field, its values must all be the
- * same; when it wants none, only the positions tell, and they must agree. Each of these readers also
+ * same; when it wants some (every third slot), the values of those; when it wants none, only the
+ * positions tell, and they must agree. Each of these readers also
  * decodes from heap copies of a few bytes ({@link CtfStreamReader#CtfStreamReader(Path, int,
  * CtfMetadata, List, int)}), so that events, strings, sequences and errors cross the copy's end
  * and are decoded again after a larger copy: the events, values, positions and errors must be
@@ -39,6 +40,16 @@ class PrunedDecodersTest {
         return b;
     };
     private static final Function<CtfEventClass, BitSet> NO_FIELD = ec -> new BitSet();
+    /** Every third slot: runs that read some of their fields and step over the others (arrays among them). */
+    private static final BitSet SOME_SLOTS = new BitSet();
+
+    static {
+        for (int i = 0; i < DecoderCompiler.MAX_SLOTS; i += 3) {
+            SOME_SLOTS.set(i);
+        }
+    }
+
+    private static final Function<CtfEventClass, BitSet> SOME_FIELDS = ec -> (BitSet) SOME_SLOTS.clone();
 
     /** Reads one stream file to its end (or its error) and says, per event, where it was and what it held. */
     private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values)
@@ -55,6 +66,12 @@ class PrunedDecodersTest {
     /** As above, with heap copies of {@code chunk} bytes. */
     private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, boolean values,
                                      boolean trees, int chunk) throws IOException {
+        return read(file, meta, wanted, values ? null : new BitSet(), trees, chunk);
+    }
+
+    /** As above, showing the values of the slots in {@code shown} only (every slot when null). */
+    private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, BitSet shown,
+                                     boolean trees, int chunk) throws IOException {
         List<String> out = new ArrayList<>();
         CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>(), chunk);
         if (trees) {
@@ -67,9 +84,10 @@ class PrunedDecodersTest {
             while (r.advance()) {
                 StringBuilder sb = new StringBuilder(r.eventClass().name()).append(' ').append(r.offset()).append(' ')
                         .append(r.timestamp());
-                if (values) {
-                    for (long v : r.slots()) {
-                        sb.append(' ').append(v);
+                long[] slots = r.slots();
+                for (int i = 0; i < slots.length; i++) {
+                    if (shown == null || shown.get(i)) {
+                        sb.append(' ').append(slots[i]);
                     }
                 }
                 out.add(sb.toString());
@@ -88,6 +106,8 @@ class PrunedDecodersTest {
         assertThat(read(file, meta, EVERY_FIELD, true)).as("programs of pruned trees").containsExactlyElementsOf(reference);
         List<String> positions = read(file, meta, null, false, true);
         assertThat(read(file, meta, NO_FIELD, false)).as("pruned trees reading nothing").containsExactlyElementsOf(positions);
+        assertThat(read(file, meta, SOME_FIELDS, SOME_SLOTS, false, CtfStreamReader.CHUNK)).as("pruned trees reading some fields")
+                .containsExactlyElementsOf(read(file, meta, null, SOME_SLOTS, true, CtfStreamReader.CHUNK));
         for (int chunk : smallCopies) {
             assertThat(read(file, meta, null, true, false, chunk)).as("programs, copies of " + chunk + " bytes")
                     .containsExactlyElementsOf(reference);
