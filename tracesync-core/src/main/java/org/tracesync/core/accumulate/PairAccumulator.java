@@ -43,6 +43,31 @@ public final class PairAccumulator {
         this.b = b;
     }
 
+    /**
+     * An accumulator of the pair (0, 1) that holds only the given whole-pair hulls (no time
+     * buckets), in coordinates of origin ({@code x0}, {@code v0}), with the counts and the a-time
+     * span of the messages they came from: what adding those messages one by one
+     * would give to whatever reads the hulls, counts and span, without rebuilding the hulls
+     * through time buckets. The hulls are taken, not copied; the accumulator is read only.
+     */
+    public static PairAccumulator ofHulls(long x0, long v0, HalfHull aToB, HalfHull bToA,
+                                          long countAToB, long countBToA, long minX, long maxX) {
+        if (aToB.side() != HalfHull.Side.LOWER || bToA.side() != HalfHull.Side.UPPER) {
+            throw new IllegalArgumentException("a → b hull must be LOWER and b → a UPPER");
+        }
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        acc.hasOrigin = countAToB + countBToA > 0;
+        acc.x0 = x0;
+        acc.v0 = v0;
+        acc.aToB = aToB;
+        acc.bToA = bToA;
+        acc.countAToB = countAToB;
+        acc.countBToA = countBToA;
+        acc.minX = minX;
+        acc.maxX = maxX;
+        return acc;
+    }
+
     public int a() {
         return a;
     }

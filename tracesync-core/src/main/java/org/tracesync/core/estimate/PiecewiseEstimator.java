@@ -1124,18 +1124,54 @@ public final class PiecewiseEstimator {
      */
     private static void bounds(Piece p, List<Bucket> b, long x0, long v0) {
         long e = (long) Math.ceil(p.epsilon);
-        PairAccumulator acc = new PairAccumulator(0, 1);
+        // the piece's two half hulls straight from its buckets' vertices (buckets in time order,
+        // each sorted by u: every push is in order), in the coordinates a PairAccumulator fed
+        // those vertices as messages would take (origin at the first one added: the first
+        // bucket's first a → b vertex, else its first b → a one). O(vertices), no time buckets
+        Bucket head = b.get(p.first);
+        long ox;
+        long ov;
+        if (head.pu().length > 0) {
+            ox = head.pu()[0];
+            ov = Math.addExact(head.pv()[0], e);
+        } else if (head.qu().length > 0) {
+            ox = head.qu()[0];
+            ov = Math.subtractExact(head.qv()[0], e);
+        } else {
+            ox = 0;
+            ov = 0;
+        }
+        HalfHull hp = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull hq = new HalfHull(HalfHull.Side.UPPER);
+        long np = 0;
+        long nq = 0;
+        long minU = Long.MAX_VALUE;
+        long maxU = Long.MIN_VALUE;
         for (int k = p.first; k <= p.last; k++) {
             Bucket bucket = b.get(k);
-            for (int n = 0; n < bucket.pu().length; n++) {
-                long x = x0 + bucket.pu()[n];
-                acc.addAToB(x, x + v0 + bucket.pv()[n] + e);
+            long[] pu = bucket.pu();
+            long[] pv = bucket.pv();
+            long[] qu = bucket.qu();
+            long[] qv = bucket.qv();
+            for (int n = 0; n < pu.length; n++) {
+                hp.add(pu[n] - ox, pv[n] + e - ov);
             }
-            for (int n = 0; n < bucket.qu().length; n++) {
-                long x = x0 + bucket.qu()[n];
-                acc.addBToA(x + v0 + bucket.qv()[n] - e, x);
+            for (int n = 0; n < qu.length; n++) {
+                hq.add(qu[n] - ox, qv[n] - e - ov);
+            }
+            np += pu.length;
+            nq += qu.length;
+            if (pu.length > 0) {
+                minU = Math.min(minU, pu[0]);
+                maxU = Math.max(maxU, pu[pu.length - 1]);
+            }
+            if (qu.length > 0) {
+                minU = Math.min(minU, qu[0]);
+                maxU = Math.max(maxU, qu[qu.length - 1]);
             }
         }
+        PairAccumulator acc = np + nq == 0 ? new PairAccumulator(0, 1)
+                : PairAccumulator.ofHulls(x0 + ox, v0 + ov, hp, hq, np, nq, x0 + minU, x0 + maxU);
         PairEstimate est = ConvexHullEstimator.estimateLinear(acc);
         if (est.quality() == Quality.ACCURATE && est.hasBounds()) {
             p.lower = shifted(est.lowerAToB(), -e);

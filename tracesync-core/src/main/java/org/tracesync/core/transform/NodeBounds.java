@@ -78,8 +78,15 @@ public final class NodeBounds {
         double[] rm = new double[n];
         double[] rp = new double[n];
         int k = 0;
+        // the rows ascend, so the segment of each is the previous row's or a later one: one sweep
+        // over the segments (the same segment as ClockTransform.segmentAt), not a search per row
+        List<LinearSegment> segments = transform.segments();
+        int seg = 0;
         for (long x : ts) {
-            double corr = transform.correction(x);
+            while (seg + 1 < segments.size() && (segments.get(seg + 1).from() == null || segments.get(seg + 1).from() <= x)) {
+                seg++;
+            }
+            double corr = segments.get(seg).correction(x);
             rt[k] = x;
             // A piecewise estimate (a bridge between two pieces) can leave the pieces' bounds by a
             // little: widening a bound to reach the estimate keeps it a bound, and max(0, ·) of
