@@ -373,19 +373,10 @@ public final class PiecewiseEstimator {
         double[] margins = new double[windows];
         int n = 0;
         for (int w = 0; w < windows; w++) {
-            HalfHull p = new HalfHull(HalfHull.Side.LOWER);
-            HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-            for (int k = w * MARGIN_WINDOW_BUCKETS; k < (w + 1) * MARGIN_WINDOW_BUCKETS; k++) {
-                add(p, q, b.get(k), 0);
+            FeasibleRegion f = boundedRegion(b, w * MARGIN_WINDOW_BUCKETS, (w + 1) * MARGIN_WINDOW_BUCKETS - 1);
+            if (f != null) {
+                margins[n++] = 0.5 * maxPhi(f);
             }
-            if (p.isEmpty() || q.isEmpty()) {
-                continue;
-            }
-            FeasibleRegion f = new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs());
-            if (f.isEmpty() || !f.isBounded()) {
-                continue;
-            }
-            margins[n++] = 0.5 * maxPhi(f);
         }
         if (n == 0) {
             return 0;
@@ -549,19 +540,25 @@ public final class PiecewiseEstimator {
 
     /** d_max − d_min of the feasible region of buckets [first, last] (+∞ when unbounded, empty or one-way). O(h log h). */
     private static double driftRange(List<Bucket> b, int first, int last) {
+        FeasibleRegion f = boundedRegion(b, first, last);
+        return f == null ? Double.POSITIVE_INFINITY : f.dMax().toDouble() - f.dMin().toDouble();
+    }
+
+    /**
+     * The exact feasible region of the messages of buckets [first, last] (their hull vertices), or
+     * null when it is empty, unbounded or one-way. O(h log h).
+     */
+    private static FeasibleRegion boundedRegion(List<Bucket> b, int first, int last) {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int k = first; k <= last; k++) {
             add(p, q, b.get(k), 0);
         }
         if (p.isEmpty() || q.isEmpty()) {
-            return Double.POSITIVE_INFINITY;
+            return null;
         }
         FeasibleRegion f = new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs());
-        if (f.isEmpty() || !f.isBounded()) {
-            return Double.POSITIVE_INFINITY;
-        }
-        return f.dMax().toDouble() - f.dMin().toDouble();
+        return f.isEmpty() || !f.isBounded() ? null : f;
     }
 
     /**
