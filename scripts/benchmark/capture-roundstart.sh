@@ -15,7 +15,8 @@
 #   git worktree add --detach /tmp/cap4-base e6c5d02 && cd /tmp/cap4-base &&
 #   sed -i 's|<version>4.29.3</version>|<version>4.35.1</version>|' pom.xml &&
 #   mvn -B -q -o -DskipTests package -pl tracesync-benchmarks -am
-# DIR/caps holds the captures (CaptureLargeSet; made when absent).
+# DIR/caps holds the captures (CaptureLargeSet; made when absent, with EXCHANGES=true the set whose
+# exchanges complete).
 set -euo pipefail
 DIR=${1:?usage: capture-roundstart.sh DIR [ROUNDS]}
 ROUNDS=${2:-5}
@@ -27,7 +28,7 @@ OLD=${ROUNDSTART_BENCH_JAR:-/tmp/cap4-base/tracesync-benchmarks/target/benchmark
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 mkdir -p "$DIR/caps"
 if ! ls "$DIR"/caps/*.pcap > /dev/null 2>&1; then
-  java -Xmx1g -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR/caps"
+  java -Xmx1g -Dexchanges="${EXCHANGES:-false}" -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR/caps"
 fi
 CAPS=("$DIR"/caps/*.pcap)
 BYTES=$(du -cb "${CAPS[@]}" | tail -1 | cut -f1)
@@ -42,7 +43,7 @@ out=$(java -Xmx4g -DreaderThread=false -cp "$JAR" org.tracesync.benchmarks.ReadM
 echo "$out"
 # floor in ns per packet: CPU seconds of MappedReadRun's runs 2..3 (mean) over the packets counted
 packets=$(echo "$out" | sed -n 's/.*; packets \([0-9]*\)$/\1/p')
-echo "$floor" | awk -v p="$packets" '/^run [23]:/ {s += $5; n++} END {printf "floor: %.1f ns CPU per packet (%d packets)\n", s / n * 1e9 / p, p}' > "$DIR/floor.txt"
+echo "$floor" | awk -v p="$packets" '/^run [23]:/ {s += $6; n++} END {printf "floor: %.1f ns CPU per packet (%d packets)\n", s / n * 1e9 / p, p}' > "$DIR/floor.txt"
 cat "$DIR/floor.txt"
 f=$(awk '{print $2}' "$DIR/floor.txt")
 echo "$out" | awk -v f="$f" '/^read \+ match, rounds/ {
