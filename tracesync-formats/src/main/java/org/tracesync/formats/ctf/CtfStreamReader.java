@@ -918,21 +918,21 @@ final class CtfStreamReader implements CtfEvent {
 
     /**
      * Reads a {@link DecodeProgram#RUN8}'s plan (see {@link DecodeProgram#bytePlan}) for a run that
-     * starts at byte {@code at} of the copy: one 8-byte load per group of fields (the run lies
-     * before the copy's end, which has {@link #PAD} bytes after it), then per field two shifts and a
-     * mask known when the plan was built.
+     * starts at byte {@code at} of the copy: per field one 8-byte load at its first byte (the run
+     * lies before the copy's end, which has {@link #PAD} bytes after it), then two shifts and a mask
+     * known when the plan was built; the big-endian fields, then the little-endian ones.
      */
     private static void readBytePlan(int[] plan, byte[] b, int at, long[] slots) {
-        int k = 0;
-        while (k < plan.length) {
-            int o = at + plan[k];
-            int h = plan[k + 1];
-            long x = (h & 1) != 0 ? (long) LONG_BE.get(b, o) : (long) LONG_LE.get(b, o);
-            int end = k + 2 + 2 * (h >>> 1);
-            for (k += 2; k < end; k += 2) {
-                int sh = plan[k];
-                slots[plan[k + 1]] = ((x << sh) >> (sh >>> 8)) & (-1L >>> (sh >>> 16));
-            }
+        int mid = 1 + 3 * plan[0];
+        for (int k = 1; k < mid; k += 3) {
+            long x = (long) LONG_BE.get(b, at + plan[k]);
+            int sh = plan[k + 1];
+            slots[plan[k + 2]] = ((x << sh) >> (sh >>> 8)) & (-1L >>> (sh >>> 16));
+        }
+        for (int k = mid; k < plan.length; k += 3) {
+            long x = (long) LONG_LE.get(b, at + plan[k]);
+            int sh = plan[k + 1];
+            slots[plan[k + 2]] = ((x << sh) >> (sh >>> 8)) & (-1L >>> (sh >>> 16));
         }
     }
 
