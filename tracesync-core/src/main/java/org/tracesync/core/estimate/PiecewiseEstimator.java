@@ -657,6 +657,16 @@ public final class PiecewiseEstimator {
      * left → S → right that fits and keeps the messages of buckets [zf, zt] farthest away in the
      * leximin order (the largest smallest gap, then the second smallest, …), and the pair that
      * came nearest to fitting (largest smallest gap at the hull vertices) when none fits.
+     *
+     * <p>The vertices of [zf, zt] are sorted by u once, with their gaps to {@code left} and to
+     * {@code right} (which do not depend on the knots) and those gaps' prefix and suffix minima:
+     * a pair's smallest gap is then the left minimum before k1, the right minimum from k2 and the
+     * gaps to S between them, computed on the vertices of [k1, k2) only. Every gap is the same
+     * double as checking every vertex against its line computes (the same expression on the same line), so the choice is
+     * the same: a pair is passed over only when its smallest gap is below a threshold under which
+     * it can change nothing (below min(0, nearest) while no chain fits; below the best chain's
+     * smallest gap once one does, when the nearest pair no longer matters). O(c² · h) worst case
+     * for c candidate knots, O(c² + c · h) when the left or right minimum rules pairs out.
      */
     private static final class Search {
         final Piece left;
@@ -665,6 +675,13 @@ public final class PiecewiseEstimator {
         final int zf;
         final int zt;
         final double[] gaps;
+        /** The vertices of buckets [zf, zt] sorted by u: abscissa, ordinate, whether a → b (the function stays below). */
+        final long[] su;
+        final long[] sv;
+        final boolean[] sBelow;
+        /** prefLeft[i]: the smallest gap to left of sorted vertices [0, i); sufRight[i]: to right of [i, n). */
+        final double[] prefLeft;
+        final double[] sufRight;
         double[] best;
         long bestK1;
         long bestK2;
@@ -678,7 +695,74 @@ public final class PiecewiseEstimator {
             this.b = b;
             this.zf = zf;
             this.zt = zt;
-            this.gaps = new double[countPoints(b, zf, zt)];
+            int n = countPoints(b, zf, zt);
+            this.gaps = new double[n];
+            long[] u = new long[n];
+            long[] v = new long[n];
+            boolean[] below = new boolean[n];
+            int k = 0;
+            for (int z = zf; z <= zt; z++) {
+                Bucket bucket = b.get(z);
+                for (int m = 0; m < bucket.pu().length; m++, k++) {
+                    u[k] = bucket.pu()[m];
+                    v[k] = bucket.pv()[m];
+                    below[k] = true;
+                }
+                for (int m = 0; m < bucket.qu().length; m++, k++) {
+                    u[k] = bucket.qu()[m];
+                    v[k] = bucket.qv()[m];
+                    below[k] = false;
+                }
+            }
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Long.compare(u[x], u[y]));
+            su = new long[n];
+            sv = new long[n];
+            sBelow = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                su[i] = u[order[i]];
+                sv[i] = v[order[i]];
+                sBelow[i] = below[order[i]];
+            }
+            prefLeft = new double[n + 1];
+            sufRight = new double[n + 1];
+            prefLeft[0] = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                prefLeft[i + 1] = Math.min(prefLeft[i], gap(left, i));
+            }
+            sufRight[n] = Double.POSITIVE_INFINITY;
+            for (int i = n - 1; i >= 0; i--) {
+                sufRight[i] = Math.min(sufRight[i + 1], gap(right, i));
+            }
+        }
+
+        /** Sorted vertex i's distance to {@code line}, on its side. */
+        private double gap(Piece line, int i) {
+            return sBelow[i] ? sv[i] - line.at(su[i]) : line.at(su[i]) - sv[i];
+        }
+
+        /** The first sorted vertex at or right of {@code k}. */
+        private int lowerBound(long k) {
+            int lo = 0;
+            int hi = su.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (su[mid] < k) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** Below this smallest gap a pair changes nothing (see the class comment). */
+        private double threshold() {
+            double stop = Math.min(0, near);
+            return best == null ? stop : Math.max(stop, best[0]);
         }
 
         void run(long[] k1s, long[] k2s) {
@@ -686,6 +770,10 @@ public final class PiecewiseEstimator {
             Piece[] chain = {left, s, right};
             for (long k1 : k1s) {
                 double v1 = left.at(k1);
+                int i1 = lowerBound(k1);
+                if (prefLeft[i1] < threshold()) {
+                    continue; // every pair with this k1 is ruled out before k1
+                }
                 for (long k2 : k2s) {
                     if (k2 <= k1) {
                         continue;
@@ -696,10 +784,19 @@ public final class PiecewiseEstimator {
                     if (Math.abs(s.d) > MAX_SLEW_RATE) {
                         continue;
                     }
+                    double stop = threshold();
+                    int i2 = lowerBound(k2);
+                    double min = Math.min(prefLeft[i1], sufRight[i2]);
+                    if (min < stop) {
+                        continue;
+                    }
+                    for (int i = i1; i < i2 && min >= stop; i++) {
+                        min = Math.min(min, gap(s, i));
+                    }
+                    if (min < stop) {
+                        continue; // below the nearest while none fits, or below the best: changes nothing
+                    }
                     long[] knots = {k1, k2};
-                    // a pair whose smallest gap is negative and below the nearest yet changes
-                    // nothing: its pass stops there (most pairs do not fit)
-                    double min = gaps(b, zf, zt, knots, chain, gaps, Math.min(0, near));
                     if (min < 0 || !sides(b, zf - 1, zt + 1, knots, chain)) {
                         if (min > near) {
                             near = min;
@@ -708,8 +805,8 @@ public final class PiecewiseEstimator {
                         }
                         continue;
                     }
-                    if (best != null && min < best[0]) {
-                        continue; // its smallest gap already loses the leximin comparison
+                    for (int i = 0; i < gaps.length; i++) {
+                        gaps[i] = gap(i < i1 ? left : i < i2 ? s : right, i);
                     }
                     Arrays.sort(gaps);
                     if (best == null || Arrays.compare(gaps, best) > 0) {
@@ -737,47 +834,6 @@ public final class PiecewiseEstimator {
 
     /** Steps each side of a knot in the fine search. */
     private static final int FINE_STEPS = 20;
-
-    /**
-     * Distances (ns) of every vertex of buckets [from, to] to the function, on its side, into
-     * {@code out}; returns the smallest. Stops at the first distance below {@code stop} (≤ 0) and
-     * returns it, {@code out} then incomplete.
-     */
-    private static double gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out,
-                               double stop) {
-        int n = 0;
-        double min = Double.POSITIVE_INFINITY;
-        for (int k = from; k <= to; k++) {
-            Bucket bucket = b.get(k);
-            for (int m = 0; m < bucket.pu().length; m++) {
-                long u = bucket.pu()[m];
-                double g = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
-                if (g < stop) {
-                    return g;
-                }
-                min = Math.min(min, g);
-                out[n++] = g;
-            }
-            for (int m = 0; m < bucket.qu().length; m++) {
-                long u = bucket.qu()[m];
-                double g = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
-                if (g < stop) {
-                    return g;
-                }
-                min = Math.min(min, g);
-                out[n++] = g;
-            }
-        }
-        return min;
-    }
-
-    private static int lineAt(long u, long[] knots) {
-        int i = 0;
-        while (i < knots.length && u >= knots[i]) {
-            i++;
-        }
-        return i;
-    }
 
     /** Candidate knots of a slew, at most this many (evenly thinned beyond). */
     private static final int MAX_KNOT_CANDIDATES = 256;
