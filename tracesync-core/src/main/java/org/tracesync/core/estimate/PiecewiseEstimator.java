@@ -108,6 +108,7 @@ public final class PiecewiseEstimator {
         MonotoneBound lower;
         MonotoneBound upper;
         boolean bounded;
+        boolean boundsDue; // a transform piece whose bounds are computed when first read (classify)
         long cut; // absolute a-time where this piece's segment starts (pieces after the first)
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
@@ -187,7 +188,9 @@ public final class PiecewiseEstimator {
         for (Piece p : pieces) {
             p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
             p.cut = x0 + p.uk;
-            bounds(p, b, x0, v0);
+            // its own bounds are read only by classify (the result's bounds are the bound
+            // pieces'): computed there, from the same buckets, when a piece is not continued
+            p.boundsDue = true;
         }
         // 3. join neighbours continuously where the data allows (by a bridge over the buckets
         //    around the boundary); else a step or a break. Buckets near the boundaries are read
@@ -232,13 +235,13 @@ public final class PiecewiseEstimator {
             if (broken >= 0) {
                 // buckets no line fits and no slew explains: a step
                 right.cut = x0 + cutInside(fb, broken, right.first - 1, left, right, tb, x0);
-                classify(left, right, fb, broken, x0, v0, tb, boundPieces);
+                classify(left, right, b, fb, broken, x0, v0, tb, boundPieces);
                 stepCuts.put(broken, right.cut);
                 joined.add(right);
                 continue;
             }
             if (!cross(left, right, fb, tb, x0) && !join(left, right, fb, tb, x0, joined)) {
-                classify(left, right, fb, right.first, x0, v0, tb, boundPieces);
+                classify(left, right, b, fb, right.first, x0, v0, tb, boundPieces);
             }
             joined.add(right);
         }
@@ -1053,49 +1056,17 @@ public final class PiecewiseEstimator {
             q = new HalfHull(HalfHull.Side.UPPER);
             add(p, q, b.get(i), margin);
         }
+        // the growth by one bucket at a time is one method, called at one place: compiled on its
+        // own, once, instead of inlined here (with its hull pushes and region) into both of this
+        // method's compilations, the normal one and the one of this loop (on-stack replacement),
+        // which made the JIT's work on the wandering 24 h file most of its extra CPU
+        Growth growth = new Growth(p, q, margin);
         int j = i + 1;
-        // a line of the piece's region with more than WITNESS_SLACK to spare (NaN: none known):
-        // a bucket it clears keeps the region non-empty, and is added without a region of its own
-        double wc = Double.NaN;
-        double wd = Double.NaN;
-        // else the piece's hulls with bucket j added, in a second pair of hulls reused (swapped)
-        HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
-        HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
-        while (j <= limit) {
-            if (!Double.isNaN(wd) && clears(b.get(j), wc, wd, margin)) {
-                add(p, q, b.get(j), margin);
-                j++;
-                continue;
-            }
-            p2.clear();
-            q2.clear();
-            p2.addAll(p);
-            q2.addAll(q);
-            add(p2, q2, b.get(j), margin);
-            if (!p2.isEmpty() && !q2.isEmpty()) {
-                FeasibleRegion f2 = new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs());
-                if (f2.isEmpty()) {
-                    break;
-                }
-                wd = Double.NaN;
-                if (f2.isBounded()) {
-                    double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
-                    double g = f2.g(d);
-                    double h = f2.h(d);
-                    if (g - h > 2 * WITNESS_SLACK) {
-                        wc = 0.5 * (g + h);
-                        wd = d;
-                    }
-                }
-            }
-            HalfHull swap = p;
-            p = p2;
-            p2 = swap;
-            swap = q;
-            q = q2;
-            q2 = swap;
+        while (j <= limit && growth.extend(b.get(j))) {
             j++;
         }
+        p = growth.p;
+        q = growth.q;
         if (p.isEmpty() || q.isEmpty()) {
             return null;
         }
@@ -1130,26 +1101,84 @@ public final class PiecewiseEstimator {
     }
 
     /**
+     * A piece of {@link #free} while it grows: its two hulls, a second pair reused (swapped) to try
+     * the next bucket, and a witness line of its region with more than {@link #WITNESS_SLACK} to
+     * spare (NaN: none known): a bucket the witness clears keeps the region non-empty and is added
+     * without a region of its own.
+     */
+    private static final class Growth {
+        HalfHull p;
+        HalfHull q;
+        HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
+        final long margin;
+        double wc = Double.NaN;
+        double wd = Double.NaN;
+
+        Growth(HalfHull p, HalfHull q, long margin) {
+            this.p = p;
+            this.q = q;
+            this.margin = margin;
+        }
+
+        /** Adds {@code bucket} to the piece when its region stays non-empty; false (piece unchanged) when it would not. */
+        boolean extend(Bucket bucket) {
+            // the witness clears the bucket: it keeps more than WITNESS_SLACK from every vertex
+            // moved margin inward (written out here: this method stays above the JIT's inlining
+            // size, 325 bytes of bytecode, so that it is compiled once, on its own)
+            boolean cleared = !Double.isNaN(wd);
+            for (int k = 0; cleared && k < bucket.pu().length; k++) {
+                cleared = !((double) (bucket.pv()[k] - margin) - (wc + wd * (double) bucket.pu()[k]) <= WITNESS_SLACK);
+            }
+            for (int k = 0; cleared && k < bucket.qu().length; k++) {
+                cleared = !((wc + wd * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK);
+            }
+            HalfHull tp = p;
+            HalfHull tq = q;
+            if (!cleared) {
+                p2.clear();
+                q2.clear();
+                p2.addAll(p);
+                q2.addAll(q);
+                tp = p2;
+                tq = q2;
+            }
+            add(tp, tq, bucket, margin);
+            if (cleared) {
+                return true;
+            }
+            if (!p2.isEmpty() && !q2.isEmpty()) {
+                FeasibleRegion f2 = new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs());
+                if (f2.isEmpty()) {
+                    return false;
+                }
+                wd = Double.NaN;
+                if (f2.isBounded()) {
+                    double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
+                    double g = f2.g(d);
+                    double h = f2.h(d);
+                    if (g - h > 2 * WITNESS_SLACK) {
+                        wc = 0.5 * (g + h);
+                        wd = d;
+                    }
+                }
+            }
+            HalfHull swap = p;
+            p = p2;
+            p2 = swap;
+            swap = q;
+            q = q2;
+            q2 = swap;
+            return true;
+        }
+    }
+
+    /**
      * Slack (ns) a witness line keeps from every point in {@link #free}, far above the double
      * rounding of its evaluation (below 10⁻⁵ ns at the coordinates of a year of trace), so that
      * "the witness clears every point" proves the region non-empty, as the exact region would.
      */
     private static final double WITNESS_SLACK = 1.0;
-
-    /** True when line v = c + d·u keeps more than {@link #WITNESS_SLACK} from every vertex of {@code bucket} moved {@code margin} inward. */
-    private static boolean clears(Bucket bucket, double c, double d, long margin) {
-        for (int k = 0; k < bucket.pu().length; k++) {
-            if ((double) (bucket.pv()[k] - margin) - (c + d * (double) bucket.pu()[k]) <= WITNESS_SLACK) {
-                return false;
-            }
-        }
-        for (int k = 0; k < bucket.qu().length; k++) {
-            if ((c + d * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /**
      * Clearance kept between a fitted piece's line and every message (ns): pieces grow only while
@@ -1373,8 +1402,14 @@ public final class PiecewiseEstimator {
      * transform piece whose messages do not bound its drift (a short one, at a few messages per
      * second) is judged by the bounds of the bound piece on its side of the cut.
      */
-    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb,
-                                 List<Piece> boundPieces) {
+    private static void classify(Piece prev, Piece p, List<Bucket> hulls, List<Bucket> b, int firstAfter, long x0, long v0,
+                                 TimeBuckets tb, List<Piece> boundPieces) {
+        for (Piece piece : new Piece[] {prev, p}) {
+            if (piece.boundsDue) {
+                piece.boundsDue = false;
+                bounds(piece, hulls, x0, v0);
+            }
+        }
         long cut = p.cut;
         long u = cut - x0;
         double before = prev.at(u);
