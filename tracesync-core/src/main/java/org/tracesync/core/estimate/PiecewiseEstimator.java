@@ -108,6 +108,7 @@ public final class PiecewiseEstimator {
         MonotoneBound lower;
         MonotoneBound upper;
         boolean bounded;
+        boolean boundsDue; // a transform piece whose bounds are computed when first read (classify)
         long cut; // absolute a-time where this piece's segment starts (pieces after the first)
         ClockStep step;
         boolean bridge; // a short piece joining two fitted pieces (its bounds are theirs)
@@ -187,7 +188,9 @@ public final class PiecewiseEstimator {
         for (Piece p : pieces) {
             p.start = p == pieces.get(0) ? Start.FIRST : Start.BREAK;
             p.cut = x0 + p.uk;
-            bounds(p, b, x0, v0);
+            // its own bounds are read only by classify (the result's bounds are the bound
+            // pieces'): computed there, from the same buckets, when a piece is not continued
+            p.boundsDue = true;
         }
         // 3. join neighbours continuously where the data allows (by a bridge over the buckets
         //    around the boundary); else a step or a break. Buckets near the boundaries are read
@@ -232,13 +235,13 @@ public final class PiecewiseEstimator {
             if (broken >= 0) {
                 // buckets no line fits and no slew explains: a step
                 right.cut = x0 + cutInside(fb, broken, right.first - 1, left, right, tb, x0);
-                classify(left, right, fb, broken, x0, v0, tb, boundPieces);
+                classify(left, right, b, fb, broken, x0, v0, tb, boundPieces);
                 stepCuts.put(broken, right.cut);
                 joined.add(right);
                 continue;
             }
             if (!cross(left, right, fb, tb, x0) && !join(left, right, fb, tb, x0, joined)) {
-                classify(left, right, fb, right.first, x0, v0, tb, boundPieces);
+                classify(left, right, b, fb, right.first, x0, v0, tb, boundPieces);
             }
             joined.add(right);
         }
@@ -657,6 +660,16 @@ public final class PiecewiseEstimator {
      * left → S → right that fits and keeps the messages of buckets [zf, zt] farthest away in the
      * leximin order (the largest smallest gap, then the second smallest, …), and the pair that
      * came nearest to fitting (largest smallest gap at the hull vertices) when none fits.
+     *
+     * <p>The vertices of [zf, zt] are sorted by u once, with their gaps to {@code left} and to
+     * {@code right} (which do not depend on the knots) and those gaps' prefix and suffix minima:
+     * a pair's smallest gap is then the left minimum before k1, the right minimum from k2 and the
+     * gaps to S between them, computed on the vertices of [k1, k2) only. Every gap is the same
+     * double as checking every vertex against its line computes (the same expression on the same line), so the choice is
+     * the same: a pair is passed over only when its smallest gap is below a threshold under which
+     * it can change nothing (below min(0, nearest) while no chain fits; below the best chain's
+     * smallest gap once one does, when the nearest pair no longer matters). O(c² · h) worst case
+     * for c candidate knots, O(c² + c · h) when the left or right minimum rules pairs out.
      */
     private static final class Search {
         final Piece left;
@@ -665,6 +678,13 @@ public final class PiecewiseEstimator {
         final int zf;
         final int zt;
         final double[] gaps;
+        /** The vertices of buckets [zf, zt] sorted by u: abscissa, ordinate, whether a → b (the function stays below). */
+        final long[] su;
+        final long[] sv;
+        final boolean[] sBelow;
+        /** prefLeft[i]: the smallest gap to left of sorted vertices [0, i); sufRight[i]: to right of [i, n). */
+        final double[] prefLeft;
+        final double[] sufRight;
         double[] best;
         long bestK1;
         long bestK2;
@@ -678,7 +698,74 @@ public final class PiecewiseEstimator {
             this.b = b;
             this.zf = zf;
             this.zt = zt;
-            this.gaps = new double[countPoints(b, zf, zt)];
+            int n = countPoints(b, zf, zt);
+            this.gaps = new double[n];
+            long[] u = new long[n];
+            long[] v = new long[n];
+            boolean[] below = new boolean[n];
+            int k = 0;
+            for (int z = zf; z <= zt; z++) {
+                Bucket bucket = b.get(z);
+                for (int m = 0; m < bucket.pu().length; m++, k++) {
+                    u[k] = bucket.pu()[m];
+                    v[k] = bucket.pv()[m];
+                    below[k] = true;
+                }
+                for (int m = 0; m < bucket.qu().length; m++, k++) {
+                    u[k] = bucket.qu()[m];
+                    v[k] = bucket.qv()[m];
+                    below[k] = false;
+                }
+            }
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Long.compare(u[x], u[y]));
+            su = new long[n];
+            sv = new long[n];
+            sBelow = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                su[i] = u[order[i]];
+                sv[i] = v[order[i]];
+                sBelow[i] = below[order[i]];
+            }
+            prefLeft = new double[n + 1];
+            sufRight = new double[n + 1];
+            prefLeft[0] = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                prefLeft[i + 1] = Math.min(prefLeft[i], gap(left, i));
+            }
+            sufRight[n] = Double.POSITIVE_INFINITY;
+            for (int i = n - 1; i >= 0; i--) {
+                sufRight[i] = Math.min(sufRight[i + 1], gap(right, i));
+            }
+        }
+
+        /** Sorted vertex i's distance to {@code line}, on its side. */
+        private double gap(Piece line, int i) {
+            return sBelow[i] ? sv[i] - line.at(su[i]) : line.at(su[i]) - sv[i];
+        }
+
+        /** The first sorted vertex at or right of {@code k}. */
+        private int lowerBound(long k) {
+            int lo = 0;
+            int hi = su.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (su[mid] < k) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** Below this smallest gap a pair changes nothing (see the class comment). */
+        private double threshold() {
+            double stop = Math.min(0, near);
+            return best == null ? stop : Math.max(stop, best[0]);
         }
 
         void run(long[] k1s, long[] k2s) {
@@ -686,6 +773,10 @@ public final class PiecewiseEstimator {
             Piece[] chain = {left, s, right};
             for (long k1 : k1s) {
                 double v1 = left.at(k1);
+                int i1 = lowerBound(k1);
+                if (prefLeft[i1] < threshold()) {
+                    continue; // every pair with this k1 is ruled out before k1
+                }
                 for (long k2 : k2s) {
                     if (k2 <= k1) {
                         continue;
@@ -696,10 +787,19 @@ public final class PiecewiseEstimator {
                     if (Math.abs(s.d) > MAX_SLEW_RATE) {
                         continue;
                     }
+                    double stop = threshold();
+                    int i2 = lowerBound(k2);
+                    double min = Math.min(prefLeft[i1], sufRight[i2]);
+                    if (min < stop) {
+                        continue;
+                    }
+                    for (int i = i1; i < i2 && min >= stop; i++) {
+                        min = Math.min(min, gap(s, i));
+                    }
+                    if (min < stop) {
+                        continue; // below the nearest while none fits, or below the best: changes nothing
+                    }
                     long[] knots = {k1, k2};
-                    // a pair whose smallest gap is negative and below the nearest yet changes
-                    // nothing: its pass stops there (most pairs do not fit)
-                    double min = gaps(b, zf, zt, knots, chain, gaps, Math.min(0, near));
                     if (min < 0 || !sides(b, zf - 1, zt + 1, knots, chain)) {
                         if (min > near) {
                             near = min;
@@ -708,8 +808,8 @@ public final class PiecewiseEstimator {
                         }
                         continue;
                     }
-                    if (best != null && min < best[0]) {
-                        continue; // its smallest gap already loses the leximin comparison
+                    for (int i = 0; i < gaps.length; i++) {
+                        gaps[i] = gap(i < i1 ? left : i < i2 ? s : right, i);
                     }
                     Arrays.sort(gaps);
                     if (best == null || Arrays.compare(gaps, best) > 0) {
@@ -737,47 +837,6 @@ public final class PiecewiseEstimator {
 
     /** Steps each side of a knot in the fine search. */
     private static final int FINE_STEPS = 20;
-
-    /**
-     * Distances (ns) of every vertex of buckets [from, to] to the function, on its side, into
-     * {@code out}; returns the smallest. Stops at the first distance below {@code stop} (≤ 0) and
-     * returns it, {@code out} then incomplete.
-     */
-    private static double gaps(List<Bucket> b, int from, int to, long[] knots, Piece[] lines, double[] out,
-                               double stop) {
-        int n = 0;
-        double min = Double.POSITIVE_INFINITY;
-        for (int k = from; k <= to; k++) {
-            Bucket bucket = b.get(k);
-            for (int m = 0; m < bucket.pu().length; m++) {
-                long u = bucket.pu()[m];
-                double g = bucket.pv()[m] - lines[lineAt(u, knots)].at(u);
-                if (g < stop) {
-                    return g;
-                }
-                min = Math.min(min, g);
-                out[n++] = g;
-            }
-            for (int m = 0; m < bucket.qu().length; m++) {
-                long u = bucket.qu()[m];
-                double g = lines[lineAt(u, knots)].at(u) - bucket.qv()[m];
-                if (g < stop) {
-                    return g;
-                }
-                min = Math.min(min, g);
-                out[n++] = g;
-            }
-        }
-        return min;
-    }
-
-    private static int lineAt(long u, long[] knots) {
-        int i = 0;
-        while (i < knots.length && u >= knots[i]) {
-            i++;
-        }
-        return i;
-    }
 
     /** Candidate knots of a slew, at most this many (evenly thinned beyond). */
     private static final int MAX_KNOT_CANDIDATES = 256;
@@ -997,49 +1056,17 @@ public final class PiecewiseEstimator {
             q = new HalfHull(HalfHull.Side.UPPER);
             add(p, q, b.get(i), margin);
         }
+        // the growth by one bucket at a time is one method, called at one place: compiled on its
+        // own, once, instead of inlined here (with its hull pushes and region) into both of this
+        // method's compilations, the normal one and the one of this loop (on-stack replacement):
+        // 6.8 KB of inlined bytecode instead of 19.3 KB on the wandering 24 h file
+        Growth growth = new Growth(p, q, margin);
         int j = i + 1;
-        // a line of the piece's region with more than WITNESS_SLACK to spare (NaN: none known):
-        // a bucket it clears keeps the region non-empty, and is added without a region of its own
-        double wc = Double.NaN;
-        double wd = Double.NaN;
-        // else the piece's hulls with bucket j added, in a second pair of hulls reused (swapped)
-        HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
-        HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
-        while (j <= limit) {
-            if (!Double.isNaN(wd) && clears(b.get(j), wc, wd, margin)) {
-                add(p, q, b.get(j), margin);
-                j++;
-                continue;
-            }
-            p2.clear();
-            q2.clear();
-            p2.addAll(p);
-            q2.addAll(q);
-            add(p2, q2, b.get(j), margin);
-            if (!p2.isEmpty() && !q2.isEmpty()) {
-                FeasibleRegion f2 = new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs());
-                if (f2.isEmpty()) {
-                    break;
-                }
-                wd = Double.NaN;
-                if (f2.isBounded()) {
-                    double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
-                    double g = f2.g(d);
-                    double h = f2.h(d);
-                    if (g - h > 2 * WITNESS_SLACK) {
-                        wc = 0.5 * (g + h);
-                        wd = d;
-                    }
-                }
-            }
-            HalfHull swap = p;
-            p = p2;
-            p2 = swap;
-            swap = q;
-            q = q2;
-            q2 = swap;
+        while (j <= limit && growth.extend(b.get(j))) {
             j++;
         }
+        p = growth.p;
+        q = growth.q;
         if (p.isEmpty() || q.isEmpty()) {
             return null;
         }
@@ -1074,26 +1101,84 @@ public final class PiecewiseEstimator {
     }
 
     /**
+     * A piece of {@link #free} while it grows: its two hulls, a second pair reused (swapped) to try
+     * the next bucket, and a witness line of its region with more than {@link #WITNESS_SLACK} to
+     * spare (NaN: none known): a bucket the witness clears keeps the region non-empty and is added
+     * without a region of its own.
+     */
+    private static final class Growth {
+        HalfHull p;
+        HalfHull q;
+        HalfHull p2 = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q2 = new HalfHull(HalfHull.Side.UPPER);
+        final long margin;
+        double wc = Double.NaN;
+        double wd = Double.NaN;
+
+        Growth(HalfHull p, HalfHull q, long margin) {
+            this.p = p;
+            this.q = q;
+            this.margin = margin;
+        }
+
+        /** Adds {@code bucket} to the piece when its region stays non-empty; false (piece unchanged) when it would not. */
+        boolean extend(Bucket bucket) {
+            // the witness clears the bucket: it keeps more than WITNESS_SLACK from every vertex
+            // moved margin inward (written out here: this method stays above the JIT's inlining
+            // size, 325 bytes of bytecode, so that it is compiled once, on its own)
+            boolean cleared = !Double.isNaN(wd);
+            for (int k = 0; cleared && k < bucket.pu().length; k++) {
+                cleared = !((double) (bucket.pv()[k] - margin) - (wc + wd * (double) bucket.pu()[k]) <= WITNESS_SLACK);
+            }
+            for (int k = 0; cleared && k < bucket.qu().length; k++) {
+                cleared = !((wc + wd * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK);
+            }
+            HalfHull tp = p;
+            HalfHull tq = q;
+            if (!cleared) {
+                p2.clear();
+                q2.clear();
+                p2.addAll(p);
+                q2.addAll(q);
+                tp = p2;
+                tq = q2;
+            }
+            add(tp, tq, bucket, margin);
+            if (cleared) {
+                return true;
+            }
+            if (!p2.isEmpty() && !q2.isEmpty()) {
+                FeasibleRegion f2 = new FeasibleRegion(p2.us(), p2.vs(), q2.us(), q2.vs());
+                if (f2.isEmpty()) {
+                    return false;
+                }
+                wd = Double.NaN;
+                if (f2.isBounded()) {
+                    double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
+                    double g = f2.g(d);
+                    double h = f2.h(d);
+                    if (g - h > 2 * WITNESS_SLACK) {
+                        wc = 0.5 * (g + h);
+                        wd = d;
+                    }
+                }
+            }
+            HalfHull swap = p;
+            p = p2;
+            p2 = swap;
+            swap = q;
+            q = q2;
+            q2 = swap;
+            return true;
+        }
+    }
+
+    /**
      * Slack (ns) a witness line keeps from every point in {@link #free}, far above the double
      * rounding of its evaluation (below 10⁻⁵ ns at the coordinates of a year of trace), so that
      * "the witness clears every point" proves the region non-empty, as the exact region would.
      */
     private static final double WITNESS_SLACK = 1.0;
-
-    /** True when line v = c + d·u keeps more than {@link #WITNESS_SLACK} from every vertex of {@code bucket} moved {@code margin} inward. */
-    private static boolean clears(Bucket bucket, double c, double d, long margin) {
-        for (int k = 0; k < bucket.pu().length; k++) {
-            if ((double) (bucket.pv()[k] - margin) - (c + d * (double) bucket.pu()[k]) <= WITNESS_SLACK) {
-                return false;
-            }
-        }
-        for (int k = 0; k < bucket.qu().length; k++) {
-            if ((c + d * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /**
      * Clearance kept between a fitted piece's line and every message (ns): pieces grow only while
@@ -1317,8 +1402,14 @@ public final class PiecewiseEstimator {
      * transform piece whose messages do not bound its drift (a short one, at a few messages per
      * second) is judged by the bounds of the bound piece on its side of the cut.
      */
-    private static void classify(Piece prev, Piece p, List<Bucket> b, int firstAfter, long x0, long v0, TimeBuckets tb,
-                                 List<Piece> boundPieces) {
+    private static void classify(Piece prev, Piece p, List<Bucket> hulls, List<Bucket> b, int firstAfter, long x0, long v0,
+                                 TimeBuckets tb, List<Piece> boundPieces) {
+        for (Piece piece : new Piece[] {prev, p}) {
+            if (piece.boundsDue) {
+                piece.boundsDue = false;
+                bounds(piece, hulls, x0, v0);
+            }
+        }
         long cut = p.cut;
         long u = cut - x0;
         double before = prev.at(u);
