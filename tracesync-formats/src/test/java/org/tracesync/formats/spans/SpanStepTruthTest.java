@@ -6,12 +6,15 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tracesync.core.evaluate.Evaluation;
 import org.tracesync.core.evaluate.EvaluationReport;
 import org.tracesync.core.model.NodeInfo;
+import org.tracesync.core.estimate.ClockStep;
+import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.core.simulate.ClockModel;
@@ -60,12 +63,46 @@ class SpanStepTruthTest {
         assertThat(s.score.holds()).as(s.score.firstViolation()).isTrue();
     }
 
+    /**
+     * Each pair's step interval [earliest, latest] (pair's a-time) holds the true step. Seed 1's
+     * pair 10.0.1.1/10.0.1.3 put it 935 µs after the truth: its earliest is the receive time of
+     * the last message only the clock before the step explains, but that message was sent by the
+     * stepping host 1.3 ms earlier, and the step may lie anywhere after its send. Seed 2's
+     * latest is 29 µs before the truth, the mirror case (a send from 10.0.1.1 whose receive came
+     * after the step). Fails on seeds 1, 2 and 5: the cause is in PiecewiseEstimator.stepRange
+     * (a hull vertex's a-time is one end of its message, not the stepping clock's end), which
+     * another helper is changing this session; left to the lead.
+     */
+    @Disabled("step interval one message end too narrow (PiecewiseEstimator.stepRange): seeds 1, 2, 5 fail; see the comment")
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void everyPairsStepIntervalHoldsTheTrueStep(long seed) throws Exception {
+        ShopSimulation.Config config = ShopSimulation.Config.defaults(seed);
+        long at = config.t0() + (long) TRACES * config.gap() / 2;
+        Shop shop = shop(seed);
+        Map<String, ClockModel> truth = shop.truth;
+        long found = 0;
+        for (PairResult p : shop.result.pairs()) {
+            for (ClockStep st : p.steps()) {
+                long trueA = truth.get(p.a()).local(at);
+                assertThat(trueA).as("pair %s/%s step %s", p.a(), p.b(), st).isBetween(st.earliest(), st.latest());
+                found++;
+            }
+        }
+        assertThat(found).isPositive();
+    }
+
     private record Scored(EvaluationReport eval, TruthScore.Score score) {
     }
 
-    private Scored score(long seed) throws Exception {
+    private record Shop(SpanMessageInput input, SyncResult result, List<String> names, Map<String, ClockModel> truth) {
+    }
+
+    private static final int TRACES = 2_000;
+
+    private Shop shop(long seed) throws Exception {
         ShopSimulation.Config config = ShopSimulation.Config.defaults(seed);
-        int traces = 2_000;
+        int traces = TRACES;
         ShopSimulation sim = new ShopSimulation(config)
                 .withStep(2, config.t0() + (long) traces * config.gap() / 2, -4_000_000L);
         Path file = dir.resolve("shop.json");
@@ -83,6 +120,15 @@ class SpanStepTruthTest {
         for (ClockModel c : sim.clocks()) {
             truth.put(c.name(), c);
         }
+        return new Shop(input, result, names, truth);
+    }
+
+    private Scored score(long seed) throws Exception {
+        Shop shop = shop(seed);
+        SpanMessageInput input = shop.input;
+        List<String> names = shop.names;
+        Map<String, ClockModel> truth = shop.truth;
+        SyncResult result = shop.result;
         // the true clock of the checkout host read some message ends' local times twice
         long readTwice = countEndsReadTwice(input, names, truth);
         assertThat(readTwice).isPositive();
