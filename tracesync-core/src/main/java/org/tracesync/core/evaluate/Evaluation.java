@@ -181,20 +181,24 @@ public final class Evaluation {
             skipped++;
             return;
         }
-        // repaired times where the controlled logical clock moved an event (what apply writes)
-        long cs = result.referenceTime(names[s], nodeResults[s], ts);
-        long cr = result.referenceTime(names[r], nodeResults[r], tr);
         // an end around a clock step (read twice after a backward step, or inside the step's
-        // interval) and not moved by the repair: the reading its other end allows (MessageEnds)
+        // interval): the reading its other end allows (MessageEnds), as the repair placed it
+        long cs = transforms[s].apply(ts);
+        long cr = transforms[r].apply(tr);
         if (!transforms[s].isLinear() || !transforms[r].isLinear()) {
             long cs0 = cs;
-            long cr0 = cr;
-            if (transforms[s].stepAround(ts) >= 0 && cs0 == transforms[s].apply(ts)) {
-                cs = MessageEnds.send(transforms[s], ts, cr0);
+            if (transforms[s].stepAround(ts) >= 0) {
+                cs = MessageEnds.send(transforms[s], ts, cr);
             }
-            if (transforms[r].stepAround(tr) >= 0 && cr0 == transforms[r].apply(tr)) {
+            if (transforms[r].stepAround(tr) >= 0) {
                 cr = MessageEnds.receive(transforms[r], tr, cs0);
             }
+        }
+        // repaired times where the controlled logical clock moved the event (what apply writes):
+        // its local time and reading name it, also at a local time read twice
+        if (!result.repairs().isEmpty()) {
+            cs = result.referenceTime(names[s], ts, cs);
+            cr = result.referenceTime(names[r], tr, cr);
         }
         long lat = cr - cs;
         int d = s * n + r;
