@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.RepairMoves;
 import org.tracesync.core.transform.ReadingsInOrder;
 import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.pcap.CaptureReader;
@@ -31,28 +32,17 @@ final class CaptureApplier implements TraceApplier {
         return new ReadingsInOrder(node.transform());
     }
 
-    /** The transform, except at the local times the controlled logical clock moved. */
-    private static LongUnaryOperator time(NodeResult node, long[][] repairs) {
+    /**
+     * The transform, except for the events the controlled logical clock moved: each found by its
+     * local time and its reading in file order (a time read twice around a backward step names two
+     * events, each with its own repaired time; RepairMoves).
+     */
+    static LongUnaryOperator time(NodeResult node, long[][] repairs) {
         if (repairs.length == 0) {
             return time(node);
         }
         LongUnaryOperator inOrder = time(node);
-        return t -> {
-            long mapped = inOrder.applyAsLong(t); // every timestamp, in order
-            int lo = 0;
-            int hi = repairs.length - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (repairs[mid][0] < t) {
-                    lo = mid + 1;
-                } else if (repairs[mid][0] > t) {
-                    hi = mid - 1;
-                } else {
-                    return repairs[mid][1];
-                }
-            }
-            return mapped;
-        };
+        return t -> RepairMoves.referenceTime(repairs, t, inOrder.applyAsLong(t)); // every timestamp, in order
     }
 
     @Override

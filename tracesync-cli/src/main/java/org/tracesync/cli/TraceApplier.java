@@ -38,9 +38,11 @@ public interface TraceApplier {
     Applied apply(Path trace, NodeResult node, Path outDir) throws IOException;
 
     /**
-     * Same, with the events the controlled logical clock moved ({local time, repaired reference
-     * time}, sorted; may be empty): appliers that rewrite every timestamp use them; the default
-     * ignores them (see {@link #appliesRepairs}).
+     * Same, with the events the controlled logical clock moved (rows {local time, repaired
+     * reference time, reading before the repair}, sorted; may be empty; read them with
+     * {@link org.tracesync.core.reduce.RepairMoves#referenceTime}, which tells apart the two
+     * events of a local time read twice): appliers that rewrite every timestamp use them; the
+     * default ignores them (see {@link #appliesRepairs}).
      */
     default Applied apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
         return apply(trace, node, outDir);

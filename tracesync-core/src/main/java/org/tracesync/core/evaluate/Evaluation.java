@@ -11,6 +11,7 @@ import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.core.simulate.ScoredEnds;
 import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.MessageEnds;
 import org.tracesync.core.transform.NodeBounds;
@@ -35,7 +36,9 @@ import org.tracesync.core.transform.NodeBounds;
  *     {@code ref(x) − (reference clock at the true instant of x)}; max, p50, p99 of |error|, and
  *     the share of instants whose bounds [ref − Δ−, ref + Δ+] contain the truth (2 ns slack for
  *     the true clocks' rounding). {@code org.tracesync.core.simulate.TruthScore} checks the same
- *     containment as a pass/fail property; this class reports the distribution.</li>
+ *     containment as a pass/fail property; this class reports the distribution. Around a clock
+ *     step an end's reading and its true instant are both placed by its message
+ *     ({@link ScoredEnds}).</li>
  * </ul>
  * Nodes are matched to the result by name. Messages between nodes of different groups are
  * skipped and counted. Cost O(1) per message plus O(log rows) per bound lookup (and O(log
@@ -84,6 +87,7 @@ public final class Evaluation {
     private double[] samples = new double[1024];
     private int sampleCount;
     private final Random reservoir = new Random(1);
+    private final ScoredEnds ends = new ScoredEnds();
 
     private static final class Acc {
         double best = Double.POSITIVE_INFINITY;
@@ -177,20 +181,24 @@ public final class Evaluation {
             skipped++;
             return;
         }
-        // repaired times where the controlled logical clock moved an event (what apply writes)
-        long cs = result.referenceTime(names[s], nodeResults[s], ts);
-        long cr = result.referenceTime(names[r], nodeResults[r], tr);
         // an end around a clock step (read twice after a backward step, or inside the step's
-        // interval) and not moved by the repair: the reading its other end allows (MessageEnds)
+        // interval): the reading its other end allows (MessageEnds), as the repair placed it
+        long cs = transforms[s].apply(ts);
+        long cr = transforms[r].apply(tr);
         if (!transforms[s].isLinear() || !transforms[r].isLinear()) {
             long cs0 = cs;
-            long cr0 = cr;
-            if (transforms[s].stepAround(ts) >= 0 && cs0 == transforms[s].apply(ts)) {
-                cs = MessageEnds.send(transforms[s], ts, cr0);
+            if (transforms[s].stepAround(ts) >= 0) {
+                cs = MessageEnds.send(transforms[s], ts, cr);
             }
-            if (transforms[r].stepAround(tr) >= 0 && cr0 == transforms[r].apply(tr)) {
+            if (transforms[r].stepAround(tr) >= 0) {
                 cr = MessageEnds.receive(transforms[r], tr, cs0);
             }
+        }
+        // repaired times where the controlled logical clock moved the event (what apply writes):
+        // its local time and reading name it, also at a local time read twice
+        if (!result.repairs().isEmpty()) {
+            cs = result.referenceTime(names[s], ts, cs);
+            cr = result.referenceTime(names[r], tr, cr);
         }
         long lat = cr - cs;
         int d = s * n + r;
@@ -208,19 +216,26 @@ public final class Evaluation {
         acc[d].add(w);
         all.add(w);
         if (truth != null) {
-            truth(s, ts);
-            truth(r, tr);
+            // around a clock step both the estimate's reading and the true instant are placed by
+            // the message (ScoredEnds): by local time alone either may take the step's other side
+            ends.place(transforms[s], trueClock[s], ts, transforms[r], trueClock[r], tr, true);
+            truth(s, ts, ends.sendCorrection, ends.sendTrue);
+            truth(r, tr, ends.receiveCorrection, ends.receiveTrue);
         }
     }
 
-    private void truth(int node, long x) {
+    private void truth(int node, long x, double correction, long trueInstant) {
         if (isReference[node] || trueClock[node] == null || trueRefClock[node] == null) {
             return;
         }
         // true reference reading at the true instant of x; error as a small long difference plus
         // the transform's (small, double) correction: never a double on an epoch value
-        long trueRef = trueRefClock[node].local(trueClock[node].trueTime(x));
-        double err = (double) (x - trueRef) + transforms[node].correction(x);
+        long trueRef = trueRefClock[node].local(trueInstant);
+        double err = (double) (x - trueRef) + correction;
+        // the bounds are relative to the local time's segment (RESULT_FORMAT "Bounds"), which
+        // differs from the placed reading only around a step
+        double local = transforms[node].correction(x);
+        double boundErr = correction == local ? err : (double) (x - trueRef) + local;
         instants++;
         double a = Math.abs(err);
         maxError = Math.max(maxError, a);
@@ -234,13 +249,13 @@ public final class Evaluation {
             if (Double.isInfinite(minus) || Double.isInfinite(plus)) {
                 oneSided++;
             }
-            if (-plus - TOLERANCE <= err && err <= minus + TOLERANCE) {
+            if (-plus - TOLERANCE <= boundErr && boundErr <= minus + TOLERANCE) {
                 contained++;
             } else {
-                double excess = Math.max(err - minus, -plus - err);
+                double excess = Math.max(boundErr - minus, -plus - boundErr);
                 if (worstMiss == null || excess > worstExcess) {
                     worstExcess = excess;
-                    worstMiss = new EvaluationReport.Miss(names[node], x, err, minus, plus);
+                    worstMiss = new EvaluationReport.Miss(names[node], x, boundErr, minus, plus);
                 }
             }
         }

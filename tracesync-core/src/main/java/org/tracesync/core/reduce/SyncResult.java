@@ -14,8 +14,9 @@ import java.util.Map;
  * @param pairs     one entry per pair that has at least one message
  * @param stats     free-form statistics (numbers and strings) for the "stats" object
  * @param warnings  human-readable warnings (fallback pairs, unsynchronized nodes, ...)
- * @param repairs   events moved by the controlled logical clock, by node name: {local time,
- *                  repaired reference time} sorted by local time (empty when no repair ran)
+ * @param repairs   events moved by the controlled logical clock, by node name: one row {local
+ *                  time, repaired reference time, reading before the repair} per moved event
+ *                  ({@link RepairMoves}; empty when no repair ran)
  */
 public record SyncResult(String reference, List<NodeResult> nodes, List<PairResult> pairs,
                          Map<String, Object> stats, List<String> warnings, Map<String, long[][]> repairs) {
@@ -34,26 +35,23 @@ public record SyncResult(String reference, List<NodeResult> nodes, List<PairResu
     }
 
     /**
-     * Node {@code name}'s reference time for local time t: the repaired time when the controlled
-     * logical clock moved an event at t, else the transform's. O(log moved).
+     * Node {@code name}'s reference time for local time t read by its local time's segment: the
+     * repaired time when the controlled logical clock moved that event, else the transform's.
+     * Around a clock step use {@link #referenceTime(String, long, long)} with the reading placed
+     * by position. O(log moved).
      */
     public long referenceTime(String name, NodeResult node, long t) {
+        return referenceTime(name, t, node.transform().apply(t));
+    }
+
+    /**
+     * Node {@code name}'s reference time for the event at local time t whose reading (the
+     * transform's, placed by position around a step) is {@code fitted}: the repaired time when the
+     * controlled logical clock moved it, else {@code fitted}. O(log moved).
+     */
+    public long referenceTime(String name, long t, long fitted) {
         long[][] moved = repairs.get(name);
-        if (moved != null && moved.length > 0) {
-            int lo = 0;
-            int hi = moved.length - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (moved[mid][0] < t) {
-                    lo = mid + 1;
-                } else if (moved[mid][0] > t) {
-                    hi = mid - 1;
-                } else {
-                    return moved[mid][1];
-                }
-            }
-        }
-        return node.transform().apply(t);
+        return moved == null ? fitted : RepairMoves.referenceTime(moved, t, fitted);
     }
 
     public NodeResult node(String name) {

@@ -8,6 +8,7 @@ import org.tracesync.core.estimate.PairEstimate;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.RepairMoves;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.core.transform.ClockTransform;
@@ -63,8 +64,8 @@ public final class ControlledLogicalClock {
      * @param meanShift       mean shift over the moved events (ns)
      * @param maxStretch      largest relative change of an interval between consecutive events of
      *                        one node, |new / old − 1| (0.01 = 1 %)
-     * @param moves           per node (input order): pairs {local time, repaired reference time}
-     *                        of every moved event, sorted by local time
+     * @param moves           per node (input order): one row {local time, repaired reference time,
+     *                        reading before the repair} per moved event, sorted ({@link RepairMoves})
      * @param skipped         why the repair did not run (empty when it ran)
      */
     public record Repair(long events, long violationsBefore, long violationsAfter, long moved, double maxShift,
@@ -434,33 +435,16 @@ public final class ControlledLogicalClock {
                         moved++;
                         maxShift = Math.max(maxShift, shift);
                         sumShift += shift;
-                        mine.add(new long[] {t[i][k], lc[i][k]});
+                        mine.add(new long[] {t[i][k], lc[i][k], c[i][k]});
                     }
                     if (k > 0 && c[i][k] > c[i][k - 1]) {
                         double ratio = (double) (lc[i][k] - lc[i][k - 1]) / (double) (c[i][k] - c[i][k - 1]);
                         maxStretch = Math.max(maxStretch, Math.abs(ratio - 1));
                     }
                 }
-                moves.add(byLocalTime(mine));
+                moves.add(RepairMoves.sorted(mine));
             }
             return new Repair(events, before, after, moved, maxShift, moved == 0 ? 0 : sumShift / moved, maxStretch, moves, "");
-        }
-
-        /**
-         * Moves sorted by local time, one per local time (the first in reference order: two
-         * events at one local time were read on either side of a backward step, and the result's
-         * {@code repairs} key by local time). Already sorted unless the node's clock stepped back.
-         */
-        private static long[][] byLocalTime(List<long[]> mine) {
-            long[][] a = mine.toArray(new long[0][]);
-            Arrays.sort(a, (x, y) -> Long.compare(x[0], y[0])); // stable: reference order within a local time
-            int m = 0;
-            for (long[] move : a) {
-                if (m == 0 || a[m - 1][0] != move[0]) {
-                    a[m++] = move;
-                }
-            }
-            return m == a.length ? a : Arrays.copyOf(a, m);
         }
 
         /**

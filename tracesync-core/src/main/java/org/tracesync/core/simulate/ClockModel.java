@@ -32,6 +32,8 @@ public final class ClockModel {
     private final double delta;
     private final List<ClockEvent> events;
     private final Timeline timeline;
+    private final List<ClockEvent> stepList;
+    private volatile ClockModel continuousCache;
 
     public ClockModel(String name, long t0, long alpha, double beta, double delta, List<ClockEvent> events) {
         if (!(beta > -0.5 && beta < 0.5) || !Double.isFinite(delta)) {
@@ -46,6 +48,7 @@ public final class ClockModel {
         this.delta = delta;
         this.events = List.copyOf(sorted);
         this.timeline = new Timeline(this.events, t0);
+        this.stepList = this.events.stream().filter(ClockEvent::isStep).toList();
     }
 
     public String name() {
@@ -106,9 +109,14 @@ public final class ClockModel {
         return new ClockModel(name, t0, alpha, beta, delta, all);
     }
 
+    /** True when some event is a step (a local time may then have been read twice). */
+    public boolean hasSteps() {
+        return !stepList.isEmpty();
+    }
+
     /** The steps among the events, in time order. */
     public List<ClockEvent> steps() {
-        return events.stream().filter(ClockEvent::isStep).toList();
+        return stepList;
     }
 
     /** Local reading at true time {@code t}, rounded to the nearest ns. */
@@ -184,6 +192,83 @@ public final class ClockModel {
             }
         }
         return t0 + Math.round(d);
+    }
+
+    /**
+     * Every true instant at which this clock reads {@code local} (nearest ns), ascending: one for a
+     * clock without steps ({@link #trueTime}); around a backward step a local time was read twice,
+     * before the step and after it, and both instants are returned; in the gap of a forward step
+     * none reads it and the step's instant alone is returned (as {@link #trueTime}). Each stretch
+     * between two steps is continuous and increasing: its instant is the inverse of the clock
+     * without steps at {@code local − (steps before it)}, kept when it falls inside the stretch.
+     * O(steps · inverse).
+     */
+    public long[] trueTimes(long local) {
+        List<ClockEvent> steps = steps();
+        if (steps.isEmpty()) {
+            return new long[] {trueTime(local)};
+        }
+        ClockModel continuous = withoutSteps();
+        long[] found = new long[steps.size() + 1];
+        int n = 0;
+        long before = 0;
+        for (int k = 0; k <= steps.size(); k++) {
+            long t = continuous.trueTime(local - before);
+            boolean afterPrevious = k == 0 || t >= steps.get(k - 1).at();
+            boolean beforeNext = k == steps.size() || t < steps.get(k).at();
+            if (afterPrevious && beforeNext && Math.abs(local(t) - local) <= 1) {
+                found[n++] = t;
+            }
+            if (k < steps.size()) {
+                before = Math.addExact(before, steps.get(k).step());
+            }
+        }
+        return n == 0 ? new long[] {trueTime(local)} : java.util.Arrays.copyOf(found, n);
+    }
+
+    /** This clock with its steps removed (rate changes kept): continuous and increasing. */
+    private ClockModel withoutSteps() {
+        ClockModel c = continuousCache;
+        if (c == null) {
+            List<ClockEvent> rates = events.stream().filter(e -> e.rate() != 0.0)
+                    .map(e -> ClockEvent.rateChange(e.at(), e.rate())).toList();
+            c = new ClockModel(name, t0, alpha, beta, delta, rates);
+            continuousCache = c;
+        }
+        return c;
+    }
+
+    /**
+     * The true instant of an event at local time {@code local} that its message places: of the
+     * instants at which this clock read it ({@link #trueTimes}), for a send ({@code before}) the
+     * latest not after {@code other}, its receive's true instant; for a receive the earliest not
+     * before {@code other}, its send's. The rule the readers of a result use for the estimate
+     * ({@link org.tracesync.core.transform.MessageEnds}), applied to the true clock: a message is
+     * forward and far shorter than a step. When no instant qualifies, or the clock read the time
+     * once, {@link #trueTime}.
+     */
+    public long trueTimeOfEnd(long local, long other, boolean before) {
+        if (stepList.isEmpty()) {
+            return trueTime(local);
+        }
+        long[] ts = trueTimes(local);
+        if (ts.length == 1) {
+            return ts[0];
+        }
+        if (before) {
+            for (int i = ts.length - 1; i >= 0; i--) {
+                if (ts[i] <= other) {
+                    return ts[i];
+                }
+            }
+        } else {
+            for (long t : ts) {
+                if (t >= other) {
+                    return t;
+                }
+            }
+        }
+        return trueTime(local);
     }
 
     private long trueTimeWithEvents(long local) {

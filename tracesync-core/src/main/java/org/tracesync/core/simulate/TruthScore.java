@@ -11,7 +11,9 @@ import org.tracesync.core.transform.MessageEnds;
  * Scores a synchronization against the true clocks of a simulation (a second pass over the
  * messages): inversions after correction (received before sent, within one reference group; an end
  * around a clock step placed by {@link MessageEnds}), and,
- * at both ends of every message, whether the true reference time lies within the reported bounds.
+ * at both ends of every message, whether the true reference time lies within the reported bounds
+ * (around a clock step the estimate's reading and the true instant placed by the message:
+ * {@link ScoredEnds}).
  *
  * <p>For a node n with reference R and a local time t on n, the true reference time is
  * {@code R.local(n.trueTime(t))}; the error is that minus the corrected time {@code t + corr(t)},
@@ -48,6 +50,7 @@ public final class TruthScore implements MessageSink {
     private double maxError;
     private double maxBoundWidth;
     private String firstViolation = "";
+    private final ScoredEnds ends = new ScoredEnds();
 
     /**
      * @param nodeNames the input's node names, in message index order
@@ -93,20 +96,26 @@ public final class TruthScore implements MessageSink {
                 }
             }
         }
-        check(sender, sendTime);
-        check(receiver, recvTime);
+        // the estimate's reading and the true instant of an end around a step: by its message
+        ends.place(s.transform(), clocks[sender], sendTime, r.transform(), clocks[receiver], recvTime,
+                s.reference().equals(r.reference()));
+        check(sender, sendTime, ends.sendCorrection, ends.sendTrue);
+        check(receiver, recvTime, ends.receiveCorrection, ends.receiveTrue);
     }
 
-    private void check(int node, long t) {
+    private void check(int node, long t, double correction, long trueInstant) {
         NodeResult n = results[node];
         if (!n.synchronizedToOther() || n.bounds().isEmpty()) {
             return;
         }
-        long trueRef = referenceClocks[node].local(clocks[node].trueTime(t));
-        double error = (double) (trueRef - t) - n.transform().correction(t);
+        long trueRef = referenceClocks[node].local(trueInstant);
+        double placedError = (double) (trueRef - t) - correction;
+        // the bounds are relative to the local time's segment (they hold both readings around a step)
+        double local = n.transform().correction(t);
+        double error = correction == local ? placedError : (double) (trueRef - t) - local;
         double[] b = n.bounds().at(t);
         checks++;
-        maxError = Math.max(maxError, Math.abs(error));
+        maxError = Math.max(maxError, Math.abs(placedError));
         if (Double.isFinite(b[0] + b[1])) { // a one-sided bound has no width; its present side is checked below
             maxBoundWidth = Math.max(maxBoundWidth, b[0] + b[1]);
         }

@@ -112,4 +112,28 @@ class ClockModelTest {
         // a local time in the gap of the forward step maps to the step's instant
         assertThat(c.trueTime(T0 + 10_000_000_000L + 3_000_000L)).isEqualTo(T0 + 10_000_000_000L);
     }
+
+    @org.junit.jupiter.api.Test
+    void aTimeReadTwiceAfterABackwardStepHasBothInstantsAndAMessagePicksOne() {
+        // 1 ms ahead, 20 ppm fast, stepping back 3 ms at T0 + 20 s
+        long step = T0 + 20_000_000_000L;
+        ClockModel c = new ClockModel("s", T0, 1_000_000L, 20e-6, 0.0, java.util.List.of(ClockEvent.step(step, -3_000_000L)));
+        long local = c.local(step) + 1_000_000L; // read 1 ms after the step, and ~2 ms before it
+        long[] both = c.trueTimes(local);
+        assertThat(both).hasSize(2);
+        assertThat(both[0]).isLessThan(step).isCloseTo(step - 2_000_000L, org.assertj.core.data.Offset.offset(100L));
+        assertThat(both[1]).isGreaterThanOrEqualTo(step).isCloseTo(step + 1_000_000L, org.assertj.core.data.Offset.offset(100L));
+        for (long t : both) {
+            assertThat(Math.abs(c.local(t) - local)).isLessThanOrEqualTo(1L);
+        }
+        // a send takes the latest instant not after its receive, a receive the earliest not before its send
+        assertThat(c.trueTimeOfEnd(local, step + 1_100_000L, true)).isEqualTo(both[1]);
+        assertThat(c.trueTimeOfEnd(local, step - 1_000_000L, true)).isEqualTo(both[0]);
+        assertThat(c.trueTimeOfEnd(local, step - 2_100_000L, false)).isEqualTo(both[0]);
+        assertThat(c.trueTimeOfEnd(local, step, false)).isEqualTo(both[1]);
+        // read once: away from the step, and in the gap of a forward step (the step's instant)
+        assertThat(c.trueTimes(c.local(T0 + 5_000_000_000L))).containsExactly(T0 + 5_000_000_000L);
+        ClockModel forward = new ClockModel("f", T0, 0, 0.0, 0.0, java.util.List.of(ClockEvent.step(step, 5_000_000L)));
+        assertThat(forward.trueTimes(step + 2_000_000L)).containsExactly(step);
+    }
 }

@@ -86,9 +86,10 @@ public final class ResultFile {
                 g.name(e.getKey());
                 g.startArray();
                 for (long[] m : e.getValue()) {
-                    g.startArray();
-                    g.number(m[0]);
-                    g.number(m[1]);
+                    g.startArray(); // {t, r, c}: local time, repaired time, reading before (RepairMoves)
+                    for (long v : m) {
+                        g.number(v);
+                    }
                     g.endArray();
                 }
                 g.endArray();

@@ -75,11 +75,14 @@ final class ResultFileReader {
             long[][] moves = new long[e.getValue().size()][];
             for (int k = 0; k < moves.length; k++) {
                 JsonNode m = e.getValue().get(k);
-                if (!m.isArray() || m.size() != 2 || !m.get(0).isIntegralNumber() || !m.get(1).isIntegralNumber()) {
+                // [t, r, c] (RepairMoves), or [t, r] as written before the reading was listed
+                if (!m.isArray() || m.size() < 2 || m.size() > 3 || !m.get(0).isIntegralNumber()
+                        || !m.get(1).isIntegralNumber() || (m.size() == 3 && !m.get(2).isIntegralNumber())) {
                     throw new TraceFormatException(file, "repairs." + e.getKey() + "[" + k + "]",
-                            "expected [local time, repaired reference time] (integer ns)");
+                            "expected [local time, repaired reference time, reading before the repair] (integer ns)");
                 }
-                moves[k] = new long[] {m.get(0).asLong(), m.get(1).asLong()};
+                moves[k] = m.size() == 3 ? new long[] {m.get(0).asLong(), m.get(1).asLong(), m.get(2).asLong()}
+                        : new long[] {m.get(0).asLong(), m.get(1).asLong()};
             }
             repairs.put(e.getKey(), moves);
         }

@@ -58,8 +58,9 @@ final class JacksonResultWriter {
                     g.writeArrayFieldStart(e.getKey());
                     for (long[] m : e.getValue()) {
                         g.writeStartArray();
-                        g.writeNumber(m[0]);
-                        g.writeNumber(m[1]);
+                        for (long v : m) {
+                            g.writeNumber(v);
+                        }
                         g.writeEndArray();
                     }
                     g.writeEndArray();

@@ -117,7 +117,8 @@ class ResultFileBytesTest {
             for (int i = 0, n = rnd.nextInt(1, 4); i < n; i++) {
                 long[][] moves = new long[rnd.nextInt(0, 4)][];
                 for (int k = 0; k < moves.length; k++) {
-                    moves[k] = new long[] {extremeLong(rnd), extremeLong(rnd)};
+                    moves[k] = rnd.nextBoolean() ? new long[] {extremeLong(rnd), extremeLong(rnd), extremeLong(rnd)}
+                            : new long[] {extremeLong(rnd), extremeLong(rnd)}; // as written before the reading was listed
                 }
                 repairs.put(text(rnd) + "@" + i, moves);
             }
