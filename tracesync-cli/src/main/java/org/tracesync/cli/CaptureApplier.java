@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
-import org.tracesync.core.transform.ReadingsInOrder;
 import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.CaptureRewriter;
@@ -28,31 +27,11 @@ final class CaptureApplier implements TraceApplier {
 
     /** The transform, for one capture's timestamps in file order (ReadingsInOrder: backward steps). */
     private static LongUnaryOperator time(NodeResult node) {
-        return new ReadingsInOrder(node.transform());
+        return TraceApplier.timesInOrder(node, new long[0][]);
     }
 
-    /** The transform, except at the local times the controlled logical clock moved. */
     private static LongUnaryOperator time(NodeResult node, long[][] repairs) {
-        if (repairs.length == 0) {
-            return time(node);
-        }
-        LongUnaryOperator inOrder = time(node);
-        return t -> {
-            long mapped = inOrder.applyAsLong(t); // every timestamp, in order
-            int lo = 0;
-            int hi = repairs.length - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (repairs[mid][0] < t) {
-                    lo = mid + 1;
-                } else if (repairs[mid][0] > t) {
-                    hi = mid - 1;
-                } else {
-                    return repairs[mid][1];
-                }
-            }
-            return mapped;
-        };
+        return TraceApplier.timesInOrder(node, repairs);
     }
 
     @Override

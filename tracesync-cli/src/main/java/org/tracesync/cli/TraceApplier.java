@@ -3,7 +3,9 @@ package org.tracesync.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.transform.ReadingsInOrder;
 import org.tracesync.formats.TraceFormat;
 
 /**
@@ -25,6 +27,14 @@ public interface TraceApplier {
     /** True when {@link #output} is a directory (a trace directory) rather than a file. */
     default boolean outputIsDirectory() {
         return false;
+    }
+
+    /**
+     * True when an existing {@link #output} is refused rather than replaced (a directory always is:
+     * it may hold a user's other files).
+     */
+    default boolean refusesExistingOutput() {
+        return outputIsDirectory();
     }
 
     /** What {@link #apply} wrote, and what the user should know about it (empty when nothing). */
@@ -62,5 +72,42 @@ public interface TraceApplier {
      */
     default long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
         throw new UnsupportedOperationException(name() + " traces cannot be merged");
+    }
+
+    /**
+     * Same, with each node's events moved by the controlled logical clock ({@link #apply(Path,
+     * NodeResult, long[][], Path)}); the default ignores them.
+     */
+    default long merge(List<Path> traces, List<NodeResult> nodes, List<long[][]> repairs, Path out) throws IOException {
+        return merge(traces, nodes, out);
+    }
+
+    /**
+     * A node's timestamps in its trace's order mapped to reference time: the transform read in
+     * order ({@link ReadingsInOrder}: around a backward step by the position in the trace), except
+     * at the local times the controlled logical clock moved ({local time, repaired reference
+     * time}, sorted by local time), which take their repaired time. Stateful: one per pass.
+     */
+    static LongUnaryOperator timesInOrder(NodeResult node, long[][] repairs) {
+        LongUnaryOperator inOrder = new ReadingsInOrder(node.transform());
+        if (repairs.length == 0) {
+            return inOrder;
+        }
+        return t -> {
+            long mapped = inOrder.applyAsLong(t); // every timestamp, in order
+            int lo = 0;
+            int hi = repairs.length - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (repairs[mid][0] < t) {
+                    lo = mid + 1;
+                } else if (repairs[mid][0] > t) {
+                    hi = mid - 1;
+                } else {
+                    return repairs[mid][1];
+                }
+            }
+            return mapped;
+        };
     }
 }
