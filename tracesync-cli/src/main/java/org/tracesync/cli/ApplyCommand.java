@@ -51,7 +51,7 @@ public final class ApplyCommand implements Callable<Integer> {
     Path outDir;
 
     @Option(names = "--merge", paramLabel = "FILE",
-            description = "Write all traces into this one file, ordered by reference time (captures: pcapng).")
+            description = "Write all traces into this one file, ordered by reference time (captures: pcapng; JSON lines: one .jsonl).")
     Path merge;
 
     @Option(names = "--annotate",
@@ -88,7 +88,7 @@ public final class ApplyCommand implements Callable<Integer> {
         List<Path> spanFiles = SpanApplier.spanFiles(traces, res);
         if (!spanFiles.isEmpty()) {
             if (outDir == null || merge != null) {
-                throw new IllegalArgumentException("span files: give --out DIR (--merge is for captures)");
+                throw new IllegalArgumentException("span files: give --out DIR (--merge is for captures and JSON lines)");
             }
             SpanApplier.apply(spanFiles, res, spanOptions.toOptions(), outDir, spec.commandLine().getOut());
             spec.commandLine().getOut().flush();
@@ -106,6 +106,13 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (paths.isEmpty()) {
             throw new TraceFormatException(result, "", "none of its nodes' traces was found (give the TRACE paths)");
+        }
+        for (Path p : traces) {
+            if (!paths.contains(p)) {
+                spec.commandLine().getErr().println("tracesync apply: warning: " + p + " is the trace of no node of "
+                        + result + "; not written");
+                spec.commandLine().getErr().flush();
+            }
         }
         List<TraceApplier> appliers = new ArrayList<>();
         for (Path p : paths) {
