@@ -36,26 +36,23 @@ bytes() { du -cb "$DIR/$1/sim/h1.jsonl" "$DIR/$1/sim/h2.jsonl" | tail -1 | cut -
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1)"
 echo "full: $(bytes full) bytes, quarter: $(bytes quarter) bytes; load $(load)"
 T=$(mktemp -d "${TMPDIR:-/tmp}/jsonl-apply.XXXXXX")
-run() { # NAME SET [ARGS...]
-  local name=$1 set=$2
-  shift 2
+run() { # NAME SET JAVA_OPTS|- [APPLY OPTIONS...]
+  local name=$1 set=$2 opts=$3 envs=()
+  shift 3
+  [ "$opts" = - ] || envs=("TRACESYNC_JAVA_OPTS=$opts")
   rm -rf "$T/out" "$T/merged.jsonl"
   cat "$DIR/$set/sim/h1.jsonl" "$DIR/$set/sim/h2.jsonl" > /dev/null
-  /usr/bin/time -f "%e %U %S %M" -a -o "$T/t-$name" "$@" > /dev/null
+  /usr/bin/time -f "%e %U %S %M" -a -o "$T/t-$name" env "${envs[@]}" "$TS" apply "$DIR/$set/result.json" \
+    "$DIR/$set/sim/h1.jsonl" "$DIR/$set/sim/h2.jsonl" "$@" > /dev/null
 }
-apply() { # SET [OPTIONS...]
-  local set=$1
-  shift
-  "$TS" apply "$DIR/$set/result.json" "$DIR/$set/sim/h1.jsonl" "$DIR/$set/sim/h2.jsonl" "$@"
-}
-small() { TRACESYNC_JAVA_OPTS="-Xmx64m -XX:+UseSerialGC" "$@"; }
+SMALL="-Xmx64m -XX:+UseSerialGC"
 for i in $(seq "$RUNS"); do
-  run quarter quarter apply quarter --out "$T/out"
-  run full full apply full --out "$T/out"
-  run full-annotate full apply full --out "$T/out" --annotate
-  run full-merge full apply full --merge "$T/merged.jsonl"
-  run q-64m quarter small apply quarter --out "$T/out"
-  run full-64m full small apply full --out "$T/out"
+  run quarter quarter - --out "$T/out"
+  run full full - --out "$T/out"
+  run full-annotate full - --out "$T/out" --annotate
+  run full-merge full - --merge "$T/merged.jsonl"
+  run q-64m quarter "$SMALL" --out "$T/out"
+  run full-64m full "$SMALL" --out "$T/out"
   echo "round $i done, load $(load)"
 done
 print_medians "$T/t" quarter full full-annotate full-merge q-64m full-64m
