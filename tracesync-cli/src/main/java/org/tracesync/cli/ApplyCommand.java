@@ -11,6 +11,7 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.TraceFormat;
 import org.tracesync.formats.TraceFormatException;
 import org.tracesync.formats.input.TraceInputs;
+import org.tracesync.formats.jsonl.JsonLinesReader;
 import org.tracesync.formats.pcap.CaptureNodes;
 import org.tracesync.formats.result.ResultFile;
 import picocli.CommandLine.Command;
@@ -30,11 +31,14 @@ import picocli.CommandLine.Parameters;
                 + " tracesync.bound_plus_ns, tracesync.quality and tracesync.reference.",
             "CTF: the metadata clock (freq, offset_s, offset) is rewritten, streams copied untouched;"
                 + " exact at mid-trace, the remaining error bound is written into the metadata.",
+            "JSON lines: DIR/<node>.jsonl, every event's \"t\" in reference time (integer ns), every other byte"
+                + " kept; --annotate adds \"tracesync\":{\"local_t\",\"bound_minus_ns\",\"bound_plus_ns\"} to each event;"
+                + " --merge: one file of all nodes' events ordered by reference time.",
             "Exit codes: 0 success, 1 refused (piecewise transform for CTF), 2 usage error, 3 input error."})
 public final class ApplyCommand implements Callable<Integer> {
 
     /** Registered appliers, tried in order (one per format). */
-    static final List<TraceApplier> APPLIERS = List.of(new CaptureApplier(), new CtfApplier());
+    static final List<TraceApplier> APPLIERS = List.of(new CaptureApplier(), new CtfApplier(), new JsonLinesApplier());
 
     @Parameters(index = "0", paramLabel = "RESULT", description = "A result file written by 'tracesync sync'.")
     Path result;
@@ -47,8 +51,18 @@ public final class ApplyCommand implements Callable<Integer> {
     Path outDir;
 
     @Option(names = "--merge", paramLabel = "FILE",
-            description = "Write all traces into this one file, ordered by reference time (captures: pcapng).")
+            description = "Write all traces into this one file, ordered by reference time (captures: pcapng; JSON lines: one .jsonl).")
     Path merge;
+
+    @Option(names = "--annotate",
+            description = "JSON lines: add \"tracesync\":{\"local_t\":..,\"bound_minus_ns\":..,\"bound_plus_ns\":..} to each event"
+                    + " (its local time and the result's bounds there, ns).")
+    boolean annotate;
+
+    @Option(names = "--annotate-field", paramLabel = "NAME",
+            description = "JSON lines: the field --annotate adds (implies --annotate; default: tracesync). An event that"
+                    + " already has it is an error.")
+    String annotateField;
 
     @picocli.CommandLine.Mixin
     SpanOptionsMixin spanOptions;
@@ -74,7 +88,7 @@ public final class ApplyCommand implements Callable<Integer> {
         List<Path> spanFiles = SpanApplier.spanFiles(traces, res);
         if (!spanFiles.isEmpty()) {
             if (outDir == null || merge != null) {
-                throw new IllegalArgumentException("span files: give --out DIR (--merge is for captures)");
+                throw new IllegalArgumentException("span files: give --out DIR (--merge is for captures and JSON lines)");
             }
             SpanApplier.apply(spanFiles, res, spanOptions.toOptions(), outDir, spec.commandLine().getOut());
             spec.commandLine().getOut().flush();
@@ -93,15 +107,33 @@ public final class ApplyCommand implements Callable<Integer> {
         if (paths.isEmpty()) {
             throw new TraceFormatException(result, "", "none of its nodes' traces was found (give the TRACE paths)");
         }
+        for (Path p : traces) {
+            if (!paths.contains(p)) {
+                spec.commandLine().getErr().println("tracesync apply: warning: " + p + " is the trace of no node of "
+                        + result + "; not written");
+                spec.commandLine().getErr().flush();
+            }
+        }
         List<TraceApplier> appliers = new ArrayList<>();
         for (Path p : paths) {
-            appliers.add(applierFor(p));
+            TraceApplier a = applierFor(p);
+            if (a instanceof JsonLinesApplier && (annotate || annotateField != null)) {
+                a = new JsonLinesApplier(annotateField != null ? annotateField : JsonLinesApplier.DEFAULT_FIELD);
+            }
+            appliers.add(a);
+        }
+        if (annotateField != null && annotateField.isEmpty()) {
+            throw new CommandFailure(ExitCode.USAGE, "--annotate-field: give a non-empty field name");
+        }
+        if ((annotate || annotateField != null) && appliers.stream().noneMatch(a -> a instanceof JsonLinesApplier)) {
+            throw new CommandFailure(ExitCode.USAGE, "--annotate is for JSON-lines traces (span files are always annotated)");
         }
         // Everything is checked before anything is written: a refusal leaves no partial copies behind.
         if (merge != null) {
             TraceApplier first = appliers.get(0);
-            if (!first.canMerge() || appliers.stream().anyMatch(a -> a != first)) {
-                throw new CommandFailure(ExitCode.USAGE, "--merge needs traces of one mergeable format (pcap/pcapng)");
+            if (!first.canMerge() || appliers.stream().anyMatch(a -> a.getClass() != first.getClass())) {
+                throw new CommandFailure(ExitCode.USAGE,
+                        "--merge needs traces of one mergeable format (pcap/pcapng, or JSON lines)");
             }
         }
         // A CTF clock can only express a linear transform.
@@ -130,7 +162,7 @@ public final class ApplyCommand implements Callable<Integer> {
             for (int i = 0; i < paths.size(); i++) {
                 Path o = appliers.get(i).output(paths.get(i), nodes.get(i), outDir);
                 withTraces.file("--out", o);
-                if (appliers.get(i).outputIsDirectory() && Files.exists(o)) {
+                if (appliers.get(i).refusesExistingOutput() && Files.exists(o, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     throw new CommandFailure(ExitCode.USAGE, "--out " + outDir + ": " + o
                             + " already exists; choose another --out (an existing trace is never replaced)");
                 }
@@ -171,7 +203,11 @@ public final class ApplyCommand implements Callable<Integer> {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            long n = appliers.get(0).merge(paths, nodes, merge);
+            List<long[][]> repairs = new ArrayList<>();
+            for (NodeResult n : nodes) {
+                repairs.add(res.repairs().getOrDefault(n.name(), new long[0][]));
+            }
+            long n = appliers.get(0).merge(paths, nodes, repairs, merge);
             out.println("merged " + n + " records into " + merge);
         }
         out.flush();
@@ -189,7 +225,7 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         for (Path p : traces) {
             if (p.toString().equals(n.source()) || CaptureNodes.stem(p).equals(n.name())
-                    || p.getFileName().toString().equals(n.name())) {
+                    || p.getFileName().toString().equals(n.name()) || n.name().equals(jsonLinesNode(p))) {
                 if (!Files.exists(p)) {
                     throw new TraceFormatException(p, "", "no such file or directory");
                 }
@@ -197,6 +233,21 @@ public final class ApplyCommand implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    private final java.util.Map<Path, String> jsonLinesNodes = new java.util.HashMap<>();
+
+    /** The node a JSON-lines trace's events are on (its first event's), or null for another file. */
+    private String jsonLinesNode(Path p) throws IOException {
+        if (!JsonLinesReader.looksLikeJsonLines(p) || !Files.isRegularFile(p)) {
+            return null;
+        }
+        String name = jsonLinesNodes.get(p);
+        if (name == null) {
+            name = new JsonLinesReader(p).node().name();
+            jsonLinesNodes.put(p, name);
+        }
+        return name;
     }
 
     /** The applier of {@code p}'s format, recognised by the registry {@code sync} uses. */

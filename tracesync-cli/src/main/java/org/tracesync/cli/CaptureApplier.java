@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
-import org.tracesync.core.reduce.RepairMoves;
-import org.tracesync.core.transform.ReadingsInOrder;
 import org.tracesync.formats.io.AtomicFile;
 import org.tracesync.formats.pcap.CaptureReader;
 import org.tracesync.formats.pcap.CaptureRewriter;
@@ -29,20 +27,12 @@ final class CaptureApplier implements TraceApplier {
 
     /** The transform, for one capture's timestamps in file order (ReadingsInOrder: backward steps). */
     private static LongUnaryOperator time(NodeResult node) {
-        return new ReadingsInOrder(node.transform());
+        return TraceApplier.timesInOrder(node, new long[0][]);
     }
 
-    /**
-     * The transform, except for the events the controlled logical clock moved: each found by its
-     * local time and its reading in file order (a time read twice around a backward step names two
-     * events, each with its own repaired time; RepairMoves).
-     */
+    /** The transform, except for the events the controlled logical clock moved (TraceApplier.timesInOrder). */
     static LongUnaryOperator time(NodeResult node, long[][] repairs) {
-        if (repairs.length == 0) {
-            return time(node);
-        }
-        LongUnaryOperator inOrder = time(node);
-        return t -> RepairMoves.referenceTime(repairs, t, inOrder.applyAsLong(t)); // every timestamp, in order
+        return TraceApplier.timesInOrder(node, repairs);
     }
 
     @Override

@@ -3,7 +3,10 @@ package org.tracesync.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
+import org.tracesync.core.reduce.RepairMoves;
+import org.tracesync.core.transform.ReadingsInOrder;
 import org.tracesync.formats.TraceFormat;
 
 /**
@@ -25,6 +28,14 @@ public interface TraceApplier {
     /** True when {@link #output} is a directory (a trace directory) rather than a file. */
     default boolean outputIsDirectory() {
         return false;
+    }
+
+    /**
+     * True when an existing {@link #output} is refused rather than replaced (a directory always is:
+     * it may hold a user's other files).
+     */
+    default boolean refusesExistingOutput() {
+        return outputIsDirectory();
     }
 
     /** What {@link #apply} wrote, and what the user should know about it (empty when nothing). */
@@ -64,5 +75,29 @@ public interface TraceApplier {
      */
     default long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
         throw new UnsupportedOperationException(name() + " traces cannot be merged");
+    }
+
+    /**
+     * Same, with each node's events moved by the controlled logical clock ({@link #apply(Path,
+     * NodeResult, long[][], Path)}); the default ignores them.
+     */
+    default long merge(List<Path> traces, List<NodeResult> nodes, List<long[][]> repairs, Path out) throws IOException {
+        return merge(traces, nodes, out);
+    }
+
+    /**
+     * A node's timestamps in its trace's order mapped to reference time: the transform read in
+     * order ({@link ReadingsInOrder}: around a backward step by the position in the trace), except
+     * at the events the controlled logical clock moved (rows {local time, repaired reference time,
+     * reading before the repair}, sorted: RepairMoves), which take their repaired time. Stateful: one per pass.
+     */
+    static LongUnaryOperator timesInOrder(NodeResult node, long[][] repairs) {
+        LongUnaryOperator inOrder = new ReadingsInOrder(node.transform());
+        if (repairs.length == 0) {
+            return inOrder;
+        }
+        // each moved event found by its local time and its reading in file order (a time read twice
+        // around a backward step names two events, each with its own repaired time; RepairMoves)
+        return t -> RepairMoves.referenceTime(repairs, t, inOrder.applyAsLong(t)); // every timestamp, in order
     }
 }

@@ -79,7 +79,7 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
                     line = line.substring(1); // UTF-8 byte order mark
                 }
                 if (!line.isBlank()) {
-                    name[0] = parse(line, lineNumber, null).node;
+                    name[0] = parse(line, lineNumber, null, null).node;
                     break;
                 }
             }
@@ -108,8 +108,24 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
      */
     public static LineEvent parseLine(Path file, String line, long lineNumber, String expectedNode)
             throws TraceFormatException {
-        Line l = new JsonLinesReader(file, null).parse(line, lineNumber, expectedNode);
+        Line l = new JsonLinesReader(file, null).parse(line, lineNumber, expectedNode, null);
         return new LineEvent(l.node(), l.t(), l.send(), l.msg());
+    }
+
+    /**
+     * One event line with where its parts are, for rewriting it in place ({@link JsonLinesRewriter}):
+     * {@code t}'s digits are {@code line[tStart, tEnd)}, the object's closing brace is at
+     * {@code close} (char offsets), and {@code hasField} says whether the object has the top-level
+     * field a rewriter wants to add.
+     */
+    record PlacedEvent(String node, long t, int tStart, int tEnd, int close, boolean hasField) {
+    }
+
+    /** {@link #parseLine}, with the positions of the line's parts; the same checks and errors. */
+    static PlacedEvent parsePlaced(Path file, String line, long lineNumber, String expectedNode, String field)
+            throws TraceFormatException {
+        Line l = new JsonLinesReader(file, null).parse(line, lineNumber, expectedNode, field);
+        return new PlacedEvent(l.node(), l.t(), l.tStart(), l.tEnd(), l.close(), l.hasField());
     }
 
     /** True when the file name says JSON lines ({@code .jsonl}, {@code .ndjson}). */
@@ -189,7 +205,7 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
                     if (line.isBlank()) {
                         continue;
                     }
-                    Line e = parse(line, lineNumber, node.name());
+                    Line e = parse(line, lineNumber, node.name(), null);
                     if (e.t < last) {
                         if (backwards++ == 0) {
                             firstBackwardsLine = lineNumber;
@@ -231,13 +247,19 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
         return List.copyOf(warnings);
     }
 
-    /** One parsed line. */
-    private record Line(String node, long t, boolean send, String msg) {
+    /** One parsed line; {@code t}'s digits at [tStart, tEnd), the closing brace at {@code close}. */
+    private record Line(String node, long t, boolean send, String msg, int tStart, int tEnd, int close,
+                        boolean hasField) {
     }
 
-    private Line parse(String line, long lineNumber, String expectedNode) throws TraceFormatException {
+    /** @param field a top-level field name whose presence is reported ({@link Line#hasField}), or null */
+    private Line parse(String line, long lineNumber, String expectedNode, String field) throws TraceFormatException {
         String nodeName = null;
         long t = 0;
+        int tStart = -1;
+        int tEnd = -1;
+        int close = -1;
+        boolean hasField = false;
         boolean haveT = false;
         Boolean send = null;
         String msg = null;
@@ -248,9 +270,12 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
             }
             JsonToken token;
             while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
+                String name = p.currentName();
+                if (name.equals(field)) {
+                    hasField = true;
+                }
                 JsonToken value = p.nextToken();
-                switch (field) {
+                switch (name) {
                     case "node" -> {
                         nodeName = string(p, value, lineNumber, "node");
                         if (nodeName.isEmpty()) {
@@ -260,6 +285,8 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
                     case "t" -> {
                         t = time(p, value, lineNumber);
                         haveT = true;
+                        tStart = (int) p.currentTokenLocation().getCharOffset();
+                        tEnd = tStart + p.getTextLength();
                     }
                     case "dir" -> {
                         String d = string(p, value, lineNumber, "dir");
@@ -283,7 +310,7 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
                     }
                     case "to", "from" -> {
                         if (value != JsonToken.VALUE_NULL) {
-                            string(p, value, lineNumber, field);
+                            string(p, value, lineNumber, name);
                         }
                     }
                     default -> p.skipChildren();
@@ -292,6 +319,7 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
             if (token != JsonToken.END_OBJECT) {
                 throw error(lineNumber, "expected a field name or '}'");
             }
+            close = (int) p.currentTokenLocation().getCharOffset();
             if (p.nextToken() != null) {
                 throw error(lineNumber, "unexpected data after the JSON object (one event per line)");
             }
@@ -329,7 +357,7 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
             throw error(lineNumber, "node \"" + shorten(nodeName) + "\" but the file's first event is on node \""
                     + expectedNode + "\" (one file holds one node's events)");
         }
-        return new Line(nodeName, t, send, msg);
+        return new Line(nodeName, t, send, msg, tStart, tEnd, close, hasField);
     }
 
     private long time(JsonParser p, JsonToken value, long lineNumber) throws IOException {
