@@ -15,8 +15,10 @@
 #     scripts/benchmark/capture-distance.sh DIR [RUNS] [REPEAT]
 #
 # DIR/caps holds the captures (CaptureLargeSet: 3 captures, 1.17 GB, 11.9 M packets; made when
-# absent). Needs this build's jars (mvn -q -DskipTests package). On a shared machine read the CPU
-# times and the ratios of the same run; the load is printed with each figure.
+# absent; EXCHANGES=true makes the set whose pairs have one connection each, so that exchanges
+# complete: CaptureLargeSet -Dexchanges=true). Needs this build's jars (mvn -q -DskipTests
+# package). On a shared machine read the CPU times and the ratios of the same run; the load is
+# printed with each figure.
 set -euo pipefail
 . "$(dirname "$0")/times.sh"
 DIR=${1:?usage: capture-distance.sh DIR [RUNS] [REPEAT]}
@@ -27,7 +29,7 @@ JAR=$HERE/tracesync-benchmarks/target/benchmarks.jar
 [ -f "$JAR" ] || { echo "build the jars first: mvn -q -DskipTests package" >&2; exit 2; }
 mkdir -p "$DIR/caps"
 if ! ls "$DIR"/caps/*.pcap > /dev/null 2>&1; then
-  java -Xmx1g -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR/caps"
+  java -Xmx1g -Dexchanges="${EXCHANGES:-false}" -cp "$JAR" org.tracesync.benchmarks.CaptureLargeSet "$DIR/caps"
 fi
 CAPS=("$DIR"/caps/*.pcap)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1)"

@@ -17,10 +17,20 @@ import org.tracesync.formats.pcap.PcapWriter;
  * ±100 ms and drifts of tens of ppm; latency 40 µs + exponential(30 µs). Spread over ten simulated
  * minutes so that the matching window (60 s) holds a tenth of the traffic.
  *
- * <pre>java -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.CaptureLargeSet DIR [SEGMENTS]</pre>
+ * <p>By default the two directions of a pair use different ports (40000 + 10a + b → 5000 + 10b + a),
+ * so they are two connections, no acknowledgement ever answers a data segment and the set has no
+ * completed exchange (kept so, to compare with the figures of earlier sessions). With
+ * {@code -Dexchanges=true} each pair of hosts has one connection (the lower host's port
+ * 40000 + 10·low + high, the higher host's 5000 + 10·high + low) and the same segments, so the ACKs
+ * that acknowledge a data segment complete exchanges and the exchange path is timed as well.
+ *
+ * <pre>java [-Dexchanges=true] -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.CaptureLargeSet DIR [SEGMENTS]</pre>
  * 6 million segments ≈ 1.1 GB in three files.
  */
 public final class CaptureLargeSet {
+
+    /** One connection per pair of hosts (both directions on the same ports), see the class comment. */
+    private static final boolean ONE_CONNECTION_PER_PAIR = Boolean.getBoolean("exchanges");
 
     private CaptureLargeSet() {
     }
@@ -97,9 +107,20 @@ public final class CaptureLargeSet {
 
     private static void write(PcapWriter w, PacketBuilder pb, byte[] buf, byte[][] addr, long time, int a, int b,
                               long s, long ack, int flags, int len) throws IOException {
-        pb.addresses(addr[a], addr[b]).tcp(40000 + a * 10 + b, 5000 + b * 10 + a, s, ack, flags, len);
+        int srcPort = 40000 + a * 10 + b;
+        int dstPort = 5000 + b * 10 + a;
+        if (ONE_CONNECTION_PER_PAIR) {
+            srcPort = port(a, b);
+            dstPort = port(b, a);
+        }
+        pb.addresses(addr[a], addr[b]).tcp(srcPort, dstPort, s, ack, flags, len);
         int cap = pb.build(buf);
         w.write(time, buf, 0, cap, pb.length());
+    }
+
+    /** With one connection per pair: the port of host {@code h} on its connection with {@code peer}. */
+    private static int port(int h, int peer) {
+        return h < peer ? 40000 + h * 10 + peer : 5000 + h * 10 + peer;
     }
 
     private static long local(long t, long t0, long offset, double drift) {
