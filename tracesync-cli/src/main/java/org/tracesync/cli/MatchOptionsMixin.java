@@ -39,7 +39,9 @@ public final class MatchOptionsMixin {
                     : "--match-window: a number of seconds greater than 0");
         }
         Map<String, List<String>> addr = new LinkedHashMap<>();
-        nodeAddresses.forEach((k, v) -> addr.put(k, Arrays.asList(v.split(","))));
+        for (Map.Entry<String, String> e : nodeAddresses.entrySet()) { // a loop, not a lambda: linked at every start
+            addr.put(e.getKey(), Arrays.asList(e.getValue().split(",")));
+        }
         return InputOptions.defaults().withNames(names).withNodeAddresses(addr)
                 .withWindow(Math.round(windowSeconds * 1e9));
     }

@@ -47,28 +47,49 @@ public final class ProgressReporter implements AutoCloseable {
         this.bytes = bytes;
         this.items = items;
         this.unit = unit;
-        this.thread = new Thread(() -> {
-            while (running) {
-                try {
-                    Thread.sleep(PERIOD_MS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                if (!running) {
-                    return;
-                }
-                String line = currentLine((System.nanoTime() - (phase == null ? start : phaseStart)) / 1e9);
-                synchronized (this) {
-                    if (running) {
-                        err.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
-                        err.flush();
-                        lastLength = line.length();
-                    }
-                }
-            }
-        }, "tracesync-progress");
+        this.thread = new Thread(new Display(), "tracesync-progress");
         thread.setDaemon(true);
     }
+
+    /**
+     * The display thread's body: a class, not a lambda, as every {@code sync} creates one, shown or
+     * not (a lambda's call site is linked at its first use, about a millisecond of the start).
+     */
+    private final class Display implements Runnable {
+        @Override
+        public void run() {
+            display();
+        }
+    }
+
+    private void display() {
+        while (running) {
+            try {
+                Thread.sleep(PERIOD_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!running) {
+                return;
+            }
+            String line = currentLine((System.nanoTime() - (phase == null ? start : phaseStart)) / 1e9);
+            synchronized (this) {
+                if (running) {
+                    err.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
+                    err.flush();
+                    lastLength = line.length();
+                }
+            }
+        }
+    }
+
+    /** Bytes read when unknown. */
+    private static final LongSupplier UNKNOWN = new LongSupplier() {
+        @Override
+        public long getAsLong() {
+            return -1;
+        }
+    };
 
     /** True when a progress display makes sense: an interactive terminal, not CI, not quiet. */
     public static boolean wanted(boolean quiet) {
@@ -85,7 +106,7 @@ public final class ProgressReporter implements AutoCloseable {
      */
     public static ProgressReporter start(String label, long totalBytes, LongSupplier bytes, LongSupplier items,
                                          String unit, boolean quiet) {
-        ProgressReporter p = new ProgressReporter(label, totalBytes, bytes == null ? () -> -1 : bytes, items, unit,
+        ProgressReporter p = new ProgressReporter(label, totalBytes, bytes == null ? UNKNOWN : bytes, items, unit,
                 System.err);
         if (wanted(quiet)) {
             p.thread.start();

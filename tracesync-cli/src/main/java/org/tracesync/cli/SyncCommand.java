@@ -93,15 +93,14 @@ public final class SyncCommand implements Callable<Integer> {
             progress.phase("estimating " + SyncSummary.count(acc.nonEmptyPairs().size(), "pair"));
             Synchronizer.Reducer chosen = reduction == EstimationOptionsMixin.ReductionChoice.path ? options.reducer()
                     : GlobalReduction.reducer(reduction == EstimationOptionsMixin.ReductionChoice.global ? GlobalReduction.Mode.EVERY_GROUP
-                            : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, progress::phase);
+                            : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0, new PhaseNames(progress));
             // spans place their one-way hosts after the offset-only refit (docs/SPANS.md)
             Synchronizer.Reducer reducer = input instanceof org.tracesync.formats.spans.SpanMessageInput
                     ? org.tracesync.formats.spans.OneWayAttachment.afterFit(chosen) : chosen;
-            Synchronizer.Options phased = options.withReducer((n, a, pairs, ref) -> {
-                progress.phase(reduction == EstimationOptionsMixin.ReductionChoice.path ? "composing transforms and bounds along paths"
-                        : "reducing to one reference (path composition, then the global program where links are redundant)");
-                return reducer.reduce(n, a, pairs, ref);
-            });
+            Synchronizer.Options phased = options.withReducer(new PhasedReducer(progress,
+                    reduction == EstimationOptionsMixin.ReductionChoice.path ? "composing transforms and bounds along paths"
+                            : "reducing to one reference (path composition, then the global program where links are redundant)",
+                    reducer));
             sync = Synchronizer.synchronize(nodes, acc, input, phased);
         }
         SyncResult synced = input instanceof org.tracesync.formats.spans.SpanMessageInput spans
@@ -175,5 +174,42 @@ public final class SyncCommand implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    // Classes, not lambdas or method references, on the path every sync takes: each lambda's call
+    // site is linked at its first use, about a millisecond of the start (docs/PERFORMANCE.md, "Start").
+
+    /** The progress display's phase names, for the global program's reports. */
+    private static final class PhaseNames implements java.util.function.Consumer<String> {
+        private final ProgressReporter progress;
+
+        PhaseNames(ProgressReporter progress) {
+            this.progress = progress;
+        }
+
+        @Override
+        public void accept(String phase) {
+            progress.phase(phase);
+        }
+    }
+
+    /** The reduction, named on the progress display when it starts. */
+    private static final class PhasedReducer implements Synchronizer.Reducer {
+        private final ProgressReporter progress;
+        private final String phase;
+        private final Synchronizer.Reducer reducer;
+
+        PhasedReducer(ProgressReporter progress, String phase, Synchronizer.Reducer reducer) {
+            this.progress = progress;
+            this.phase = phase;
+            this.reducer = reducer;
+        }
+
+        @Override
+        public SyncResult reduce(List<org.tracesync.core.model.NodeInfo> nodes, PairAccumulators acc,
+                                 List<org.tracesync.core.estimate.PairEstimate> pairs, String reference) {
+            progress.phase(phase);
+            return reducer.reduce(nodes, acc, pairs, reference);
+        }
     }
 }

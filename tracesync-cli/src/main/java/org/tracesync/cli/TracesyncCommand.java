@@ -202,9 +202,34 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
     }
 
     private static CommandLine withHandlers(CommandLine cl) {
-        cl.setExecutionExceptionHandler(TracesyncCommand::handleExecutionException);
-        cl.setParameterExceptionHandler((ex, args) -> handleParameterException(ex, args, cl.getErr()));
+        Handlers handlers = new Handlers(cl);
+        cl.setExecutionExceptionHandler(handlers);
+        cl.setParameterExceptionHandler(handlers);
         return cl;
+    }
+
+    /**
+     * The exception handlers, as a class rather than a lambda and a method reference: every
+     * {@code sync} links them, and a lambda's first use costs its call site's linkage, about a
+     * millisecond of the start each (docs/PERFORMANCE.md, "Start", sixth session).
+     */
+    private static final class Handlers implements CommandLine.IExecutionExceptionHandler,
+            CommandLine.IParameterExceptionHandler {
+        private final CommandLine cl;
+
+        Handlers(CommandLine cl) {
+            this.cl = cl;
+        }
+
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+            return TracesyncCommand.handleExecutionException(ex, commandLine, parseResult);
+        }
+
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            return handleParameterException(ex, args, cl.getErr());
+        }
     }
 
     /** Exit codes (see {@link ExitCode}): 1 partial/impossible synchronization, 2 usage, 3 input error. */

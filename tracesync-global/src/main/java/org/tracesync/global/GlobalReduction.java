@@ -122,7 +122,7 @@ public final class GlobalReduction {
 
     /** Same, with τmin: every message is known to take at least {@code minLatencyNs}. */
     public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs) {
-        return reducer(mode, minLatencyNs, phase -> { });
+        return reducer(mode, minLatencyNs, NO_PROGRESS);
     }
 
     /**
@@ -131,8 +131,35 @@ public final class GlobalReduction {
      * node k of n" after each node's bounds (from the solving threads).
      */
     public static Synchronizer.Reducer reducer(Mode mode, double minLatencyNs, java.util.function.Consumer<String> progress) {
-        return (nodes, acc, pairs, reference) -> reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS,
-                progress);
+        return new GlobalReducer(mode, minLatencyNs, progress);
+    }
+
+    // Classes, not lambdas, on the path of every sync (its default reduction): a lambda's call site
+    // is linked at its first use, about a millisecond of the CLI's start (docs/PERFORMANCE.md, "Start").
+
+    /** No progress display. */
+    private static final java.util.function.Consumer<String> NO_PROGRESS = new java.util.function.Consumer<String>() {
+        @Override
+        public void accept(String phase) {
+        }
+    };
+
+    /** {@link #reducer(Mode, double, java.util.function.Consumer)}. */
+    private static final class GlobalReducer implements Synchronizer.Reducer {
+        private final Mode mode;
+        private final double minLatencyNs;
+        private final java.util.function.Consumer<String> progress;
+
+        GlobalReducer(Mode mode, double minLatencyNs, java.util.function.Consumer<String> progress) {
+            this.mode = mode;
+            this.minLatencyNs = minLatencyNs;
+            this.progress = progress;
+        }
+
+        @Override
+        public SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs, String reference) {
+            return GlobalReduction.reduce(nodes, acc, pairs, reference, mode, minLatencyNs, MAX_BOUND_INSTANTS, progress);
+        }
     }
 
     /** The global program on every group (same signature and output as {@link PathReduction#reduce}). */
@@ -147,7 +174,7 @@ public final class GlobalReduction {
      */
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants) {
-        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, -1, phase -> { });
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, -1, NO_PROGRESS);
     }
 
     /** As above, reporting its phases to {@code progress} (see {@link #reducer(Mode, double, java.util.function.Consumer)}). */
@@ -166,7 +193,7 @@ public final class GlobalReduction {
     public static SyncResult reduce(List<NodeInfo> nodes, PairAccumulators acc, List<PairEstimate> pairs,
                                     String requestedReference, Mode mode, double minLatencyNs, int maxInstants,
                                     int jointBoundNodes) {
-        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, jointBoundNodes, phase -> { });
+        return reduce(nodes, acc, pairs, requestedReference, mode, minLatencyNs, maxInstants, jointBoundNodes, NO_PROGRESS);
     }
 
     /** The same, with the joint-bound cap and a progress consumer. */
@@ -186,7 +213,12 @@ public final class GlobalReduction {
         for (int i = 0; i < n; i++) {
             NodeResult r = path.nodes().get(i);
             if (r.synchronizedToOther()) {
-                groups.computeIfAbsent(r.reference(), k -> new ArrayList<>(List.of(index.get(k)))).add(i);
+                List<Integer> group = groups.get(r.reference());
+                if (group == null) {
+                    group = new ArrayList<>(List.of(index.get(r.reference())));
+                    groups.put(r.reference(), group);
+                }
+                group.add(i);
             }
         }
         ClockTransform[] pathTransforms = new ClockTransform[n];
@@ -208,7 +240,10 @@ public final class GlobalReduction {
         int piecewiseGroups = 0;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             int ref = index.get(g.getKey());
-            int[] members = g.getValue().stream().mapToInt(Integer::intValue).toArray();
+            int[] members = new int[g.getValue().size()];
+            for (int k = 0; k < members.length; k++) {
+                members[k] = g.getValue().get(k);
+            }
             boolean[] in = new boolean[n];
             for (int m : members) {
                 in[m] = true;

@@ -86,7 +86,10 @@ public final class PathReduction {
         int[] group = components(n, adj);
         NodeResult[] results = new NodeResult[n];
         List<String> warnings = new ArrayList<>();
-        int groups = Arrays.stream(group).max().orElse(-1) + 1;
+        int groups = 0; // a loop, not a stream: a first stream links its classes and lambdas (the CLI's start)
+        for (int g : group) {
+            groups = Math.max(groups, g + 1);
+        }
         int mainReference = -1;
         int mainSize = -1;
         int synced = 0;
@@ -456,13 +459,24 @@ public final class PathReduction {
         return best;
     }
 
+    /**
+     * Queue entries {distance, node} by distance, then node. A class, not a lambda: every sync
+     * runs this, and a lambda's call site is linked at its first use, about a millisecond of the
+     * CLI's start (docs/PERFORMANCE.md, "Start").
+     */
+    private static final java.util.Comparator<double[]> BY_DISTANCE = new java.util.Comparator<double[]>() {
+        @Override
+        public int compare(double[] x, double[] y) {
+            return x[0] != y[0] ? Double.compare(x[0], y[0]) : Double.compare(x[1], y[1]);
+        }
+    };
+
     /** Shortest paths from {@code source}; {@code parent[v]} is the edge (parent → v). */
     static double[] dijkstra(int source, List<List<Edge>> adj, int n, Edge[] parent) {
         double[] dist = new double[n];
         Arrays.fill(dist, Double.POSITIVE_INFINITY);
         dist[source] = 0;
-        PriorityQueue<double[]> pq = new PriorityQueue<>((x, y) -> x[0] != y[0] ? Double.compare(x[0], y[0])
-                : Double.compare(x[1], y[1]));
+        PriorityQueue<double[]> pq = new PriorityQueue<>(BY_DISTANCE);
         pq.add(new double[] {0, source});
         while (!pq.isEmpty()) {
             double[] top = pq.poll();
