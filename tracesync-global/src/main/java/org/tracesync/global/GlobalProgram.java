@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import org.tracesync.core.accumulate.PairAccumulators;
@@ -106,6 +108,10 @@ final class GlobalProgram {
     private final List<Row> rows = new ArrayList<>();
     private final List<Term> terms = new ArrayList<>();
     private final List<Row> allRows = new ArrayList<>(); // rows + the redundant ones, to validate a solution
+    /** First index in {@link #rows} of each (pair, direction)'s kept rows, and rows.size() last. */
+    private final List<Integer> rowGroups = new ArrayList<>();
+    /** Per kept row, how far its message is from the pair's estimate (ns; its latency for a pair without one). */
+    private final List<Double> rowSlack = new ArrayList<>();
     private final long[] first;
     private final long[] last;
     private int oneWayPairs;
@@ -118,6 +124,12 @@ final class GlobalProgram {
     private final LongAdder lpCount = new LongAdder();
     private final LongAdder solverRetries = new LongAdder();
     private boolean minimaxSkipped;
+    private int initialRowsPerDirection = ROW_GENERATION ? INITIAL_ROWS_PER_DIRECTION : 0;
+    private double minimaxValue = Double.NaN;
+    private double l1Value = Double.NaN;
+    private int rowGenerationRounds;
+    private final long debugStart = System.nanoTime();
+    private int activeRows;
     private final IntFunction<LinearProgram> solvers;
     private volatile Columns full;
     private final List<PairEstimate> pairList;
@@ -189,6 +201,7 @@ final class GlobalProgram {
             boolean exact = p.quality() == Quality.ACCURATE;
             long[] pRange = range(exact ? p.upperAToB() : null, p.x0(), p.pu());
             long[] qRange = range(exact ? p.lowerAToB() : null, p.x0(), p.qu());
+            rowGroups.add(rows.size());
             for (int i = 0; i < p.pu().length; i++) { // a → b: sent at x on a, received at y on b
                 long x = x0 + p.pu()[i];
                 long lat = v0 + p.pv()[i]; // y − x
@@ -198,8 +211,11 @@ final class GlobalProgram {
                 allRows.add(row);
                 if (x >= pRange[0] && x <= pRange[1]) {
                     rows.add(row);
+                    // room left to the pair's estimate: y − E(x) (ns)
+                    rowSlack.add(p.hasEstimate() ? lat - ((double) v0 + p.c() + p.d() * (double) (x - x0)) : (double) lat);
                 }
             }
+            rowGroups.add(rows.size());
             for (int i = 0; i < p.qu().length; i++) { // b → a: sent at y on b, received at x on a
                 long x = x0 + p.qu()[i];
                 long lat = -(v0 + p.qv()[i]); // x − y
@@ -209,6 +225,8 @@ final class GlobalProgram {
                 allRows.add(row);
                 if (x >= qRange[0] && x <= qRange[1]) {
                     rows.add(row);
+                    // room left to the pair's estimate: E(x) − y (ns)
+                    rowSlack.add(p.hasEstimate() ? ((double) v0 + p.c() + p.d() * (double) (x - x0)) + lat : (double) lat);
                 }
             }
             if (p.hasEstimate()) {
@@ -227,6 +245,7 @@ final class GlobalProgram {
                 }
             }
         }
+        rowGroups.add(rows.size());
         for (double[] t : rawTerms) {
             terms.add(new Term((int) t[0], t[1], (int) t[2], t[3], t[4], Math.max(t[5] / maxWeight, 1e-6)));
         }
@@ -247,6 +266,30 @@ final class GlobalProgram {
     /** Hull constraints in the program (facet-defining vertices only). */
     int constraintCount() {
         return rows.size();
+    }
+
+    /**
+     * Row generation in {@link #solve} starting from {@code initialPerDirection} rows per (pair,
+     * direction) (default {@link #INITIAL_ROWS_PER_DIRECTION}); 0: every hull row handed to the
+     * solver at once.
+     */
+    void rowGeneration(int initialPerDirection) {
+        initialRowsPerDirection = initialPerDirection;
+    }
+
+    /** The optima of the transforms' two stages: the smallest largest weighted deviation, and the weighted L1 deviation. */
+    double[] objectiveValues() {
+        return new double[] {minimaxValue, l1Value};
+    }
+
+    /** Programs built and solved for the transforms (row generation rounds, both stages). */
+    int rowGenerationRounds() {
+        return rowGenerationRounds;
+    }
+
+    /** Hull rows the transforms' programs needed (the rest were slack at their optimum). */
+    int activeRows() {
+        return activeRows;
     }
 
     /** Hull vertices of the group's pairs (each checked against the solution). */
@@ -294,6 +337,126 @@ final class GlobalProgram {
         int[] colOf = fullColumns().colOf();
         for (Row r : rows) {
             addHullRow(lp, r, marginNs / UNIT, colOf);
+        }
+    }
+
+    /** Adds the hull rows in {@code active} (indices into {@link #rows}), with τ = marginNs. */
+    private void addHullRows(LinearProgram lp, double marginNs, java.util.BitSet active) {
+        int[] colOf = fullColumns().colOf();
+        for (int i = active.nextSetBit(0); i >= 0; i = active.nextSetBit(i + 1)) {
+            addHullRow(lp, rows.get(i), marginNs / UNIT, colOf);
+        }
+    }
+
+    /**
+     * Hull rows violated by more than this (µs) at a restricted program's optimum join the program
+     * (see {@link #solveByRowGeneration}): far below {@link #ESTIMATE_FEASIBILITY}, so the final
+     * answer satisfies every hull row as well as if all had been in the program.
+     */
+    static final double ROW_GENERATION_TOLERANCE = 1e-6;
+    /** Default of {@link #rowGeneration(int)}; {@code -Dtracesync.global.rowGeneration=false} for comparisons. */
+    static final boolean ROW_GENERATION = Boolean.parseBoolean(System.getProperty("tracesync.global.rowGeneration", "false"));
+    static final boolean DEBUG = Boolean.getBoolean("tracesync.global.debug");
+
+    /** Rows per (pair, direction) the transforms' row generation starts with. */
+    static final int INITIAL_ROWS_PER_DIRECTION = 2;
+
+    /**
+     * The starting rows of the transforms' row generation: in each (pair, direction), the
+     * {@link #INITIAL_ROWS_PER_DIRECTION} messages closest to the pair's estimate (for a pair
+     * without one, with the smallest latency). The program stays close to the estimates, so these
+     * are the rows most likely to bind.
+     */
+    private java.util.BitSet initialRows() {
+        java.util.BitSet active = new java.util.BitSet(rows.size());
+        if (initialRowsPerDirection <= 0) {
+            active.set(0, rows.size());
+            return active;
+        }
+        for (int g = 0; g + 1 < rowGroups.size(); g++) {
+            int from = rowGroups.get(g);
+            int to = rowGroups.get(g + 1);
+            Integer[] order = new Integer[to - from];
+            for (int i = from; i < to; i++) {
+                order[i - from] = i;
+            }
+            Arrays.sort(order, (x, y) -> Double.compare(rowSlack.get(x), rowSlack.get(y)));
+            for (int i = 0; i < Math.min(initialRowsPerDirection, order.length); i++) {
+                active.set(order[i]);
+            }
+        }
+        return active;
+    }
+
+    /**
+     * Adds to {@code active} every hull row violated at (off, dr) by more than
+     * {@link #ROW_GENERATION_TOLERANCE} (τ = marginNs); returns how many were added.
+     */
+    private int addViolatedRows(java.util.BitSet active, double[] off, double[] dr, double marginNs) {
+        int added = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            double v = off[r.s()] + dr[r.s()] * r.ss() - off[r.r()] - dr[r.r()] * r.sr() - (r.rhs() - marginNs / UNIT);
+            if (v > ROW_GENERATION_TOLERANCE && !active.get(i)) {
+                active.set(i);
+                added++;
+            }
+        }
+        return added;
+    }
+
+    /** O and D of every member (0 for the reference) from an answer of a transforms' program. */
+    private double[][] unknownsOf(double[] x) {
+        double[] off = new double[members.length];
+        double[] dr = new double[members.length];
+        for (int k = 0; k < members.length; k++) {
+            if (k != refLocal) {
+                off[k] = x[col(k)];
+                dr[k] = x[col(k) + 1];
+            }
+        }
+        return new double[][] {off, dr};
+    }
+
+    /**
+     * max cᵀx over {@code build}'s program by row generation: the program is built with the hull
+     * rows in {@code active} only, solved, and every (pair, direction) with a hull row violated at
+     * the answer gets its most violated row; until none is violated. Exact: the program with fewer
+     * rows is a relaxation, so its optimum, once feasible for every hull row, is an optimum of the
+     * whole program (its certificate, the row duals with 0 on the rows left out, is a dual-feasible
+     * point of the whole program with the same objective). An infeasible relaxation means an
+     * infeasible program. Why: most hull rows are slack at the optimum, and GLOP's simplex works
+     * on a basis with one entry per row (1,000-node mesh: 46,780 hull rows, of which the programs
+     * end up needing about a third; docs/PERFORMANCE.md). {@code active} grows in place, so the
+     * next stage starts from the rows this one needed.
+     */
+    private LinearProgram.Answer solveByRowGeneration(java.util.BitSet active, double marginNs,
+                                                      java.util.function.Function<java.util.BitSet, LinearProgram> build,
+                                                      double[] c, boolean thorough) {
+        while (true) {
+            LinearProgram.Answer a;
+            try (LinearProgram lp = build.apply(active)) {
+                String tp = System.getProperty("tracesync.glop.transformParameters");
+                if (tp != null && lp instanceof GlopLinearProgram g) {
+                    g.parameters(tp);
+                }
+                a = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, thorough);
+                lpCount.add(lp.solves());
+                solverRetries.add(lp.retries());
+            }
+            rowGenerationRounds++;
+            if (DEBUG) {
+                System.err.printf("round %d: %d hull rows, %.3f s since start, thread cpu %.3f s, optimal %s%n", rowGenerationRounds,
+                        active.cardinality(), (System.nanoTime() - debugStart) / 1e9,
+                        java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1e9, a.optimal());
+            }
+            if (!a.optimal()) {
+                return a;
+            }
+            double[][] u = unknownsOf(a.x());
+            if (addViolatedRows(active, u[0], u[1], marginNs) == 0) {
+                return a;
+            }
         }
     }
 
@@ -360,10 +523,10 @@ final class GlobalProgram {
      * First stage: unknowns (O, D) of every non-reference node and z; rows: the hull rows and
      * ±w_i·δ_i ≤ z. Objective: minimize z, the largest weighted deviation. No per-term variable.
      */
-    private LinearProgram minimaxProgram(double marginNs) {
+    private LinearProgram minimaxProgram(double marginNs, java.util.BitSet active) {
         int u = unknowns();
         LinearProgram lp = solvers.apply(u + 1);
-        addHullRows(lp, marginNs);
+        addHullRows(lp, marginNs, active);
         for (Term term : terms) {
             for (double sign : new double[] {1.0, -1.0}) {
                 int[] idx = new int[5];
@@ -383,11 +546,11 @@ final class GlobalProgram {
      * ±δ_i ≤ e_i, and w_i·e_i ≤ zLimit (the first stage's optimum, slightly relaxed).
      * Objective: minimize Σ w_i·e_i.
      */
-    private LinearProgram l1Program(double marginNs, double zLimit) {
+    private LinearProgram l1Program(double marginNs, double zLimit, java.util.BitSet active) {
         int u = unknowns();
         int t = terms.size();
         LinearProgram lp = solvers.apply(u + t);
-        addHullRows(lp, marginNs);
+        addHullRows(lp, marginNs, active);
         for (int i = 0; i < t; i++) {
             Term term = terms.get(i);
             int e = u + i;
@@ -420,47 +583,36 @@ final class GlobalProgram {
         int t = terms.size();
         for (double margin : new double[] {Math.max(minLatencyNs, 1.0), minLatencyNs}) {
             long t0 = System.nanoTime();
-            LinearProgram.Answer first;
-            try (LinearProgram lp = minimaxProgram(margin)) {
-                double[] c = new double[u + 1];
-                c[u] = -1.0; // maximize −z
-                // The minimax stage only refines the estimate: when its answer fails the check
-                // (ojAlgo's dual, on groups of 50+ nodes), go straight to the L1 stage rather than
-                // to ojAlgo's slow primal.
-                first = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, false);
-                lpCount.add(lp.solves());
-                solverRetries.add(lp.retries());
-            }
+            java.util.BitSet active = initialRows();
+            double[] c1 = new double[u + 1];
+            c1[u] = -1.0; // maximize −z
+            // The minimax stage only refines the estimate: when its answer fails the check
+            // (ojAlgo's dual, on groups of 50+ nodes), go straight to the L1 stage rather than
+            // to ojAlgo's slow primal.
+            LinearProgram.Answer first = solveByRowGeneration(active, margin, act -> minimaxProgram(margin, act), c1, false);
             double zLimit = Double.POSITIVE_INFINITY;
             if (first.optimal()) {
                 double zMin = -first.value();
+                minimaxValue = zMin;
                 zLimit = zMin + Math.max(1e-6 * zMin, 1e-6);
             } else {
                 minimaxSkipped = true;
             }
-            LinearProgram.Answer second;
-            try (LinearProgram lp = l1Program(margin, zLimit)) {
-                double[] c = new double[u + t];
-                for (int i = 0; i < t; i++) {
-                    c[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
-                }
-                second = lp.maximize(c, ESTIMATE_FEASIBILITY, ESTIMATE_GAP, true);
-                lpCount.add(lp.solves());
-                solverRetries.add(lp.retries());
+            double limit = zLimit;
+            double[] c2 = new double[u + t];
+            for (int i = 0; i < t; i++) {
+                c2[u + i] = -terms.get(i).weight(); // maximize −Σ w·e
             }
+            LinearProgram.Answer second = solveByRowGeneration(active, margin, act -> l1Program(margin, limit, act), c2, true);
             solveNanos.add(System.nanoTime() - t0);
+            activeRows = active.cardinality();
             if (!second.optimal()) {
                 continue;
             }
-            LinearProgram.Answer answer = second;
-            double[] off = new double[members.length];
-            double[] dr = new double[members.length];
-            for (int k = 0; k < members.length; k++) {
-                if (k != refLocal) {
-                    off[k] = answer.x()[col(k)];
-                    dr[k] = answer.x()[col(k) + 1];
-                }
-            }
+            l1Value = -second.value();
+            double[][] sol = unknownsOf(second.x());
+            double[] off = sol[0];
+            double[] dr = sol[1];
             if (maxViolationNs(off, dr, minLatencyNs) <= 1.0) {
                 offsetUs = off;
                 driftUnits = dr;
@@ -468,6 +620,89 @@ final class GlobalProgram {
             }
         }
         return false;
+    }
+
+    /**
+     * {@link #solve} and the joint bounds of {@code nodes} at once. The bounds' LPs depend only on
+     * the feasible set (τ = minLatencyNs), not on the transforms, so they run while this thread
+     * solves the transforms' two programs (which GLOP solves on one core): local bounds (over the
+     * {@code localNodes} nearest members, {@link #localBounds}) when {@code localOnly}, on
+     * threads − 1 workers until the transforms are solved and on {@code threads} after; else the
+     * whole program's fixed lanes ({@link #allBounds}). Each node's rows are then made to contain
+     * its transform. Same output as {@link #solve} followed by {@link #allLocalBounds} or
+     * {@link #allBounds}. Returns null, the bound work stopped, when the program is infeasible;
+     * {@code solved} runs (on this thread) when the transforms are done.
+     */
+    Map<Integer, NodeBounds> solveWithBounds(double minLatencyNs, int[] nodes, boolean localOnly, int localNodes,
+                                             int maxInstants, int threads, Runnable nodeDone, Runnable solved) {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        int poolSize = Math.max(1, threads);
+        ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
+            Thread t = new Thread(r, "tracesync-global-bounds");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            Map<Integer, Optional<BoundSamples>> out = new ConcurrentHashMap<>();
+            Runnable localWorker = null;
+            if (localOnly) {
+                // each node's local program is its own: workers take the next node, and one core is
+                // left to the transforms until they are solved, then every core takes nodes
+                prepareLocalPrograms();
+                java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+                localWorker = () -> {
+                    for (int i = next.getAndIncrement(); i < nodes.length && !cancelled.get(); i = next.getAndIncrement()) {
+                        out.put(nodes[i], Optional.ofNullable(localBoundSamples(nodes[i], localNodes, maxInstants, minLatencyNs)));
+                        nodeDone.run();
+                    }
+                };
+                for (int w = 0; w < Math.max(1, poolSize - 1); w++) {
+                    futures.add(pool.submit(localWorker));
+                }
+            } else {
+                // fixed lanes (the output must not depend on the number of threads)
+                futures.add(pool.submit(() -> out.putAll(
+                        allBoundSamples(nodes, maxInstants, minLatencyNs, threads, nodeDone, cancelled))));
+            }
+            boolean ok = false;
+            try {
+                ok = solve(minLatencyNs);
+            } finally {
+                if (!ok) {
+                    cancelled.set(true);
+                }
+            }
+            if (ok) {
+                solved.run();
+                if (localOnly && poolSize > 1) {
+                    futures.add(pool.submit(localWorker));
+                }
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (!ok) {
+                        continue; // the program is infeasible: the bounds are not used
+                    }
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    if (cause instanceof Error err) {
+                        throw err;
+                    }
+                    throw new IllegalStateException(cause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while computing joint bounds", e);
+                }
+            }
+            return ok ? finishAll(out) : null;
+        } finally {
+            pool.shutdown();
+        }
     }
 
     /** Largest amount (ns) by which the solution puts a hull message below τ. */
@@ -510,12 +745,20 @@ final class GlobalProgram {
      */
     Map<Integer, NodeBounds> allLocalBounds(int[] nodes, int localNodes, int maxInstants, double minLatencyNs,
                                             int threads, Runnable nodeDone) {
+        return finishAll(allLocalBoundSamples(nodes, localNodes, maxInstants, minLatencyNs, threads, nodeDone,
+                new AtomicBoolean()));
+    }
+
+    /** The LP part of {@link #allLocalBounds}; stops early (leaving nodes out) once {@code cancelled} is set. */
+    private Map<Integer, Optional<BoundSamples>> allLocalBoundSamples(int[] nodes, int localNodes, int maxInstants,
+                                                                      double minLatencyNs, int threads, Runnable nodeDone,
+                                                                      AtomicBoolean cancelled) {
         prepareLocalPrograms();
-        Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
+        Map<Integer, Optional<BoundSamples>> out = new ConcurrentHashMap<>();
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         Runnable worker = () -> {
-            for (int i = next.getAndIncrement(); i < nodes.length; i = next.getAndIncrement()) {
-                out.put(nodes[i], localBounds(nodes[i], localNodes, maxInstants, minLatencyNs));
+            for (int i = next.getAndIncrement(); i < nodes.length && !cancelled.get(); i = next.getAndIncrement()) {
+                out.put(nodes[i], Optional.ofNullable(localBoundSamples(nodes[i], localNodes, maxInstants, minLatencyNs)));
                 nodeDone.run();
             }
         };
@@ -553,6 +796,11 @@ final class GlobalProgram {
      * members, whatever the size of the group.
      */
     NodeBounds localBounds(int node, int localNodes, int maxInstants, double minLatencyNs) {
+        return finishBounds(node, localBoundSamples(node, localNodes, maxInstants, minLatencyNs));
+    }
+
+    /** The LP part of {@link #localBounds}. */
+    private BoundSamples localBoundSamples(int node, int localNodes, int maxInstants, double minLatencyNs) {
         prepareLocalPrograms();
         int k = local[node];
         int[] subset = nearestToRoute(k, localNodes);
@@ -579,7 +827,7 @@ final class GlobalProgram {
                     }
                 }
             }
-            return bounds(lp, cols, node, maxInstants);
+            return sampleBounds(lp, cols, node, maxInstants);
         }
     }
 
@@ -695,7 +943,20 @@ final class GlobalProgram {
     /** As above, calling {@code nodeDone} (from the solving threads) after each node's bounds. */
     Map<Integer, NodeBounds> allBounds(int[] nodes, int maxInstants, double minLatencyNs, int threads,
                                        Runnable nodeDone) {
-        Map<Integer, NodeBounds> out = new ConcurrentHashMap<>();
+        return finishAll(allBoundSamples(nodes, maxInstants, minLatencyNs, threads, nodeDone, new AtomicBoolean()));
+    }
+
+    /** {@link #finishBounds} of every node's samples (null samples give {@link NodeBounds#NONE}). */
+    private Map<Integer, NodeBounds> finishAll(Map<Integer, Optional<BoundSamples>> samples) {
+        Map<Integer, NodeBounds> out = new java.util.HashMap<>();
+        samples.forEach((node, s) -> out.put(node, finishBounds(node, s.orElse(null))));
+        return out;
+    }
+
+    /** The LP part of {@link #allBounds}; stops early (leaving nodes out) once {@code cancelled} is set. */
+    private Map<Integer, Optional<BoundSamples>> allBoundSamples(int[] nodes, int maxInstants, double minLatencyNs,
+                                                                 int threads, Runnable nodeDone, AtomicBoolean cancelled) {
+        Map<Integer, Optional<BoundSamples>> out = new ConcurrentHashMap<>();
         int lanes = Math.max(1, Math.min(BOUND_LANES, nodes.length));
         List<Runnable> work = new ArrayList<>();
         for (int lane = 0; lane < lanes; lane++) {
@@ -703,8 +964,8 @@ final class GlobalProgram {
             int to = (int) ((long) nodes.length * (lane + 1) / lanes);
             work.add(() -> {
                 try (LinearProgram lp = boundProgram(minLatencyNs)) {
-                    for (int i = from; i < to; i++) {
-                        out.put(nodes[i], bounds(lp, fullColumns(), nodes[i], maxInstants));
+                    for (int i = from; i < to && !cancelled.get(); i++) {
+                        out.put(nodes[i], Optional.ofNullable(sampleBounds(lp, fullColumns(), nodes[i], maxInstants)));
                         nodeDone.run();
                     }
                 }
@@ -780,6 +1041,20 @@ final class GlobalProgram {
      * Returns {@link NodeBounds#NONE} when the feasible set is unbounded for this node.
      */
     NodeBounds bounds(LinearProgram lp, Columns cols, int node, int maxInstants) {
+        return finishBounds(node, sampleBounds(lp, cols, node, maxInstants));
+    }
+
+    /**
+     * The LP part of a node's joint bounds ({@link #bounds}): the sampled extremes of g on both
+     * sides and the extreme drifts. It depends on the feasible set only, not on the transforms, so
+     * it can run while {@link #solve} does ({@link #solveWithBounds}).
+     */
+    record BoundSamples(java.util.TreeMap<Long, double[]> hi, java.util.TreeMap<Long, double[]> lo,
+                        double dUp, double dDown) {
+    }
+
+    /** The LP part of {@link #bounds}; null when the feasible set is unbounded for this node (or an LP failed). */
+    BoundSamples sampleBounds(LinearProgram lp, Columns cols, int node, int maxInstants) {
         int k = local[node];
         long t0 = first[k];
         long t1 = Math.max(last[k], first[k] + 1);
@@ -789,7 +1064,7 @@ final class GlobalProgram {
             double[] up = extreme(lp, cols, k, s(k, t), 1.0);
             double[] down = extreme(lp, cols, k, s(k, t), -1.0);
             if (up == null || down == null) {
-                return NodeBounds.NONE;
+                return null;
             }
             hi.put(t, up);
             lo.put(t, down);
@@ -798,13 +1073,27 @@ final class GlobalProgram {
         double epsUs = Math.max(10.0, 0.005 * width) / UNIT;
         int perSide = Math.max(2, maxInstants / 2);
         if (!refine(lp, cols, k, hi, 1.0, epsUs, perSide) || !refine(lp, cols, k, lo, -1.0, epsUs, perSide)) {
-            return NodeBounds.NONE;
+            return null;
         }
         double[] dUp = extreme(lp, cols, k, Double.NaN, 1.0);
         double[] dDown = extreme(lp, cols, k, Double.NaN, -1.0);
         if (dUp == null || dDown == null) {
-            return NodeBounds.NONE; // the extreme drifts are needed for the end rows
+            return null; // the extreme drifts are needed for the end rows
         }
+        return new BoundSamples(hi, lo, dUp[0], dDown[0]);
+    }
+
+    /**
+     * A node's joint bounds from its samples, once the transforms are solved: rows at every sampled
+     * instant, made to contain the estimate; {@link NodeBounds#NONE} for null samples.
+     */
+    NodeBounds finishBounds(int node, BoundSamples samples) {
+        if (samples == null) {
+            return NodeBounds.NONE;
+        }
+        int k = local[node];
+        java.util.TreeMap<Long, double[]> hi = samples.hi();
+        java.util.TreeMap<Long, double[]> lo = samples.lo();
         java.util.TreeSet<Long> ts = new java.util.TreeSet<>(hi.keySet());
         ts.addAll(lo.keySet());
         long[] at = new long[ts.size()];
@@ -822,8 +1111,8 @@ final class GlobalProgram {
             i++;
         }
         double pathSlope = 1.0 + path[k].linearSegment().drift();
-        double steepest = pathSlope + UNIT * dUp[0] / h;
-        double flattest = pathSlope + UNIT * dDown[0] / h;
+        double steepest = pathSlope + UNIT * samples.dUp() / h;
+        double flattest = pathSlope + UNIT * samples.dDown() / h;
         if (!(flattest > 0)) {
             return NodeBounds.NONE; // the feasible set allows a non-positive clock rate: no finite end rows
         }

@@ -341,7 +341,20 @@ public final class GlobalReduction {
             String ofGroups = groupNumber + " of " + groups.size();
             progress.accept("global program: solving group " + ofGroups + " (" + members.length + " nodes)");
             GlobalProgram program = new GlobalProgram(members, ref, pathTransforms, pairs, acc);
-            if (!program.solve(minLatencyNs)) {
+            int cap = jointBoundNodes >= 0 ? jointBoundNodes : maxJointBoundNodes();
+            boolean joint = members.length - 1 <= cap;
+            int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
+            int threads = Runtime.getRuntime().availableProcessors();
+            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+            String what = joint ? "joint bounds" : "local joint bounds";
+            progress.accept("global program: " + what + " of group " + ofGroups + ", node 0 of " + others.length);
+            Runnable nodeDone = () -> progress.accept("global program: " + what + " of group " + ofGroups
+                    + ", node " + done.incrementAndGet() + " of " + others.length);
+            // the bounds' LPs run while the transforms are solved (they need only the feasible set)
+            Map<Integer, NodeBounds> jointRows = program.solveWithBounds(minLatencyNs, others, !joint, LOCAL_BOUND_NODES,
+                    maxInstants, threads, nodeDone, () -> progress.accept("global program: transforms of group "
+                            + ofGroups + " solved"));
+            if (jointRows == null) {
                 infeasible++;
                 lps += program.lpCount();
                 warnings.add("global program infeasible for the " + groupName + ": no linear clocks satisfy all "
@@ -355,18 +368,6 @@ public final class GlobalReduction {
             oneWayUsed += program.oneWayPairs();
             String how = "global program over " + members.length + " nodes, " + program.pairsUsed() + " pairs ("
                     + program.oneWayPairs() + " one-way), " + program.constraintCount() + " hull constraints";
-            int cap = jointBoundNodes >= 0 ? jointBoundNodes : maxJointBoundNodes();
-            boolean joint = members.length - 1 <= cap;
-            int[] others = java.util.Arrays.stream(members).filter(m -> m != ref).toArray();
-            int threads = Runtime.getRuntime().availableProcessors();
-            java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-            String what = joint ? "joint bounds" : "local joint bounds";
-            progress.accept("global program: " + what + " of group " + ofGroups + ", node 0 of " + others.length);
-            Runnable nodeDone = () -> progress.accept("global program: " + what + " of group " + ofGroups
-                    + ", node " + done.incrementAndGet() + " of " + others.length);
-            Map<Integer, NodeBounds> jointRows = joint
-                    ? program.allBounds(others, maxInstants, minLatencyNs, threads, nodeDone)
-                    : program.allLocalBounds(others, LOCAL_BOUND_NODES, maxInstants, minLatencyNs, threads, nodeDone);
             for (int m : members) {
                 NodeResult old = results.get(m);
                 if (m == ref) {

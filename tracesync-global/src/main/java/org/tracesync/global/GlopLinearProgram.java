@@ -72,6 +72,14 @@ final class GlopLinearProgram extends CheckedRows {
         }
     }
 
+    /** Overrides {@link #PARAMETERS} for this program (the transforms' single cold solves). */
+    private String parameters;
+
+    void parameters(String p) {
+        parameters = p;
+        close();
+    }
+
     private void build() {
         if (!LinearPrograms.glopAvailable()) {
             throw new IllegalStateException("OR-Tools' native library could not be loaded: " + LinearPrograms.loadFailure());
@@ -81,7 +89,7 @@ final class GlopLinearProgram extends CheckedRows {
             throw new IllegalStateException("OR-Tools has no GLOP solver");
         }
         // -Dtracesync.glop.parameters=… replaces them, for experiments (GLOP's text format)
-        String parameters = System.getProperty("tracesync.glop.parameters", PARAMETERS);
+        String parameters = this.parameters != null ? this.parameters : System.getProperty("tracesync.glop.parameters", PARAMETERS);
         if (!solver.setSolverSpecificParametersAsString(parameters)) {
             throw new IllegalStateException("GLOP refused its parameters: " + parameters);
         }

@@ -264,6 +264,81 @@ class GlobalReductionTest {
         assertThat(serial).hasSize(11).allSatisfy((node, rows) -> assertThat(rows.size()).isGreaterThan(2));
     }
 
+    /**
+     * Row generation (the transforms' programs start from a few hull rows per pair and direction
+     * and add the violated ones) reaches the optimum of the whole program: same minimax and
+     * weighted L1 optima, transforms that satisfy every hull vertex, and the same transforms up to
+     * the solver's tolerance on these meshes (an optimum may tie; none does here).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void rowGenerationReachesTheWholeProgramsOptimum(long seed) {
+        MessageSimulation sim = mesh(seed, 40, 3);
+        org.tracesync.core.transform.ClockTransform[] transforms = pathTransforms(sim, 40);
+        int[] members = java.util.stream.IntStream.range(0, 40).toArray();
+        GlobalProgram whole = new GlobalProgram(members, 0, transforms, sim.estimates(), sim.accumulators());
+        whole.rowGeneration(0);
+        GlobalProgram generated = new GlobalProgram(members, 0, transforms, sim.estimates(), sim.accumulators());
+        generated.rowGeneration(1); // one row per pair and direction to start with: rounds add the rest
+        assertThat(whole.solve(0.0)).isTrue();
+        assertThat(generated.solve(0.0)).isTrue();
+        // fewer rows handed to the solver (on these meshes the starting rows already hold the optimum:
+        // one round per stage; the 1,000-node mesh adds rows over several rounds)
+        assertThat(generated.activeRows()).isLessThan(whole.constraintCount() / 2);
+        assertThat(generated.rowGenerationRounds()).isGreaterThanOrEqualTo(2);
+        double[] a = whole.objectiveValues();
+        double[] b = generated.objectiveValues();
+        assertThat(b[0]).isCloseTo(a[0], within(1e-6 * (1 + Math.abs(a[0]))));
+        assertThat(b[1]).isCloseTo(a[1], within(1e-4 * (1 + Math.abs(a[1]))));
+        for (int n = 1; n < 40; n++) {
+            var tw = whole.transform(n).linearSegment();
+            var tg = generated.transform(n).linearSegment();
+            long t = sim.accumulators().first(n);
+            assertThat(generated.transform(n).correction(t)).as("n%d", n)
+                    .isCloseTo(whole.transform(n).correction(t), within(1.0));
+            assertThat(tg.drift()).isCloseTo(tw.drift(), within(1e-9));
+        }
+        SyncResult r = GlobalReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0",
+                GlobalReduction.Mode.EVERY_GROUP, 0.0, GlobalReduction.MAX_BOUND_INSTANTS);
+        assertThat(sim.inversions(r)).isZero();
+    }
+
+    /**
+     * The bounds' LPs run while the transforms are solved ({@link GlobalProgram#solveWithBounds}):
+     * the same rows as solving first and computing the bounds after, local and whole-program.
+     */
+    @Test
+    void boundsComputedDuringTheSolveEqualThoseComputedAfter() {
+        MessageSimulation sim = mesh(24, 30, 3);
+        org.tracesync.core.transform.ClockTransform[] transforms = pathTransforms(sim, 30);
+        int[] members = java.util.stream.IntStream.range(0, 30).toArray();
+        int[] others = java.util.stream.IntStream.range(1, 30).toArray();
+        for (boolean local : new boolean[] {false, true}) {
+            GlobalProgram after = new GlobalProgram(members, 0, transforms, sim.estimates(), sim.accumulators());
+            assertThat(after.solve(0.0)).isTrue();
+            var expected = local
+                    ? after.allLocalBounds(others, 12, GlobalReduction.MAX_BOUND_INSTANTS, 0.0, 2, () -> { })
+                    : after.allBounds(others, GlobalReduction.MAX_BOUND_INSTANTS, 0.0, 2);
+            GlobalProgram during = new GlobalProgram(members, 0, transforms, sim.estimates(), sim.accumulators());
+            java.util.concurrent.atomic.AtomicInteger nodes = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger solved = new java.util.concurrent.atomic.AtomicInteger();
+            var actual = during.solveWithBounds(0.0, others, local, 12, GlobalReduction.MAX_BOUND_INSTANTS, 2,
+                    nodes::incrementAndGet, solved::incrementAndGet);
+            assertThat(actual).as(local ? "local" : "joint").isEqualTo(expected).hasSize(29);
+            assertThat(nodes).hasValue(29);
+            assertThat(solved).hasValue(1);
+        }
+    }
+
+    private static org.tracesync.core.transform.ClockTransform[] pathTransforms(MessageSimulation sim, int n) {
+        SyncResult path = PathReduction.reduce(sim.nodes(), sim.accumulators(), sim.estimates(), "n0");
+        org.tracesync.core.transform.ClockTransform[] transforms = new org.tracesync.core.transform.ClockTransform[n];
+        for (int i = 0; i < n; i++) {
+            transforms[i] = path.nodes().get(i).transform();
+        }
+        return transforms;
+    }
+
     @Test
     void ojAlgoStillSolvesWhereGlopIsMissing() {
         // the portable fallback: same guarantees (no inversion, truth inside the bounds), slower
@@ -320,8 +395,10 @@ class GlobalReductionTest {
         assertThat(global.stats()).containsEntry("reduction", "global");
         assertThat(phases).startsWith("global program: solving group 1 of 1 (3 nodes)",
                 "global program: joint bounds of group 1 of 1, node 0 of 2");
+        // the bounds' LPs run while the transforms are solved: their messages and this one interleave
         assertThat(phases).contains("global program: joint bounds of group 1 of 1, node 1 of 2",
-                "global program: joint bounds of group 1 of 1, node 2 of 2").hasSize(4);
+                "global program: joint bounds of group 1 of 1, node 2 of 2",
+                "global program: transforms of group 1 of 1 solved").hasSize(5);
     }
 
 }
