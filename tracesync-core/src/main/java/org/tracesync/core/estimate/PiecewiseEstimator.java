@@ -1435,7 +1435,7 @@ public final class PiecewiseEstimator {
             p.start = Start.STEP;
             long earliest = x0 + lastU(b.get(prev.last));
             long latest = x0 + firstU(b.get(p.first));
-            long[] range = stepRange(prev, p, b, firstAfter);
+            long[] range = stepRange(prev, p, b, firstAfter, prevBounds, nextBounds, x0, v0);
             if (range != null) {
                 earliest = x0 + range[0];
                 latest = x0 + range[1];
@@ -1467,25 +1467,35 @@ public final class PiecewiseEstimator {
     }
 
     /**
-     * Where a step between {@code prev} and {@code next} can lie (u): after the last hull vertex
-     * that {@code next}'s line puts on its wrong side (a message only the clock before the step
-     * explains; searched back from {@code firstAfter} through {@code prev}'s buckets) and before
-     * the first that {@code prev}'s line does (searched on through {@code next}'s). Every hull
-     * vertex between is consistent with both lines, so the hulls cannot place the step more
-     * closely. A message that only one line explains has a hull vertex of its bucket on the
-     * wrong side of the other line no further from the step than itself (the hull edge below or
-     * above it is on the wrong side, hence one of that edge's ends), so the interval holds the
-     * step when each line holds the clock on its side. Null when no vertex tells, or when the two
+     * Where a step between {@code prev} and {@code next} can lie (u): after the last message only
+     * the clock before the step explains (a hull vertex that {@code next}'s line puts on its
+     * wrong side; searched back from {@code firstAfter} through {@code prev}'s buckets) and before
+     * the first message only the clock after it explains (a vertex on the wrong side of
+     * {@code prev}'s line; searched on through {@code next}'s). Every hull vertex between is
+     * consistent with both lines, so the hulls cannot place the step more closely. A message that
+     * only one line explains has a hull vertex of its bucket on the wrong side of the other line
+     * no further from the step than itself (the hull edge below or above it is on the wrong side,
+     * hence one of that edge's ends).
+     *
+     * <p>Either clock may be the one that stepped, and a vertex's u is the a-time of the message's
+     * a end only: its b end happened a latency earlier (b → a) or later (a → b). So each vertex
+     * counts at the earlier of its two ends for the start of the interval and at the later for
+     * its end, the b end's a-time bounded with the strict bounds of the bound piece on its side
+     * ({@code before}'s upper, {@code after}'s lower; {@link #endATime}). The interval then holds the step when
+     * each piece's bounds hold the clock on its side. Null when no vertex tells, or when the two
      * overlap (a message neither line explains). O(h) per bucket searched.
      */
-    private static long[] stepRange(Piece prev, Piece next, List<Bucket> b, int firstAfter) {
+    private static long[] stepRange(Piece prev, Piece next, List<Bucket> b, int firstAfter, Piece before, Piece after,
+                                    long x0, long v0) {
+        MonotoneBound beforeInv = before.upper.inverse();
+        MonotoneBound afterInv = after.lower.inverse();
         long earliest = Long.MIN_VALUE;
         for (int k = Math.min(firstAfter, next.first); k >= prev.first && earliest == Long.MIN_VALUE; k--) {
-            earliest = lastWrong(b.get(k), next);
+            earliest = wrongVertex(b.get(k), next, true, beforeInv, x0, v0);
         }
         long latest = Long.MAX_VALUE;
         for (int k = Math.max(prev.first, firstAfter - 1); k <= next.last && latest == Long.MAX_VALUE; k++) {
-            latest = firstWrong(b.get(k), prev);
+            latest = wrongVertex(b.get(k), prev, false, afterInv, x0, v0);
         }
         if (earliest == Long.MIN_VALUE || latest == Long.MAX_VALUE || earliest >= latest) {
             return null;
@@ -1493,30 +1503,40 @@ public final class PiecewiseEstimator {
         return new long[] {earliest, latest};
     }
 
-    /** The last hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MIN_VALUE}. */
-    private static long lastWrong(Bucket bucket, Piece line) {
-        return wrongVertex(bucket, line, true);
-    }
-
-    /** The first hull vertex of {@code bucket} on the wrong side of {@code line}, or {@code Long.MAX_VALUE}. */
-    private static long firstWrong(Bucket bucket, Piece line) {
-        return wrongVertex(bucket, line, false);
-    }
-
-    /** The last ({@code last}) or first hull vertex of {@code bucket} on the wrong side of {@code line}. */
-    private static long wrongVertex(Bucket bucket, Piece line, boolean last) {
+    /**
+     * Over the hull vertices of {@code bucket} on the wrong side of {@code line}: the latest
+     * ({@code last}) of their messages' earlier ends, or the earliest of their later ends (u), or
+     * {@code Long.MIN_VALUE} / {@code Long.MAX_VALUE} when none is. A b → a vertex's earlier end
+     * and an a → b vertex's later end are their b ends ({@link #endATime}); the others, u.
+     */
+    private static long wrongVertex(Bucket bucket, Piece line, boolean last, MonotoneBound inverse, long x0, long v0) {
         long u = last ? Long.MIN_VALUE : Long.MAX_VALUE;
         for (int n = 0; n < bucket.pu().length; n++) {
             if (line.at(bucket.pu()[n]) > bucket.pv()[n]) {
-                u = last ? Math.max(u, bucket.pu()[n]) : Math.min(u, bucket.pu()[n]);
+                long end = last ? bucket.pu()[n] : endATime(bucket.pu()[n], bucket.pv()[n], inverse, false, x0, v0);
+                u = last ? Math.max(u, end) : Math.min(u, end);
             }
         }
         for (int n = 0; n < bucket.qu().length; n++) {
             if (line.at(bucket.qu()[n]) < bucket.qv()[n]) {
-                u = last ? Math.max(u, bucket.qu()[n]) : Math.min(u, bucket.qu()[n]);
+                long end = last ? endATime(bucket.qu()[n], bucket.qv()[n], inverse, true, x0, v0) : bucket.qu()[n];
+                u = last ? Math.max(u, end) : Math.min(u, end);
             }
         }
         return u;
+    }
+
+    /**
+     * A strict bound (u) on the a-time of the b end of the message at vertex (u, v): its b-time
+     * is B = x0 + u + v + v0 = f(t) at its a-time t, the clock f between {@code bounds}' lower L
+     * and upper U. U(t) ≥ B gives t ≥ U⁻¹(B) ({@code earliest}: a b → a message, sent before its
+     * receive at u); L(t) ≤ B gives t ≤ L⁻¹(B) (an a → b message, received after its send at u).
+     * Rounded outwards; never past u on its side.
+     */
+    private static long endATime(long u, long v, MonotoneBound inverse, boolean earliest, long x0, long v0) {
+        long bTime = x0 + u + v + v0;
+        double t = (double) (bTime - x0) + inverse.deltaAt(bTime); // (U⁻¹ or L⁻¹)(B) − x0
+        return earliest ? Math.min(u, (long) Math.floor(t) - 1) : Math.max(u, (long) Math.ceil(t) + 1);
     }
 
     /**

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,15 +64,14 @@ class SpanStepTruthTest {
 
     /**
      * Each pair's step interval [earliest, latest] (pair's a-time) holds the true step. Seed 1's
-     * pair 10.0.1.1/10.0.1.3 put it 935 µs after the truth: its earliest is the receive time of
-     * the last message only the clock before the step explains, but that message was sent by the
-     * stepping host 1.3 ms earlier, and the step may lie anywhere after its send. Seed 2's
-     * latest is 29 µs before the truth, the mirror case (a send from 10.0.1.1 whose receive came
-     * after the step). Fails on seeds 1, 2 and 5: the cause is in PiecewiseEstimator.stepRange
-     * (a hull vertex's a-time is one end of its message, not the stepping clock's end), which
-     * another helper is changing this session; left to the lead.
+     * pair 10.0.1.1/10.0.1.3 put it 935 µs after the truth when the interval ran between hull
+     * vertices' a-times: its earliest was the receive time of the last message only the clock
+     * before the step explains, but that message was sent by the stepping host 1.3 ms earlier,
+     * and the step may lie anywhere after its send; seed 2's latest was 29 µs before the truth,
+     * the mirror case (a send from 10.0.1.1 whose receive came after the step). Failed on seeds
+     * 1, 2 and 5 until PiecewiseEstimator.stepRange counted each message at its earlier end for
+     * the start and its later end for the end.
      */
-    @Disabled("step interval one message end too narrow (PiecewiseEstimator.stepRange): seeds 1, 2, 5 fail; see the comment")
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5})
     void everyPairsStepIntervalHoldsTheTrueStep(long seed) throws Exception {
