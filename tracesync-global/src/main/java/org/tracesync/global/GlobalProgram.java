@@ -686,14 +686,7 @@ final class GlobalProgram {
                     if (!ok) {
                         continue; // the program is infeasible: the bounds are not used
                     }
-                    Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    if (cause instanceof Error err) {
-                        throw err;
-                    }
-                    throw new IllegalStateException(cause);
+                    throw unwrapped(e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while computing joint bounds", e);
@@ -996,14 +989,7 @@ final class GlobalProgram {
                 try {
                     f.get();
                 } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException re) {
-                        throw re;
-                    }
-                    if (cause instanceof Error err) {
-                        throw err;
-                    }
-                    throw new IllegalStateException(cause);
+                    throw unwrapped(e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while computing joint bounds", e);
@@ -1205,5 +1191,17 @@ final class GlobalProgram {
         }
         double dv = a.x()[ck + 1]; // a hint: where the next sample goes
         return new double[] {v, dv};
+    }
+
+    /** A bound worker's failure, thrown as itself when unchecked. */
+    private static RuntimeException unwrapped(ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException re) {
+            return re;
+        }
+        if (cause instanceof Error err) {
+            throw err;
+        }
+        return new IllegalStateException(cause);
     }
 }
