@@ -2,9 +2,12 @@ package org.tracesync.cli;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -162,7 +165,7 @@ public final class ApplyCommand implements Callable<Integer> {
             for (int i = 0; i < paths.size(); i++) {
                 Path o = appliers.get(i).output(paths.get(i), nodes.get(i), outDir);
                 withTraces.file("--out", o);
-                if (appliers.get(i).refusesExistingOutput() && Files.exists(o, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (appliers.get(i).refusesExistingOutput() && Files.exists(o, LinkOption.NOFOLLOW_LINKS)) {
                     throw new CommandFailure(ExitCode.USAGE, "--out " + outDir + ": " + o
                             + " already exists; choose another --out (an existing trace is never replaced)");
                 }
@@ -235,7 +238,7 @@ public final class ApplyCommand implements Callable<Integer> {
         return null;
     }
 
-    private final java.util.Map<Path, String> jsonLinesNodes = new java.util.HashMap<>();
+    private final Map<Path, String> jsonLinesNodes = new HashMap<>();
 
     /** The node a JSON-lines trace's events are on (its first event's), or null for another file. */
     private String jsonLinesNode(Path p) throws IOException {

@@ -25,16 +25,6 @@ final class CaptureApplier implements TraceApplier {
         return CaptureFormat.class;
     }
 
-    /** The transform, for one capture's timestamps in file order (ReadingsInOrder: backward steps). */
-    private static LongUnaryOperator time(NodeResult node) {
-        return TraceApplier.timesInOrder(node, new long[0][]);
-    }
-
-    /** The transform, except for the events the controlled logical clock moved (TraceApplier.timesInOrder). */
-    static LongUnaryOperator time(NodeResult node, long[][] repairs) {
-        return TraceApplier.timesInOrder(node, repairs);
-    }
-
     @Override
     public boolean appliesRepairs() {
         return true;
@@ -43,7 +33,7 @@ final class CaptureApplier implements TraceApplier {
     @Override
     public Applied apply(Path trace, NodeResult node, long[][] repairs, Path outDir) throws IOException {
         Path out = output(trace, node, outDir);
-        AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, time(node, repairs)));
+        AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, TraceApplier.timesInOrder(node, repairs)));
         return new Applied(out, "");
     }
 
@@ -54,9 +44,7 @@ final class CaptureApplier implements TraceApplier {
 
     @Override
     public Applied apply(Path trace, NodeResult node, Path outDir) throws IOException {
-        Path out = output(trace, node, outDir);
-        AtomicFile.write(out, tmp -> CaptureRewriter.rewrite(trace, tmp, time(node)));
-        return new Applied(out, "");
+        return apply(trace, node, new long[0][], outDir);
     }
 
     @Override
@@ -69,7 +57,7 @@ final class CaptureApplier implements TraceApplier {
         List<LongUnaryOperator> times = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (NodeResult n : nodes) {
-            times.add(time(n));
+            times.add(TraceApplier.timesInOrder(n, new long[0][]));
             names.add(n.name());
         }
         long[] n = {0};

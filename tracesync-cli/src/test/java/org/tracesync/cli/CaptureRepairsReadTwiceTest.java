@@ -36,14 +36,14 @@ class CaptureRepairsReadTwiceTest {
         long early = x + 1 * MS;
         long late = x + 5 * MS;
         long[][] repairs = {{x, early + 300_000, early}, {x, late + 200_000, late}};
-        LongUnaryOperator time = CaptureApplier.time(node, repairs);
+        LongUnaryOperator time = TraceApplier.timesInOrder(node, repairs);
         // file order: 11 ms and 12 ms before the step, then 10.5 ms (the clock went back) and 12 ms again
         assertThat(time.applyAsLong(T0 + 11 * MS)).isEqualTo(T0 + 12 * MS);
         assertThat(time.applyAsLong(x)).isEqualTo(early + 300_000);
         assertThat(time.applyAsLong(T0 + 10 * MS + 500_000)).isEqualTo(T0 + 15 * MS + 500_000);
         assertThat(time.applyAsLong(x)).isEqualTo(late + 200_000);
         // rows written before the reading was listed ({t, r}) still match any event at t
-        LongUnaryOperator old = CaptureApplier.time(node, new long[][] {{x, early + 300_000}});
+        LongUnaryOperator old = TraceApplier.timesInOrder(node, new long[][] {{x, early + 300_000}});
         old.applyAsLong(T0 + 11 * MS);
         assertThat(old.applyAsLong(x)).isEqualTo(early + 300_000);
     }
