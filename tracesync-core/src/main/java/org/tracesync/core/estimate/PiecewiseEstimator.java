@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.tracesync.core.accumulate.HalfHull;
 import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.SecondThreadTask;
 import org.tracesync.core.accumulate.TimeBuckets;
 import org.tracesync.core.accumulate.TimeBuckets.Bucket;
 import org.tracesync.core.model.Quality;
@@ -147,18 +148,12 @@ public final class PiecewiseEstimator {
         // the transform pieces' scan (2. below) reads only the buckets: on a long trace it runs on
         // a second thread while this one scans and bounds the bound pieces (1.)
         TransformScan transformScan = new TransformScan(b, tb);
-        if (m >= PARALLEL_BUCKETS && Runtime.getRuntime().availableProcessors() > 1) {
-            Thread thread = new Thread(transformScan, "tracesync-piecewise");
-            thread.setDaemon(true);
-            thread.start();
-        } else {
-            transformScan.run();
-        }
+        transformScan.start("tracesync-piecewise", m >= PARALLEL_BUCKETS);
         // 1. bound pieces: the longest feasible pieces, greedily, subdivided where the clock curves,
         //    each with its own strict bounds
         Scan scan = scan(b, tb, MARGIN);
         if (scan == null) {
-            transformScan.await();
+            transformScan.join();
             return fallback;
         }
         List<Piece> sp = scan.pieces;
@@ -168,7 +163,7 @@ public final class PiecewiseEstimator {
                 // a piece whose messages do not even bound its drift, at an end or beside another:
                 // the data is too sparse to tell a changing clock from a wrong match; any messages
                 // can be cut into such pieces. Between two pieces that do, it takes their envelope
-                transformScan.await();
+                transformScan.join();
                 return fallback;
             }
         }
@@ -195,7 +190,7 @@ public final class PiecewiseEstimator {
         }
         // 2. transform pieces: the longest pieces whose line keeps a margin from the messages close
         //    to what a linear stretch of this pair keeps (so a piece ends soon after a kink)
-        transformScan.await();
+        transformScan.join();
         long fitMargin = transformScan.margin;
         Scan fit = fitMargin > MARGIN ? transformScan.scan : scan;
         if (fit == null) {
@@ -288,11 +283,9 @@ public final class PiecewiseEstimator {
      * it (when it exceeds {@link #MARGIN}; else null, and the bound pieces' scan serves). Reads
      * only the buckets (sealed, unchanged while it runs).
      */
-    private static final class TransformScan implements Runnable {
+    private static final class TransformScan extends SecondThreadTask<TransformScan> {
         private final List<Bucket> b;
         private final TimeBuckets tb;
-        private final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-        private Throwable failure;
         long margin;
         Scan scan;
 
@@ -302,37 +295,10 @@ public final class PiecewiseEstimator {
         }
 
         @Override
-        public void run() {
-            try {
-                margin = fitMargin(b);
-                scan = margin > MARGIN ? scan(b, tb, margin) : null;
-            } catch (RuntimeException | Error e) {
-                failure = e;
-            } finally {
-                done.countDown();
-            }
-        }
-
-        /** Waits for {@link #run} (on whichever thread) and rethrows what it threw. */
-        void await() {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    done.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the scan does not stop: wait for it, keep the interrupt
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            if (failure instanceof RuntimeException r) {
-                throw r;
-            }
-            if (failure instanceof Error e) {
-                throw e;
-            }
+        protected TransformScan compute() {
+            margin = fitMargin(b);
+            scan = margin > MARGIN ? scan(b, tb, margin) : null;
+            return this;
         }
     }
 
