@@ -108,9 +108,52 @@ class LauncherTest {
         // an output, even an existing large one, is not input
         assertThat(javaOptions(Map.of(), "sync", small.toString(), "-o", at.toString())).isEqualTo(G1_C1);
         assertThat(javaOptions(Map.of(), "apply", small.toString(), "--out", trace.toString())).isEqualTo(G1_C1);
+        // nor is the value of another option, even when it names an existing file
+        assertThat(javaOptions(Map.of(), "apply", small.toString(), small.toString(), "--annotate-field", at.toString()))
+                .isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "sync", small.toString(), "--rtt", at.toString())).isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "sync", "--name", at.toString(), small.toString())).isEqualTo(G1_C1);
+        // an option's value given with '=' is one word, which names no file
+        assertThat(javaOptions(Map.of(), "sync", "--name=" + at, at.toString())).isEqualTo(C2);
         // a user's options replace the choice, whatever the input
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", at.toString())).isEqualTo("-Xmx4g");
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", small.toString())).isEqualTo("-Xmx4g");
+    }
+
+    /**
+     * The launcher's list of options whose value is not input is every option, of every command, that
+     * takes a value: each one's value is skipped when the launcher sizes the input. (An option whose
+     * value is optional, such as simulate's {@code --broadcast [PER_S]}, is not in it: what follows it may
+     * be a file; none of them is an input option.)
+     */
+    @Test
+    void theLaunchersListOfOptionsWithAValueIsTheCommandLinesOne() throws IOException {
+        String launcher = Files.readString(SimulateCommandTest.repository().resolve("bin/tracesync"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n\\s*(-o\\|[^)]*)\\) skip=1 ;;").matcher(launcher);
+        assertThat(m.find()).as("the launcher's case branch '-o|…) skip=1 ;;'").isTrue();
+        java.util.Set<String> listed = new java.util.TreeSet<>();
+        for (String name : m.group(1).replaceAll("\\\\\\n\\s*", "").split("\\|")) {
+            listed.add(name.strip());
+        }
+        java.util.Set<String> withValue = new java.util.TreeSet<>();
+        java.util.Set<String> optionalValue = new java.util.TreeSet<>();
+        optionsTakingValues(TracesyncCommand.newCommandLine(), withValue, optionalValue);
+        assertThat(withValue).contains("-o", "--output", "--out", "--merge", "--annotate-field", "--rtt", "--name");
+        assertThat(listed).isEqualTo(withValue);
+        assertThat(optionalValue).isEqualTo(java.util.Set.of("--broadcast")); // a rate, never a file
+    }
+
+    private static void optionsTakingValues(picocli.CommandLine cl, java.util.Set<String> required, java.util.Set<String> optional) {
+        for (picocli.CommandLine.Model.OptionSpec option : cl.getCommandSpec().options()) {
+            if (option.arity().min() > 0) {
+                required.addAll(List.of(option.names()));
+            } else if (option.arity().max() > 0) {
+                optional.addAll(List.of(option.names()));
+            }
+        }
+        for (picocli.CommandLine sub : cl.getSubcommands().values()) {
+            optionsTakingValues(sub, required, optional);
+        }
     }
 
     private Path sparse(String name, long length) throws IOException {
