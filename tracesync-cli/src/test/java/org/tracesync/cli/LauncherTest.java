@@ -121,6 +121,22 @@ class LauncherTest {
     }
 
     /**
+     * With the build's archive beside the jar, the launcher maps it, at the address it was written for
+     * (ArchiveRelocationMode=0), before the JVM options, so that TRACESYNC_JAVA_OPTS can override that too.
+     */
+    @Test
+    void theLauncherMapsTheArchiveAtItsOwnAddressUnlessTold() throws Exception {
+        Path small = Files.writeString(dir.resolve("small.txt"), "2\n0 1 1.0 2.0\n");
+        javaOptions(Map.of(), "--version"); // makes the launcher's copy
+        Path jsa = Files.write(dir.resolve("repo/tracesync-cli/target/tracesync.jsa"), new byte[0]);
+        String cds = "-XX:SharedArchiveFile=" + jsa + " -Xlog:cds=off -Xlog:cds+dynamic=off"
+                + " -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0";
+        assertThat(javaOptions(Map.of(), "sync", small.toString())).isEqualTo(cds + " " + G1_C1);
+        assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-XX:ArchiveRelocationMode=1"), "--version"))
+                .isEqualTo(cds + " -XX:ArchiveRelocationMode=1");
+    }
+
+    /**
      * The launcher's list of options whose value is not input is every option, of every command, that
      * takes a value: each one's value is skipped when the launcher sizes the input. (An option whose
      * value is optional, such as simulate's {@code --broadcast [PER_S]}, is not in it: what follows it may
