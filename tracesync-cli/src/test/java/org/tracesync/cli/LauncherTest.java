@@ -120,6 +120,16 @@ class LauncherTest {
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", small.toString())).isEqualTo("-Xmx4g");
     }
 
+    /** The launcher starts the jar's main class by name (-cp, not -jar): the one the build writes into the manifest. */
+    @Test
+    void theLauncherStartsTheMainClassTheJarsManifestNames() throws IOException {
+        String launcher = Files.readString(SimulateCommandTest.repository().resolve("bin/tracesync"));
+        String pom = Files.readString(SimulateCommandTest.repository().resolve("tracesync-cli/pom.xml"));
+        String main = TracesyncCommand.class.getName();
+        assertThat(launcher).contains("-cp \"$jar\" " + main + " \"$@\"");
+        assertThat(pom).contains("<mainClass>" + main + "</mainClass>");
+    }
+
     /**
      * With the build's archive beside the jar, the launcher maps it, at the address it was written for
      * (ArchiveRelocationMode=0), before the JVM options, so that TRACESYNC_JAVA_OPTS can override that too.
@@ -181,7 +191,7 @@ class LauncherTest {
     }
 
     /**
-     * The JVM options a copy of the launcher passes to java for {@code args}, before {@code -jar}: a stub
+     * The JVM options a copy of the launcher passes to java for {@code args}, before {@code -cp}: a stub
      * {@code java} first on the PATH prints its arguments (the copy has no archive or start jar beside its jar).
      */
     private String javaOptions(Map<String, String> env, String... args) throws IOException, InterruptedException {
@@ -207,9 +217,10 @@ class LauncherTest {
         Process p = pb.start();
         List<String> printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         assertThat(p.waitFor()).as(String.join("\n", printed)).isZero();
-        int jar = printed.indexOf("-jar");
+        int jar = printed.indexOf("-cp");
         assertThat(jar).as(String.join("\n", printed)).isPositive();
-        List<String> rest = new ArrayList<>(List.of(repo.resolve("tracesync-cli/target/tracesync.jar").toString()));
+        List<String> rest = new ArrayList<>(List.of(repo.resolve("tracesync-cli/target/tracesync.jar").toString(),
+                TracesyncCommand.class.getName()));
         rest.addAll(List.of(args));
         assertThat(printed.subList(jar + 1, printed.size())).containsExactlyElementsOf(rest);
         return String.join(" ", printed.subList(0, jar));
