@@ -93,6 +93,10 @@ final class DecodeProgram {
      */
     final int[][] plans;
     static final int PLAN_BIG_ENDIAN = 1 << 8;
+    /** This program as bytecode, once {@link CtfStreamReader#run} has compiled it (null before, or when it cannot be). */
+    CompiledDecodeProgram compiled;
+    /** Runs so far, until the program is compiled (see {@link CtfStreamReader#run}). */
+    int runs;
 
     /**
      * The plan of a {@link #RUN8} from the plan of a {@link #RUN} (four ints per field in offset
