@@ -52,6 +52,18 @@ abstract class CompiledDecodeProgram {
     /** Instructions plus plan fields plus variant options above which a program is not compiled (its method would be too long). */
     static final int MAX_WEIGHT = 160;
 
+    /** Whether ASM can be loaded (a program embedding tracesync-formats without it decodes by the interpreter). */
+    private static final boolean ASM_PRESENT = asmPresent();
+
+    private static boolean asmPresent() {
+        try {
+            Class.forName("org.objectweb.asm.ClassWriter", false, CompiledDecodeProgram.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
     private static final Map<String, CompiledDecodeProgram> CACHE = new ConcurrentHashMap<>();
     private static final int MAX_CACHED = 4096;
     private static final String NAME = "org/tracesync/formats/ctf/CompiledDecodeProgram";
@@ -60,9 +72,9 @@ abstract class CompiledDecodeProgram {
     private static final String ARRAY = "org/tracesync/formats/ctf/FieldDecoder$ArrayDecoder";
     private static final String RUN_DESC = "(L" + READER + ";[BJJ[JJ)J";
 
-    /** The compiled form of {@code prog}, or null when it is not compiled (see above). */
+    /** The compiled form of {@code prog}, or null when it is not compiled (see above, or when ASM is not on the class path). */
     static CompiledDecodeProgram of(DecodeProgram prog) {
-        if (!compilable(prog)) {
+        if (!compilable(prog) || !ASM_PRESENT) {
             return null;
         }
         String key = key(prog);
