@@ -290,6 +290,16 @@ final class CtfStreamReader implements CtfEvent {
         }
     }
 
+    /** The event header's program (tests look at whether it was compiled). */
+    DecodeProgram eventHeaderProgram() {
+        return eventHeaderProgram;
+    }
+
+    /** The stream's event classes, for tests. */
+    java.util.Collection<CtfEventClass> eventClasses() {
+        return byId != null ? java.util.Arrays.stream(byId).filter(java.util.Objects::nonNull).toList() : byIdSparse.values();
+    }
+
     /** The decoded values of the current event (and stale ones of fields it did not have), for tests. */
     long[] slots() {
         return slots;
