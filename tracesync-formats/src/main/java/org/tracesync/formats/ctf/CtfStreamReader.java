@@ -37,7 +37,9 @@ import org.tracesync.formats.ctf.CtfType.StringType;
  * {@code long[]} slot array, so reading or skipping an event allocates nothing. Cost: linear in
  * the stream size, plus one copy of the content; one instruction of a {@link DecodeProgram} per
  * field read, run by {@link #run} (a reader that wants some fields only runs programs of the
- * pruned decoder trees, see {@link #readOnly}, whose runs step over the fields it does not want).
+ * pruned decoder trees, see {@link #readOnly}, whose runs step over the fields it does not want);
+ * a program that has run {@value #COMPILE_AFTER} times runs as bytecode generated for it
+ * ({@link CompiledDecodeProgram}: no dispatch), the interpreter decoding whatever it gives up on.
  *
  * <p>Exactness of the copy: positions are relative to the copy's first byte, which lies a multiple
  * of {@link #quantum} bytes (4 KiB, or a multiple of it that every alignment of the metadata divides)

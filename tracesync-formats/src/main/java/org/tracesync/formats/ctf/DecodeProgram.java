@@ -19,7 +19,8 @@ import java.util.List;
  * checks and error messages at the same positions (a run that does not fit decodes its fields one
  * by one to fail as they do); {@code PrunedDecodersTest} compares the two on real traces and
  * seeded random layouts. Cost: building is linear in the tree's size, once per event class;
- * running costs one dispatch per field read and per run (none per structure).
+ * running costs one dispatch per field read and per run (none per structure); once a program has
+ * run often, {@link CompiledDecodeProgram} runs it as bytecode without any dispatch.
  */
 final class DecodeProgram {
 
