@@ -242,7 +242,7 @@ public final class TcpMatcher {
             long hw = ring[e + KeyWindow.HASH];
             homes[nh++] = (int) hw;
             long k2 = ring[e + 2];
-            if (k2 >= 0) {
+            if (k2 >= 0 && isMessage(ring[e + KeyWindow.META])) {
                 long k0 = ring[e];
                 long k1 = ring[e + 1];
                 // only the slots exchange() will use (an unused one stays 0)
@@ -258,6 +258,11 @@ public final class TcpMatcher {
                 }
                 ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48
                         | (long) (dataSlot >> 2) << 32;
+            } else {
+                // not a message so far (ambiguous, unmatched): its decision most likely looks up no
+                // exchange, so none is read ahead; should a last event make it one, exchange()
+                // computes its slots (none kept)
+                ring[e + KeyWindow.HASH] = hw & 0xffff_ffffL;
             }
         }
         exAhead = id;
@@ -372,6 +377,12 @@ public final class TcpMatcher {
         return (int) (meta >>> 48 & 0xffff) - 1;
     }
 
+    /** Whether a key's counts and nodes ({@link KeyWindow#META}) make it a message: sent once, received once, no retransmission, two nodes. */
+    private static boolean isMessage(long meta) {
+        return ((int) meta & (RETRANSMITTED | SIDE_MAX << 16 | SIDE_MAX)) == (1 << 16 | 1)
+                && sendNode(meta) != recvNode(meta);
+    }
+
     private void evictOlderThan(long limit) {
         while (!keys.isEmpty() && keys.ring[keys.at(keys.head) + KeyWindow.INSERTED] < limit) {
             decideHead();
@@ -383,11 +394,10 @@ public final class TcpMatcher {
         int e = keys.at(keys.head);
         decisionTime = ring[e + KeyWindow.INSERTED];
         long meta = ring[e + KeyWindow.META];
-        int cnt = (int) meta;
         int from = sendNode(meta);
         int to = recvNode(meta);
         // sent once, received once, no retransmission, two nodes: a message (the common case)
-        if ((cnt & (RETRANSMITTED | SIDE_MAX << 16 | SIDE_MAX)) == (1 << 16 | 1) && from != to) {
+        if (isMessage(meta)) {
             matched++;
             long t1 = ring[e + KeyWindow.SEND_TIME];
             long t2 = ring[e + KeyWindow.RECV_TIME];

@@ -89,19 +89,23 @@ final class CaptureTrace implements EventTrace {
         public boolean advance() throws IOException {
             boolean more = r.next();
             if (!interfacesRead) {
-                // pcapng interfaces (and their netmasks) are known once the first packet is read
-                interfacesRead = true;
-                synchronized (directed) {
-                    for (CaptureInterface ci : r.interfaces()) {
-                        for (Long b : ci.ipv4Broadcasts()) {
-                            if (!directed.contains(b)) {
-                                directed.add(b);
-                            }
+                readInterfaces();
+            }
+            return more;
+        }
+
+        /** Once, after the first packet: pcapng interfaces (and their netmasks) are known then. */
+        private void readInterfaces() {
+            interfacesRead = true;
+            synchronized (directed) {
+                for (CaptureInterface ci : r.interfaces()) {
+                    for (Long b : ci.ipv4Broadcasts()) {
+                        if (!directed.contains(b)) {
+                            directed.add(b);
                         }
                     }
                 }
             }
-            return more;
         }
 
         @Override
