@@ -4,10 +4,10 @@ package org.tracesync.core.matching;
  * A hash table of three-long keys whose entries live in insertion (= time) order, for matchers
  * that evict by age.
  *
- * <p>Layout, chosen for memory traffic: entries sit in one growable ring of 64-byte records
- * (eight longs: the key, the insertion time, two payload times, one packed payload word, the key's
- * hash), indexed by a monotonically increasing id — insertion and eviction walk the ring
- * sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
+ * <p>Layout, chosen for memory traffic: entries sit in a ring of 64-byte records (eight longs: the
+ * key, the insertion time, two payload times, one packed payload word, the key's hash), kept in
+ * chunks of {@value #CHUNK_BITS}-bit ids that the tail takes again once the head has left them,
+ * indexed by a monotonically increasing id — insertion and eviction walk the ring sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
  * 31-bit hash tag (bit 31 set, so a used slot is never 0) with the low 32 bits of the id (the full
  * id is recovered from the ring's head, as live ids span less than 2^31), so probing touches the
  * ring only on a tag match. Removal happens only at the head (the oldest entry): its slot is found
@@ -18,8 +18,9 @@ package org.tracesync.core.matching;
  * to be removed reads their {@link #home} slots first, so that those misses overlap.
  *
  * <p>Costs: insert, find and head removal O(1) expected, about one cache miss each in the probe
- * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry plus
- * 16–32 bytes of probe table (arrays double when needed and never shrink); no object per entry.
+ * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry (in
+ * 256 KB chunks) plus 16–32 bytes of probe table (the probe table doubles when needed; neither
+ * shrinks); no object per entry.
  */
 final class KeyWindow {
 
@@ -34,11 +35,24 @@ final class KeyWindow {
     /** The key's {@link #hash}: finds its slot again at removal. */
     static final int HASH = 7;
 
-    /** The ring: entry id lives at {@code at(id) .. at(id) + 7}. */
-    long[] ring;
-    private int ringMask;
+    /** Entries per chunk of the ring: 4096 records of 64 bytes, 256 KB. */
+    static final int CHUNK_BITS = 12;
+    private static final int CHUNK_ENTRIES = 1 << CHUNK_BITS;
+
+    /**
+     * The ring, in chunks: entry id lives at {@code chunk(id)[at(id) .. at(id) + 7]}; the chunk of
+     * ids {@code q << CHUNK_BITS ..} is {@code chunks[q & chunkMask]}. A chunk that the head has
+     * left is taken again by the tail, so once the window has reached its size no memory is
+     * allocated, and growing allocates only the new chunks (a flat ring that doubles allocated,
+     * zeroed and copied twice its final size; its growth was about 7 % of the matching half on
+     * the benchmark capture set, docs/PERFORMANCE.md, seventh session).
+     */
+    private long[][] chunks;
+    private int chunkMask;
     long head;
     long tail;
+    /** The first id of the chunk after the tail's: an insert there makes sure that chunk is there. */
+    private long nextChunkAt;
 
     private long[] slots;
     private int slotMask;
@@ -51,11 +65,12 @@ final class KeyWindow {
     KeyWindow(long firstId) {
         head = firstId;
         tail = firstId;
-        ring = new long[(1 << 10) * 8];
-        ringMask = (1 << 10) - 1;
+        chunks = new long[4][];
+        chunkMask = chunks.length - 1;
+        nextChunkAt = firstId; // the first insert makes the first chunk
         slots = new long[1 << 11];
         slotMask = slots.length - 1;
-        growAt = Math.min(ringMask + 1L, slots.length / 2);
+        growAt = slots.length / 2;
     }
 
     int size() {
@@ -66,9 +81,14 @@ final class KeyWindow {
         return tail == head;
     }
 
-    /** Index in {@link #ring} of entry {@code id}'s first long. */
-    int at(long id) {
-        return ((int) id & ringMask) << 3;
+    /** The chunk that holds entry {@code id}. */
+    long[] chunk(long id) {
+        return chunks[(int) (id >>> CHUNK_BITS) & chunkMask];
+    }
+
+    /** Index in {@link #chunk}{@code (id)} of entry {@code id}'s first long. */
+    static int at(long id) {
+        return ((int) id & (CHUNK_ENTRIES - 1)) << 3;
     }
 
     /**
@@ -105,6 +125,7 @@ final class KeyWindow {
             }
             if ((int) (s >>> 32) == h) {
                 long id = idOf(s);
+                long[] ring = chunk(id);
                 int e = at(id);
                 if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
                     return id;
@@ -131,7 +152,10 @@ final class KeyWindow {
     /** {@link #findOrInsert(long, long, long, long)} with the key's {@link #hash} already known. */
     long findOrInsert(long a, long b, long c, int h, long time) {
         if (tail - head >= growAt) {
-            grow();
+            growSlots();
+        }
+        if (tail >= nextChunkAt) {
+            nextChunk();
         }
         long[] slots = this.slots;
         int mask = slotMask;
@@ -143,6 +167,7 @@ final class KeyWindow {
             }
             if ((int) (s >>> 32) == h) {
                 long id = idOf(s);
+                long[] ring = chunk(id);
                 int e = at(id);
                 if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
                     inserted = false;
@@ -152,6 +177,7 @@ final class KeyWindow {
             i = (i + 1) & mask;
         }
         long id = tail++;
+        long[] ring = chunk(id);
         int e = at(id);
         ring[e] = a;
         ring[e + 1] = b;
@@ -176,7 +202,7 @@ final class KeyWindow {
      * cyclically after the hole), so no lookup ever passes a removed key.
      */
     void removeHead() {
-        int h = (int) ring[at(head) + HASH];
+        int h = (int) chunk(head)[at(head) + HASH];
         long want = (long) h << 32 | (head & 0xffff_ffffL);
         long[] slots = this.slots;
         int mask = slotMask;
@@ -203,31 +229,49 @@ final class KeyWindow {
 
     /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */
     int hashOf(long id) {
-        return (int) ring[at(id) + HASH];
+        return (int) chunk(id)[at(id) + HASH];
     }
 
-    /** Size at which {@link #grow} must run: the ring full, or the probe table half full. */
+    /** Size at which {@link #growSlots} must run: the probe table half full. */
     private long growAt;
 
-    /** Grows the ring when full and the probe table when a new key would fill more than half of it. */
-    private void grow() {
-        if (tail - head > ringMask) {
-            growRing();
+    /**
+     * The tail enters a new chunk: it takes the chunk in its place in {@link #chunks} when the head
+     * has left that one (or a new one when there is none yet); when that place still holds live
+     * entries, the table of chunks doubles first (only references move, no entry).
+     */
+    private void nextChunk() {
+        long q = tail >>> CHUNK_BITS;
+        if (q - (head >>> CHUNK_BITS) > chunkMask) {
+            long[][] old = chunks;
+            int oldMask = chunkMask;
+            chunks = new long[old.length * 2][];
+            chunkMask = chunks.length - 1;
+            // the live chunks at their new places, then the free ones in the places left
+            boolean[] taken = new boolean[chunks.length];
+            boolean[] moved = new boolean[old.length];
+            for (long p = head >>> CHUNK_BITS; p < q; p++) {
+                int to = (int) p & chunkMask;
+                chunks[to] = old[(int) p & oldMask];
+                taken[to] = true;
+                moved[(int) p & oldMask] = true;
+            }
+            int to = 0;
+            for (int j = 0; j < old.length; j++) {
+                if (!moved[j] && old[j] != null) {
+                    while (taken[to]) {
+                        to++;
+                    }
+                    chunks[to] = old[j];
+                    taken[to] = true;
+                }
+            }
         }
-        if ((tail - head + 1) * 2 > slots.length) {
-            growSlots();
+        int place = (int) q & chunkMask;
+        if (chunks[place] == null) {
+            chunks[place] = new long[CHUNK_ENTRIES * 8];
         }
-        growAt = Math.min(ringMask + 1L, slots.length / 2);
-    }
-
-    private void growRing() {
-        long[] old = ring;
-        int oldMask = ringMask;
-        ringMask = (oldMask + 1) * 2 - 1;
-        ring = new long[(ringMask + 1) * 8];
-        for (long id = head; id < tail; id++) {
-            System.arraycopy(old, ((int) id & oldMask) << 3, ring, at(id), 8);
-        }
+        nextChunkAt = (q + 1) << CHUNK_BITS;
     }
 
     /** Doubles the probe table (live keys would fill more than half of it) and re-places every slot. */
@@ -244,5 +288,6 @@ final class KeyWindow {
                 slots[i] = s;
             }
         }
+        growAt = slots.length / 2;
     }
 }
