@@ -53,6 +53,12 @@ final class KeyWindow {
     long tail;
     /** The first id of the chunk after the tail's: an insert there makes sure that chunk is there. */
     private long nextChunkAt;
+    /** {@code chunk(tail)} once an insert has made it (inserts write there without looking it up). */
+    private long[] tailChunk;
+    /** {@code chunk(head)} whenever the window is not empty (the head is read for every event and key). */
+    long[] headChunk;
+    /** The chunk of the entry the last {@link #findOrInsert} returned. */
+    long[] found;
 
     private long[] slots;
     private int slotMask;
@@ -171,13 +177,15 @@ final class KeyWindow {
                 int e = at(id);
                 if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
                     inserted = false;
+                    found = ring;
                     return id;
                 }
             }
             i = (i + 1) & mask;
         }
         long id = tail++;
-        long[] ring = chunk(id);
+        long[] ring = tailChunk;
+        found = ring;
         int e = at(id);
         ring[e] = a;
         ring[e + 1] = b;
@@ -202,7 +210,7 @@ final class KeyWindow {
      * cyclically after the hole), so no lookup ever passes a removed key.
      */
     void removeHead() {
-        int h = (int) chunk(head)[at(head) + HASH];
+        int h = (int) headChunk[at(head) + HASH];
         long want = (long) h << 32 | (head & 0xffff_ffffL);
         long[] slots = this.slots;
         int mask = slotMask;
@@ -225,6 +233,10 @@ final class KeyWindow {
         }
         slots[i] = 0;
         head++;
+        if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
+            // the next chunk, or, the window now empty, whatever is in its place (nextChunk sets it again)
+            headChunk = chunk(head);
+        }
     }
 
     /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */
@@ -270,6 +282,10 @@ final class KeyWindow {
         int place = (int) q & chunkMask;
         if (chunks[place] == null) {
             chunks[place] = new long[CHUNK_ENTRIES * 8];
+        }
+        tailChunk = chunks[place];
+        if (head >>> CHUNK_BITS == q) {
+            headChunk = tailChunk;
         }
         nextChunkAt = (q + 1) << CHUNK_BITS;
     }

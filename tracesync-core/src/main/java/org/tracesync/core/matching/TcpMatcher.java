@@ -331,7 +331,7 @@ public final class TcpMatcher {
         boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
         long id = keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
-        record(keys.chunk(id), KeyWindow.at(id), node, send, time, retrans);
+        record(keys.found, KeyWindow.at(id), node, send, time, retrans);
         if (inserted) {
             inserted();
         }
@@ -383,13 +383,13 @@ public final class TcpMatcher {
     }
 
     private void evictOlderThan(long limit) {
-        while (!keys.isEmpty() && keys.chunk(keys.head)[KeyWindow.at(keys.head) + KeyWindow.INSERTED] < limit) {
+        while (!keys.isEmpty() && keys.headChunk[KeyWindow.at(keys.head) + KeyWindow.INSERTED] < limit) {
             decideHead();
         }
     }
 
     private void decideHead() {
-        long[] ring = keys.chunk(keys.head);
+        long[] ring = keys.headChunk;
         int e = KeyWindow.at(keys.head);
         decisionTime = ring[e + KeyWindow.INSERTED];
         long meta = ring[e + KeyWindow.META];
