@@ -6,8 +6,8 @@ package org.tracesync.core.matching;
  *
  * <p>Layout, chosen for memory traffic: entries sit in a ring of 64-byte records (eight longs: the
  * key, the insertion time, two payload times, one packed payload word, the key's hash), kept in
- * chunks of {@value #CHUNK_BITS}-bit ids that the tail takes again once the head has left them,
- * indexed by a monotonically increasing id — insertion and eviction walk the ring sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
+ * chunks of 4096 records that the tail takes again once the head has left them, indexed by a
+ * monotonically increasing id — insertion and eviction walk the ring sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
  * 31-bit hash tag (bit 31 set, so a used slot is never 0) with the low 32 bits of the id (the full
  * id is recovered from the ring's head, as live ids span less than 2^31), so probing touches the
  * ring only on a tag match. Removal happens only at the head (the oldest entry): its slot is found
@@ -45,7 +45,7 @@ final class KeyWindow {
      * left is taken again by the tail, so once the window has reached its size no memory is
      * allocated, and growing allocates only the new chunks (a flat ring that doubles allocated,
      * zeroed and copied twice its final size; its growth was about 7 % of the matching half on
-     * the benchmark capture set, docs/PERFORMANCE.md, seventh session).
+     * the benchmark capture set in a profile, docs/PERFORMANCE.md, seventh session).
      */
     private long[][] chunks;
     private int chunkMask;

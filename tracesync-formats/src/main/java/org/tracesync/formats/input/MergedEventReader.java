@@ -16,8 +16,8 @@ import org.tracesync.formats.EventTrace;
  * handed to its cursor to append to an {@link EventBlock}. It touches no matcher state, so it can
  * run on a thread of its own.
  *
- * <p>Cost: O(log k) per event for k traces plus the cursors' decoding; memory: the cursors'
- * buffers.
+ * <p>Cost: O(log k) per event for k traces (O(k), k &le; {@value #LINEAR_MAX}, by the scan) plus
+ * the cursors' decoding; memory: the cursors' buffers.
  */
 final class MergedEventReader implements Closeable {
 

@@ -227,8 +227,9 @@ public final class CaptureNodes {
      * Packets per IPv4 address (as {@link DecodedPacket#srcLo} holds it, never 0), without a boxed
      * key and count per packet: open addressing, linear probing, grown at half full. The inference
      * counts two addresses for each of up to {@code inferPackets} packets per capture (100,000 by
-     * default): with a {@code HashMap<Long, Long>} that was about 2.5 % of a whole read + match of
-     * the 1.17 GB benchmark set (docs/PERFORMANCE.md, seventh session).
+     * default); with a {@code HashMap<Long, Long>} merged per address, the whole inference was
+     * about 2.5 % of a read + match of the 1.17 GB benchmark set in a profile (docs/PERFORMANCE.md,
+     * seventh session).
      */
     static final class AddressCounts {
         private long[] keys = new long[64];
