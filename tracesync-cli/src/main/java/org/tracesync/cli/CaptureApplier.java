@@ -54,11 +54,21 @@ final class CaptureApplier implements TraceApplier {
 
     @Override
     public long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
+        List<long[][]> none = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            none.add(new long[0][]);
+        }
+        return merge(traces, nodes, none, out);
+    }
+
+    /** Each node's packets at the times its copy gets: the transform's, or the repair's where it moved them. */
+    @Override
+    public long merge(List<Path> traces, List<NodeResult> nodes, List<long[][]> repairs, Path out) throws IOException {
         List<LongUnaryOperator> times = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (NodeResult n : nodes) {
-            times.add(TraceApplier.timesInOrder(n, new long[0][]));
-            names.add(n.name());
+        for (int i = 0; i < nodes.size(); i++) {
+            times.add(TraceApplier.timesInOrder(nodes.get(i), repairs.get(i)));
+            names.add(nodes.get(i).name());
         }
         long[] n = {0};
         AtomicFile.write(out, tmp -> n[0] = CaptureRewriter.merge(traces, names, times, tmp));

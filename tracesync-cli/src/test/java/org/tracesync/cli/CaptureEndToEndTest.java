@@ -182,6 +182,52 @@ class CaptureEndToEndTest {
         assertThat(tsharkCount(merged)).isEqualTo(n);
     }
 
+    /**
+     * The controlled logical clock's moves reach the merged capture as they reach the copies: a
+     * result listing one moved packet of h2 ({@code repairs}) gives that packet its repaired time
+     * in both, and h2's packets carry the same times in the merge as in its copy.
+     */
+    @Test
+    void mergeWritesTheRepairedTimesTheCopiesHave() throws Exception {
+        SyncResult res = ResultFile.read(result);
+        long[] local = new long[101];
+        try (CaptureReader a = CaptureReader.open(dir.resolve("h2.pcap"))) {
+            for (int i = 0; i < local.length; i++) {
+                assertThat(a.next()).isTrue();
+                local[i] = a.timestamp();
+            }
+        }
+        long t = local[100];
+        long reading = res.node("h2").transform().apply(t);
+        long repaired = reading + 7_000;
+        ObjectMapper json = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode doc = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(result.toFile());
+        doc.putObject("repairs").putArray("h2").addArray().add(t).add(repaired).add(reading);
+        Path moved = tmp.resolve("moved.json");
+        json.writeValue(moved.toFile(), doc);
+        Path out = tmp.resolve("moved-out");
+        Path merged = tmp.resolve("moved-merged.pcapng");
+        SyncCommandTest.Run run = SyncCommandTest.run("apply", moved.toString(), dir.resolve("h2.pcap").toString(),
+                dir.resolve("h3.pcap").toString(), "--out", out.toString(), "--merge", merged.toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<Long> copy = new ArrayList<>();
+        try (CaptureReader b = CaptureReader.open(out.resolve("h2.pcap"))) {
+            while (b.next()) {
+                copy.add(b.timestamp());
+            }
+        }
+        assertThat(copy.get(100)).isEqualTo(repaired);
+        List<Long> inMerge = new ArrayList<>();
+        try (CaptureReader m = CaptureReader.open(merged)) {
+            while (m.next()) {
+                if (m.interfaces().get(m.interfaceIndex()).name().equals("h2")) {
+                    inMerge.add(m.timestamp());
+                }
+            }
+        }
+        assertThat(inMerge).containsExactlyInAnyOrderElementsOf(copy).contains(repaired);
+    }
+
     @Test
     void badInputsGiveOneLineAndTheRightExitCode() {
         SyncCommandTest.Run missing = SyncCommandTest.run("eval", result.toString(), tmp.resolve("none.pcap").toString());

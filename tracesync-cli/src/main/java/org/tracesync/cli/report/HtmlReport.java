@@ -244,7 +244,7 @@ public final class HtmlReport {
             xs[i] = (t - start) / 1e9;
             corr[i] = n.transform().correction(t) / 1e6;
             if (truth) {
-                long trueRef = ref.local(own.trueTime(t));
+                long trueRef = trueReference(own, ref, n.transform(), t);
                 trueX[i] = xs[i];
                 trueCorr[i] = (trueRef - t) / 1e6;
                 trueErr[i] = ((trueRef - t) - n.transform().correction(t)) / 1e3;
@@ -477,6 +477,25 @@ public final class HtmlReport {
             plot.line(truth[0], truth[1], TRUTH, "true conversion (truth file)", "2,3");
         }
         return plot;
+    }
+
+    /**
+     * The true reference time of this node's local time t, for the plots against the estimate: a
+     * local time read twice (around a backward step of the node's clock) has two, one on each side
+     * of the step; the one nearest the estimate's reading is its own side's (the other is a step
+     * away), so the true error drawn there is the estimate's error, not the step's size.
+     */
+    static long trueReference(ClockModel own, ClockModel ref, ClockTransform transform, long t) {
+        long[] instants = own.trueTimes(t);
+        long estimate = transform.apply(t);
+        long best = ref.local(instants[0]);
+        for (int i = 1; i < instants.length; i++) {
+            long r = ref.local(instants[i]);
+            if (Math.abs(r - estimate) < Math.abs(best - estimate)) {
+                best = r;
+            }
+        }
+        return best;
     }
 
     /** With a truth file: v = y − x of the true conversion from a's clock to b's, over u range {@code ur} (s). */
