@@ -42,8 +42,9 @@ final class KeyWindow {
     /**
      * The ring, in chunks: entry id lives at {@code chunk(id)[at(id) .. at(id) + 7]}; the chunk of
      * ids {@code q << CHUNK_BITS ..} is {@code chunks[q & chunkMask]}. A chunk that the head has
-     * left is taken again by the tail, so once the window has reached its size no memory is
-     * allocated, and growing allocates only the new chunks (a flat ring that doubles allocated,
+     * left is taken again by the tail, so the ring holds at most one chunk more than the live
+     * entries need, once the window has reached its size no memory is allocated, and growing
+     * allocates only the new chunks (a flat ring that doubles allocated,
      * zeroed and copied twice its final size; its growth was about 7 % of the matching half on
      * the benchmark capture set in a profile, docs/PERFORMANCE.md, seventh session).
      */
@@ -234,8 +235,7 @@ final class KeyWindow {
         slots[i] = 0;
         head++;
         if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
-            // the next chunk, or, the window now empty, whatever is in its place (nextChunk sets it again)
-            headChunk = chunk(head);
+            leaveChunk();
         }
     }
 
@@ -248,9 +248,9 @@ final class KeyWindow {
     private long growAt;
 
     /**
-     * The tail enters a new chunk: it takes the chunk in its place in {@link #chunks} when the head
-     * has left that one (or a new one when there is none yet); when that place still holds live
-     * entries, the table of chunks doubles first (only references move, no entry).
+     * The tail enters a new chunk: it takes a chunk the head has left (or a new one when there is
+     * none); when the chunk's place in {@link #chunks} still holds live entries, the table of
+     * chunks doubles first (only references move, no entry).
      */
     private void nextChunk() {
         long q = tail >>> CHUNK_BITS;
@@ -259,35 +259,41 @@ final class KeyWindow {
             int oldMask = chunkMask;
             chunks = new long[old.length * 2][];
             chunkMask = chunks.length - 1;
-            // the live chunks at their new places, then the free ones in the places left
-            boolean[] taken = new boolean[chunks.length];
-            boolean[] moved = new boolean[old.length];
             for (long p = head >>> CHUNK_BITS; p < q; p++) {
-                int to = (int) p & chunkMask;
-                chunks[to] = old[(int) p & oldMask];
-                taken[to] = true;
-                moved[(int) p & oldMask] = true;
-            }
-            int to = 0;
-            for (int j = 0; j < old.length; j++) {
-                if (!moved[j] && old[j] != null) {
-                    while (taken[to]) {
-                        to++;
-                    }
-                    chunks[to] = old[j];
-                    taken[to] = true;
-                }
+                chunks[(int) p & chunkMask] = old[(int) p & oldMask];
             }
         }
-        int place = (int) q & chunkMask;
-        if (chunks[place] == null) {
-            chunks[place] = new long[CHUNK_ENTRIES * 8];
+        long[] chunk;
+        if (freeChunks > 0) {
+            chunk = free[--freeChunks];
+        } else {
+            chunk = new long[CHUNK_ENTRIES * 8];
+            allocatedChunks++;
         }
-        tailChunk = chunks[place];
+        chunks[(int) q & chunkMask] = chunk;
+        tailChunk = chunk;
         if (head >>> CHUNK_BITS == q) {
-            headChunk = tailChunk;
+            headChunk = chunk;
         }
         nextChunkAt = (q + 1) << CHUNK_BITS;
+    }
+
+    /** Chunks allocated so far (the ring's memory: 256 KB each). */
+    int allocatedChunks;
+
+    /** Chunks the head has left, for the tail to take again. */
+    private long[][] free = new long[4][];
+    private int freeChunks;
+
+    /** The head has just left a chunk: it goes to the free chunks, and the head reads the next one. */
+    private void leaveChunk() {
+        int place = (int) ((head - 1) >>> CHUNK_BITS) & chunkMask;
+        if (freeChunks == free.length) {
+            free = java.util.Arrays.copyOf(free, free.length * 2);
+        }
+        free[freeChunks++] = chunks[place];
+        chunks[place] = null;
+        headChunk = chunk(head); // null when the window is now empty: nextChunk sets it then
     }
 
     /** Doubles the probe table (live keys would fill more than half of it) and re-places every slot. */
