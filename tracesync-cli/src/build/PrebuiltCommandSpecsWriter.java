@@ -39,6 +39,12 @@ public final class PrebuiltCommandSpecsWriter {
     private final List<String> fieldPaths = new ArrayList<>();
     private final List<String> fieldTypes = new ArrayList<>();
 
+    /**
+     * The statements that leave a new command object as picocli's parse of a command line naming none
+     * of its options leaves it: its mixins created, each option's default value set (SyncCommandLine).
+     */
+    private final List<String> defaults = new ArrayList<>();
+
     /** The name of the command's getter/setter class. */
     private String bindingClass;
 
@@ -128,6 +134,16 @@ public final class PrebuiltCommandSpecsWriter {
         line(2, "return spec;");
         line(1, "}");
         binding(cls);
+        line(1, "");
+        line(1, "/**");
+        line(1, " * {@code command}'s mixins created and its options' default values set, converted as picocli converts them:");
+        line(1, " * the command as picocli's parse of a command line that names none of its options leaves it.");
+        line(1, " */");
+        line(1, "static void " + method + "Defaults(" + cls + " command) {");
+        for (String statement : defaults) {
+            line(2, statement);
+        }
+        line(1, "}");
         return out.toString();
     }
 
@@ -209,6 +225,7 @@ public final class PrebuiltCommandSpecsWriter {
                     }
                     String path = objectPath + "." + mixinName;
                     line(indent, path + " = new " + name(mixin.userObject().getClass()) + "();");
+                    defaults.add(path + " = new " + name(mixin.userObject().getClass()) + "();");
                     line(indent, "CommandSpec " + var + " = CommandSpec.wrapWithoutInspection(" + path + ")");
                     line(indent + 2, ".withToString(" + literal((String) raw(mixin, "toString")) + ");");
                     body(indent, var, path, mixin);
@@ -312,9 +329,31 @@ public final class PrebuiltCommandSpecsWriter {
             fieldPaths.add(path);
             fieldTypes.add(field.getGenericType().getTypeName().replace('$', '.'));
             b.append(NEXT + ".initialValue(").append(path).append(")");
+            if (defaultValue != null) {
+                defaults.add(path + " = " + converted(arg, defaultValue) + ";");
+            }
             b.append(NEXT + ".getter(new " + bindingClass + "(command, ").append(index).append(")).setter(new " + bindingClass + "(command, ").append(index).append("))");
         }
         return b.append(NEXT + ".build()").toString();
+    }
+
+    /** The expression of {@code value} converted to {@code arg}'s type as picocli's built-in converters do. */
+    private static String converted(ArgSpec arg, String value) {
+        Class<?> t = arg.type();
+        if (value.contains("${") || arg.converters().length > 0 || arg.isMultiValue()) {
+            throw new IllegalStateException(arg + ": a default value the writer does not know how to convert");
+        }
+        if (t.isEnum()) {
+            return name(t) + ".valueOf(" + literal(value) + ")"; // picocli: Enum.valueOf (case-sensitive by default)
+        }
+        return switch (t.getName()) {
+            case "java.lang.String" -> literal(value);
+            case "double", "java.lang.Double" -> "Double.valueOf(" + literal(value) + ")";
+            case "int", "java.lang.Integer" -> "Integer.valueOf(" + literal(value) + ")";
+            case "long", "java.lang.Long" -> "Long.valueOf(" + literal(value) + ")";
+            case "boolean", "java.lang.Boolean" -> "Boolean.valueOf(" + literal(value) + ")";
+            default -> throw new IllegalStateException(arg + ": a default value of a type the writer does not convert");
+        };
     }
 
     /** The one getter/setter class of a command: field {@code index} of the command or of one of its mixins. */

@@ -77,14 +77,23 @@ public final class EstimationOptionsMixin {
         return "exchanges".equals(rtt);
     }
 
-    /** The usage errors these options can make by themselves. */
+    /** The usage errors these options can make by themselves, thrown as {@code cl}'s. */
     public void check(CommandLine cl) {
+        String error = usageError();
+        if (error != null) {
+            throw new CommandLine.ParameterException(cl, error);
+        }
+    }
+
+    /** The usage error these options can make by themselves, null when they make none. */
+    public String usageError() {
         if (minLatency != null && minLatency < 0) {
-            throw new CommandLine.ParameterException(cl, "--min-latency must be >= 0");
+            return "--min-latency must be >= 0";
         }
         if (minLatency != null && rtt != null) {
-            throw new CommandLine.ParameterException(cl, "give either --rtt or --min-latency, not both");
+            return "give either --rtt or --min-latency, not both";
         }
+        return null;
     }
 
     /**

@@ -69,6 +69,13 @@ final class PrebuiltCommandSpecs {
         }
     }
 
+    /**
+     * {@code command}'s mixins created and its options' default values set, converted as picocli converts them:
+     * the command as picocli's parse of a command line that names none of its options leaves it.
+     */
+    static void tracesyncDefaults(TracesyncCommand command) {
+    }
+
     /** The model of {@code tracesync sync} bound to {@code command}'s fields (and mixins, which it creates). */
     static CommandSpec sync(SyncCommand command) {
         CommandSpec spec = CommandSpec.wrapWithoutInspection(command);
@@ -344,6 +351,22 @@ final class PrebuiltCommandSpecs {
             }
             return old;
         }
+    }
+
+    /**
+     * {@code command}'s mixins created and its options' default values set, converted as picocli converts them:
+     * the command as picocli's parse of a command line that names none of its options leaves it.
+     */
+    static void syncDefaults(SyncCommand command) {
+        command.estimation = new org.tracesync.cli.EstimationOptionsMixin();
+        command.estimation.estimator = org.tracesync.cli.EstimationOptionsMixin.EstimatorChoice.valueOf("bisector");
+        command.estimation.confidence = Double.valueOf("0.95");
+        command.captureOptions = new org.tracesync.cli.CaptureOptionsMixin();
+        command.captureOptions.match = new org.tracesync.cli.MatchOptionsMixin();
+        command.captureOptions.match.windowSeconds = Double.valueOf("60");
+        command.repair = org.tracesync.cli.SyncCommand.RepairChoice.valueOf("auto");
+        command.spanOptions = new org.tracesync.cli.SpanOptionsMixin();
+        command.spanOptions.pendingSpans = Integer.valueOf("1048576");
     }
 
     /** picocli's standard help options (its mixin's fields held by ObjectBindings). */

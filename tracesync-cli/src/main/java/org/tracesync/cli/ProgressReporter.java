@@ -93,8 +93,8 @@ public final class ProgressReporter implements AutoCloseable {
 
     /** True when a progress display makes sense: an interactive terminal, not CI, not quiet. */
     public static boolean wanted(boolean quiet) {
-        String term = System.getenv("TERM");
-        return !quiet && System.console() != null && System.getenv("CI") == null && !"dumb".equals(term);
+        // the environment last: its first reading parses all of it (ProcessEnvironment), a few ms at start
+        return !quiet && System.console() != null && System.getenv("CI") == null && !"dumb".equals(System.getenv("TERM"));
     }
 
     /**

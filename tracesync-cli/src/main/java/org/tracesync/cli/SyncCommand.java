@@ -58,9 +58,19 @@ public final class SyncCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /**
+     * Where the summary and the verdict go when {@link SyncCommandLine} runs this command without picocli
+     * (then {@link #spec} is null); else picocli's streams.
+     */
+    java.io.PrintWriter out;
+    java.io.PrintWriter err;
+
     @Override
     public Integer call() throws Exception {
-        estimation.check(spec.commandLine());
+        String usageError = estimation.usageError();
+        if (usageError != null) {
+            throw new picocli.CommandLine.ParameterException(commandLine(), usageError);
+        }
         String reference = estimation.reference();
         EstimationOptionsMixin.ReductionChoice reduction = estimation.reduction();
         Long minLatency = estimation.minLatency();
@@ -70,12 +80,12 @@ public final class SyncCommand implements Callable<Integer> {
         TraceSet traces = TraceSet.open(inputs, captureOptions.toOptions(), spanOptions.toOptions());
         MessageInput input = traces.input();
         if (estimation.rttFromExchanges() && !(input instanceof MergedTraceInput)) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            throw new picocli.CommandLine.ParameterException(commandLine(),
                     "--rtt exchanges needs traces with TCP segments (captures or CTF kernel traces): their exchanges give the round trips");
         }
         Synchronizer.Options options = estimation.toOptions(input.nodes());
         if (reference != null && input.nodes().stream().noneMatch(n -> n.name().equals(reference))) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            throw new picocli.CommandLine.ParameterException(commandLine(),
                     "--reference " + reference + ": no such node (nodes: "
                             + input.nodes().stream().map(n -> n.name()).toList() + ")");
         }
@@ -121,7 +131,8 @@ public final class SyncCommand implements Callable<Integer> {
         List<String> coverage = MessageCoverage.warnings(repaired, eventSpans(input));
         SyncResult result = coverage.isEmpty() ? repaired : new SyncResult(repaired.reference(), repaired.nodes(),
                 repaired.pairs(), repaired.stats(), concat(repaired.warnings(), coverage), repaired.repairs());
-        java.io.PrintWriter out = spec.commandLine().getOut();
+        java.io.PrintWriter out = spec != null ? spec.commandLine().getOut() : this.out;
+        java.io.PrintWriter err = spec != null ? spec.commandLine().getErr() : this.err;
         if (!quiet) {
             // the summary first: it is not lost when the result cannot be written
             out.print(SyncSummary.format(result, input.warnings(), allPairs));
@@ -136,10 +147,18 @@ public final class SyncCommand implements Callable<Integer> {
         }
         SyncVerdict verdict = SyncVerdict.of(result, unresolved);
         for (String reason : verdict.reasons()) {
-            spec.commandLine().getErr().println("tracesync: " + reason);
+            err.println("tracesync: " + reason);
         }
-        spec.commandLine().getErr().flush();
+        err.flush();
         return verdict.exitCode();
+    }
+
+    /**
+     * The picocli command line of this command, which a usage error names: picocli's, or when
+     * {@link SyncCommandLine} ran the command, {@code sync}'s model built now (only a usage error needs it).
+     */
+    picocli.CommandLine commandLine() {
+        return spec != null ? spec.commandLine() : TracesyncCommand.prebuiltSync().getSubcommands().get("sync");
     }
 
     /**

@@ -23,7 +23,8 @@ import picocli.CommandLine.ScopeType;
  * generated from the annotations); another named command gets the top command and itself, by
  * reflection. Every other command line (usage, {@code help}, a mistyped command) gets the whole
  * hierarchy, {@link #newCommandLine()}, so what is printed is the same either way; and
- * {@code tracesync --version} prints its two lines without any model ({@link #isVersionAlone}).
+ * {@code tracesync --version} prints its two lines without any model ({@link #isVersionAlone}), and the
+ * commonest {@code sync} lines run without picocli at all ({@link SyncCommandLine}).
  * docs/PERFORMANCE.md ("Start") has the figures.
  */
 @Command(name = "tracesync", mixinStandardHelpOptions = true,
@@ -51,6 +52,10 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
         if (isVersionAlone(args)) { // no command model needed: the JVM's start is all it costs
             PrintWriter out = new PrintWriter(System.out, true);
             System.exit(printVersion(out, new PrintWriter(System.err, true)));
+        }
+        SyncCommand sync = SyncCommandLine.parse(args); // the commonest sync lines, without picocli's model
+        if (sync != null) {
+            System.exit(SyncCommandLine.execute(sync, args, SyncCommandLine.out(), SyncCommandLine.err()));
         }
         for (Map.Entry<String, String> setting : PICOCLI_SETTINGS.entrySet()) {
             if (System.getProperty(setting.getKey()) == null) {
@@ -237,7 +242,7 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
     public static final int EXIT_USAGE = ExitCode.USAGE;
     public static final int EXIT_INPUT = ExitCode.INPUT;
 
-    private static boolean debug(String[] args) {
+    static boolean debug(String[] args) {
         return Arrays.asList(args).contains("--debug");
     }
 
@@ -265,7 +270,11 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
      * adds the stack trace.
      */
     public static int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
-        PrintWriter err = cl.getErr();
+        return handleExecutionException(ex, cl.getErr(), debug(parseResult.originalArgs().toArray(new String[0])));
+    }
+
+    /** {@link #handleExecutionException(Exception, CommandLine, CommandLine.ParseResult)} on {@code err}, the stack trace when {@code debug}. */
+    static int handleExecutionException(Exception ex, PrintWriter err, boolean debug) {
         int code;
         String message;
         if (ex instanceof CommandFailure f) {
@@ -288,7 +297,7 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
                     : e instanceof java.nio.file.DirectoryNotEmptyException ? "directory not empty"
                     : "cannot be read or written");
         } else if (ex instanceof java.io.UncheckedIOException u && u.getCause() != null) {
-            return handleExecutionException(u.getCause(), cl, parseResult);
+            return handleExecutionException(u.getCause(), err, debug);
         } else if (ex instanceof java.io.IOException) {
             code = ExitCode.INPUT;
             message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
@@ -305,7 +314,7 @@ public final class TracesyncCommand implements java.util.concurrent.Callable<Int
             message = "internal error: " + ex + " (a bug; rerun with --debug for the stack trace and report it)";
         }
         err.println("tracesync: " + message);
-        if (debug(parseResult.originalArgs().toArray(new String[0]))) {
+        if (debug) {
             ex.printStackTrace(err);
         }
         err.flush();

@@ -6,8 +6,8 @@ import java.util.Properties;
 import picocli.CommandLine;
 
 /**
- * The version: from the jar's manifest ({@code Implementation-Version}, which the JVM has read
- * already when it started the jar), else (classes run from a directory, as in the tests) from
+ * The version: from the jar's manifest ({@code Implementation-Version}, which the class loader has
+ * read already when it defined this class's package), else (classes run from a directory, as in the tests) from
  * {@code tracesync-version.properties}, which Maven filters.
  */
 public final class VersionProvider implements CommandLine.IVersionProvider {

@@ -108,9 +108,78 @@ class LauncherTest {
         // an output, even an existing large one, is not input
         assertThat(javaOptions(Map.of(), "sync", small.toString(), "-o", at.toString())).isEqualTo(G1_C1);
         assertThat(javaOptions(Map.of(), "apply", small.toString(), "--out", trace.toString())).isEqualTo(G1_C1);
+        // nor is the value of another option, even when it names an existing file
+        assertThat(javaOptions(Map.of(), "apply", small.toString(), small.toString(), "--annotate-field", at.toString()))
+                .isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "sync", small.toString(), "--rtt", at.toString())).isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of(), "sync", "--name", at.toString(), small.toString())).isEqualTo(G1_C1);
+        // an option's value given with '=' is one word, which names no file
+        assertThat(javaOptions(Map.of(), "sync", "--name=" + at, at.toString())).isEqualTo(C2);
         // a user's options replace the choice, whatever the input
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", at.toString())).isEqualTo("-Xmx4g");
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", small.toString())).isEqualTo("-Xmx4g");
+    }
+
+    /** The launcher starts the jar's main class by name (-cp, not -jar): the one the build writes into the manifest. */
+    @Test
+    void theLauncherStartsTheMainClassTheJarsManifestNames() throws IOException {
+        String launcher = Files.readString(SimulateCommandTest.repository().resolve("bin/tracesync"));
+        String pom = Files.readString(SimulateCommandTest.repository().resolve("tracesync-cli/pom.xml"));
+        String main = TracesyncCommand.class.getName();
+        assertThat(launcher).contains("-cp \"$jar\" " + main + " \"$@\"");
+        assertThat(pom).contains("<mainClass>" + main + "</mainClass>");
+    }
+
+    /**
+     * With the build's archive beside the jar, the launcher maps it, at the address it was written for
+     * (ArchiveRelocationMode=0), before the JVM options, so that TRACESYNC_JAVA_OPTS can override that too.
+     */
+    @Test
+    void theLauncherMapsTheArchiveAtItsOwnAddressUnlessTold() throws Exception {
+        Path small = Files.writeString(dir.resolve("small.txt"), "2\n0 1 1.0 2.0\n");
+        javaOptions(Map.of(), "--version"); // makes the launcher's copy
+        Path jsa = Files.write(dir.resolve("repo/tracesync-cli/target/tracesync.jsa"), new byte[0]);
+        String cds = "-XX:SharedArchiveFile=" + jsa + " -Xlog:cds=off -Xlog:cds+dynamic=off"
+                + " -XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0";
+        assertThat(javaOptions(Map.of(), "sync", small.toString())).isEqualTo(cds + " " + G1_C1);
+        assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-XX:ArchiveRelocationMode=1"), "--version"))
+                .isEqualTo(cds + " -XX:ArchiveRelocationMode=1");
+    }
+
+    /**
+     * The launcher's list of options whose value is not input is every option, of every command, that
+     * takes a value: each one's value is skipped when the launcher sizes the input. (An option whose
+     * value is optional, such as simulate's {@code --broadcast [PER_S]}, is not in it: what follows it may
+     * be a file; none of them is an input option.)
+     */
+    @Test
+    void theLaunchersListOfOptionsWithAValueIsTheCommandLinesOne() throws IOException {
+        String launcher = Files.readString(SimulateCommandTest.repository().resolve("bin/tracesync"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n\\s*(-o\\|[^)]*)\\) skip=1 ;;").matcher(launcher);
+        assertThat(m.find()).as("the launcher's case branch '-o|…) skip=1 ;;'").isTrue();
+        java.util.Set<String> listed = new java.util.TreeSet<>();
+        for (String name : m.group(1).replaceAll("\\\\\\n\\s*", "").split("\\|")) {
+            listed.add(name.strip());
+        }
+        java.util.Set<String> withValue = new java.util.TreeSet<>();
+        java.util.Set<String> optionalValue = new java.util.TreeSet<>();
+        optionsTakingValues(TracesyncCommand.newCommandLine(), withValue, optionalValue);
+        assertThat(withValue).contains("-o", "--output", "--out", "--merge", "--annotate-field", "--rtt", "--name");
+        assertThat(listed).isEqualTo(withValue);
+        assertThat(optionalValue).isEqualTo(java.util.Set.of("--broadcast")); // a rate, never a file
+    }
+
+    private static void optionsTakingValues(picocli.CommandLine cl, java.util.Set<String> required, java.util.Set<String> optional) {
+        for (picocli.CommandLine.Model.OptionSpec option : cl.getCommandSpec().options()) {
+            if (option.arity().min() > 0) {
+                required.addAll(List.of(option.names()));
+            } else if (option.arity().max() > 0) {
+                optional.addAll(List.of(option.names()));
+            }
+        }
+        for (picocli.CommandLine sub : cl.getSubcommands().values()) {
+            optionsTakingValues(sub, required, optional);
+        }
     }
 
     private Path sparse(String name, long length) throws IOException {
@@ -122,7 +191,7 @@ class LauncherTest {
     }
 
     /**
-     * The JVM options a copy of the launcher passes to java for {@code args}, before {@code -jar}: a stub
+     * The JVM options a copy of the launcher passes to java for {@code args}, before {@code -cp}: a stub
      * {@code java} first on the PATH prints its arguments (the copy has no archive or start jar beside its jar).
      */
     private String javaOptions(Map<String, String> env, String... args) throws IOException, InterruptedException {
@@ -148,9 +217,10 @@ class LauncherTest {
         Process p = pb.start();
         List<String> printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         assertThat(p.waitFor()).as(String.join("\n", printed)).isZero();
-        int jar = printed.indexOf("-jar");
+        int jar = printed.indexOf("-cp");
         assertThat(jar).as(String.join("\n", printed)).isPositive();
-        List<String> rest = new ArrayList<>(List.of(repo.resolve("tracesync-cli/target/tracesync.jar").toString()));
+        List<String> rest = new ArrayList<>(List.of(repo.resolve("tracesync-cli/target/tracesync.jar").toString(),
+                TracesyncCommand.class.getName()));
         rest.addAll(List.of(args));
         assertThat(printed.subList(jar + 1, printed.size())).containsExactlyElementsOf(rest);
         return String.join(" ", printed.subList(0, jar));
