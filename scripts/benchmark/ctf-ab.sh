@@ -10,8 +10,10 @@
 # CPU = user + sys, wall, peak RSS). At the end: per measure, the median over rounds of each build
 # and the median of the per-round ratios new/old (each pair of runs shares the load of its
 # moment). Prints the load before, per round and after, and whether both builds wrote the same
-# result file.
+# result file. Seventh session: RUNS (environment, default 5) runs per benchmark process, whose
+# runs 2..RUNS give the process's median.
 set -euo pipefail
+RUNS=${RUNS:-5}
 SET=${1:?usage: ctf-ab.sh CTF_SET ROUNDS OLD_BENCH NEW_BENCH OLD_CLI NEW_CLI}
 ROUNDS=$2
 BENCH=("$3" "$4")
@@ -25,14 +27,15 @@ for r in $(seq "$ROUNDS"); do
   for k in 0 1; do
     n=${NAME[$k]}
     for dir in "${T[@]}"; do cat "$dir"/*; done > /dev/null
-    d=$(java -Xmx256m -cp "${BENCH[$k]}" org.tracesync.benchmarks.CtfReadRun 3 "${T[@]}" | tail -2 | awk '{print $11}')
-    s=$(java -Xmx3g -cp "${BENCH[$k]}" org.tracesync.formats.input.TraceStageRun 3 "${T[@]}" | grep reading | tail -2 \
-      | awk '{print $5}')
+    d=$(java -Xmx256m -cp "${BENCH[$k]}" org.tracesync.benchmarks.CtfReadRun "$RUNS" "${T[@]}" | tail -n $((RUNS - 1)) \
+      | awk '{print $11}')
+    s=$(java -Xmx3g -cp "${BENCH[$k]}" org.tracesync.formats.input.TraceStageRun "$RUNS" "${T[@]}" | grep reading \
+      | tail -n $((RUNS - 1)) | awk '{print $5}')
     /usr/bin/time -f "%e %U %S %M" -o "$OUT/time" java -Xmx1g -XX:+UseParallelGC -jar "${CLI[$k]}" sync "${T[@]}" \
       -o "$OUT/out-$n.json" -q > /dev/null
     w=$(awk '{printf "cpu %.2f s, wall %.2f s, RSS %.0f MB", $2 + $3, $1, $4 / 1024}' "$OUT/time")
-    echo "$d" | tr '\n' ' ' | awk '{print ($1 + $2) / 2}' >> "$OUT/decode-$n"
-    echo "$s" | tr '\n' ' ' | awk '{print ($1 + $2) / 2}' >> "$OUT/reading-$n"
+    echo "$d" | median >> "$OUT/decode-$n"
+    echo "$s" | median >> "$OUT/reading-$n"
     awk '{print $2 + $3}' "$OUT/time" >> "$OUT/sync-$n"
     echo "round $r $n: decode every field $(echo $d | tr '\n' ' ')ns/event; reading half $(echo $s | tr '\n' ' ')ns/event;" \
       "sync $w (load $(load))"

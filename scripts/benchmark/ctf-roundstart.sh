@@ -15,7 +15,12 @@
 # fill blocks for matching; CPU ns per event, mean of runs 2-3). At the end, per measure: medians
 # over rounds, the median of the per-round ratios now/start, and the distance closed per round,
 # 1 - (now - floor) / (start - floor), with that round's floor. CPU time of the measuring thread.
+# Seventh session: each process makes RUNS runs (environment, default 5) and gives the median of
+# runs 2..RUNS (run 1 pays the JIT's warm-up); the end adds each build's spread over rounds (min-max)
+# and the distance closed at the medians, which is the figure to quote (use ROUNDS >= 5: one round's
+# figure moves by up to 30 % with the machine's load, see docs/PERFORMANCE.md).
 set -euo pipefail
+RUNS=${RUNS:-5}
 SET=${1:?usage: ctf-roundstart.sh CTF_SET ROUNDS START_BENCH_JAR|build NOW_BENCH_JAR}
 ROUNDS=$2
 START=$3
@@ -43,24 +48,24 @@ echo "load $(load); $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut 
 for r in $(seq "$ROUNDS"); do
   for dir in "${T[@]}"; do cat "$dir"/*; done > /dev/null
   # the floor: CPU s of runs 2-3 (per event below, with the events that CtfReadRun counts)
-  f=$(java -Xmx256m -cp "$NOW" org.tracesync.benchmarks.MappedReadRun 3 "${T[@]}" | tail -2 | awk '{print $6}')
+  f=$(java -Xmx256m -cp "$NOW" org.tracesync.benchmarks.MappedReadRun "$RUNS" "${T[@]}" | tail -n $((RUNS - 1)) | awk '{print $6}' | median)
   order=(0 1)
   if [ $((r % 2)) = 0 ]; then order=(1 0); fi
   line="round $r:"
   for k in "${order[@]}"; do
     n=${NAME[$k]}
-    d=$(java -Xmx256m -cp "${JAR[$k]}" org.tracesync.benchmarks.CtfReadRun 3 "${T[@]}")
+    d=$(java -Xmx256m -cp "${JAR[$k]}" org.tracesync.benchmarks.CtfReadRun "$RUNS" "${T[@]}")
     echo "$d" | head -1 | awk '{print $3}' > "$OUT/events-$n"
     echo "$d" | grep -o 'checksum [0-9a-f]*' | sort -u > "$OUT/checksum-$n"
-    dv=$(echo "$d" | tail -2 | awk '{s += $11} END {print s / 2}')
-    s=$(java -Xmx3g -cp "${JAR[$k]}" org.tracesync.formats.input.TraceStageRun 3 "${T[@]}" | grep reading | tail -2 \
-      | awk '{s += $5} END {print s / 2}')
+    dv=$(echo "$d" | tail -n $((RUNS - 1)) | awk '{print $11}' | median)
+    s=$(java -Xmx3g -cp "${JAR[$k]}" org.tracesync.formats.input.TraceStageRun "$RUNS" "${T[@]}" | grep reading \
+      | tail -n $((RUNS - 1)) | awk '{print $5}' | median)
     echo "$dv" >> "$OUT/decode-$n"
     echo "$s" >> "$OUT/reading-$n"
     line="$line $n: every field $dv, reading half $s ns/event;"
   done
   ev=$(cat "$OUT/events-now")
-  fl=$(echo "$f" | awk -v e="$ev" '{s += $1} END {print s / 2 * 1e9 / e}')
+  fl=$(echo "$f" | awk -v e="$ev" '{print $1 * 1e9 / e}')
   echo "$fl" >> "$OUT/floor"
   echo "$line floor $fl ns/event (load $(load))"
 done
@@ -72,6 +77,10 @@ for m in decode reading; do
   closed=$(paste "$OUT/$m-now" "$OUT/$m-start" "$OUT/floor" | awk '{printf "%.0f%%\n", 100 * (1 - ($1 - $3) / ($2 - $3))}')
   echo "$m: start median $(median < "$OUT/$m-start"), now median $(median < "$OUT/$m-now") ns/event;" \
     "ratio now/start (median of rounds) $ratio; distance closed per round: $(echo $closed)"
+  at=$(echo "$(median < "$OUT/$m-now") $(median < "$OUT/$m-start") $(median < "$OUT/floor")" \
+    | awk '{printf "%.0f%%", 100 * (1 - ($1 - $3) / ($2 - $3))}')
+  echo "$m: spread over rounds, start $(sort -n "$OUT/$m-start" | sed -n '1p;$p' | paste -sd-)," \
+    "now $(sort -n "$OUT/$m-now" | sed -n '1p;$p' | paste -sd-) ns/event; distance closed at the medians: $at"
 done
 echo "load $(load)"
 rm -rf "$OUT"

@@ -151,8 +151,11 @@ class SyncCommandLineTest {
         Path two = Files.writeString(dir.resolve("two.txt"), TWO);
         Path cluster = SimulateCommandTest.repository().resolve("examples/cluster-3/text/messages.txt");
         String cp = System.getProperty("java.class.path");
-        for (List<String> line : List.of(List.of("sync", cluster.toString(), "-o", "r.json"), List.of("sync", two.toString()),
-                List.of("sync", "missing.txt", "-o", "r.json"), List.of("--debug", "sync", "missing.txt"))) {
+        // the process runs in this module's directory: the result goes to dir by its absolute path
+        String result = dir.resolve("r.json").toString();
+        int written = 0;
+        for (List<String> line : List.of(List.of("sync", cluster.toString(), "-o", result), List.of("sync", two.toString()),
+                List.of("sync", "missing.txt", "-o", result), List.of("--debug", "sync", "missing.txt"))) {
             Files.deleteIfExists(dir.resolve("r.json"));
             List<String> fastArgs = new ArrayList<>(List.of("-cp", cp, TracesyncCommand.class.getName()));
             fastArgs.addAll(line);
@@ -168,7 +171,9 @@ class SyncCommandLineTest {
             assertThat(new JavaRun(fast.code(), withoutStackFrames(fast.out()))).as(String.join(" ", line))
                     .isEqualTo(new JavaRun(picocli.code(), withoutStackFrames(picocli.out())));
             assertThat(fastResult).as(String.join(" ", line)).isEqualTo(picocliResult);
+            written += fastResult == null ? 0 : 1;
         }
+        assertThat(written).as("the cluster's result written by both paths").isEqualTo(1);
     }
 
     private static String withoutStackFrames(String s) {

@@ -4,10 +4,10 @@ package org.tracesync.core.matching;
  * A hash table of three-long keys whose entries live in insertion (= time) order, for matchers
  * that evict by age.
  *
- * <p>Layout, chosen for memory traffic: entries sit in one growable ring of 64-byte records
- * (eight longs: the key, the insertion time, two payload times, one packed payload word, the key's
- * hash), indexed by a monotonically increasing id — insertion and eviction walk the ring
- * sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
+ * <p>Layout, chosen for memory traffic: entries sit in a ring of 64-byte records (eight longs: the
+ * key, the insertion time, two payload times, one packed payload word, the key's hash), kept in
+ * chunks of 4096 records that the tail takes again once the head has left them, indexed by a
+ * monotonically increasing id — insertion and eviction walk the ring sequentially. An open-addressing, linear-probing table maps a key to its id; each slot packs a
  * 31-bit hash tag (bit 31 set, so a used slot is never 0) with the low 32 bits of the id (the full
  * id is recovered from the ring's head, as live ids span less than 2^31), so probing touches the
  * ring only on a tag match. Removal happens only at the head (the oldest entry): its slot is found
@@ -18,8 +18,9 @@ package org.tracesync.core.matching;
  * to be removed reads their {@link #home} slots first, so that those misses overlap.
  *
  * <p>Costs: insert, find and head removal O(1) expected, about one cache miss each in the probe
- * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry plus
- * 16–32 bytes of probe table (arrays double when needed and never shrink); no object per entry.
+ * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry (in
+ * 256 KB chunks) plus 16–32 bytes of probe table (the probe table doubles when needed; neither
+ * shrinks); no object per entry.
  */
 final class KeyWindow {
 
@@ -34,11 +35,31 @@ final class KeyWindow {
     /** The key's {@link #hash}: finds its slot again at removal. */
     static final int HASH = 7;
 
-    /** The ring: entry id lives at {@code at(id) .. at(id) + 7}. */
-    long[] ring;
-    private int ringMask;
+    /** Entries per chunk of the ring: 4096 records of 64 bytes, 256 KB. */
+    static final int CHUNK_BITS = 12;
+    private static final int CHUNK_ENTRIES = 1 << CHUNK_BITS;
+
+    /**
+     * The ring, in chunks: entry id lives at {@code chunk(id)[at(id) .. at(id) + 7]}; the chunk of
+     * ids {@code q << CHUNK_BITS ..} is {@code chunks[q & chunkMask]}. A chunk that the head has
+     * left is taken again by the tail, so the ring holds at most one chunk more than the live
+     * entries need, once the window has reached its size no memory is allocated, and growing
+     * allocates only the new chunks (a flat ring that doubles allocated,
+     * zeroed and copied twice its final size; its growth was about 7 % of the matching half on
+     * the benchmark capture set in a profile, docs/PERFORMANCE.md, seventh session).
+     */
+    private long[][] chunks;
+    private int chunkMask;
     long head;
     long tail;
+    /** The first id of the chunk after the tail's: an insert there makes sure that chunk is there. */
+    private long nextChunkAt;
+    /** {@code chunk(tail)} once an insert has made it (inserts write there without looking it up). */
+    private long[] tailChunk;
+    /** {@code chunk(head)} whenever the window is not empty (the head is read for every event and key). */
+    long[] headChunk;
+    /** The chunk of the entry the last {@link #findOrInsert} returned. */
+    long[] found;
 
     private long[] slots;
     private int slotMask;
@@ -51,11 +72,12 @@ final class KeyWindow {
     KeyWindow(long firstId) {
         head = firstId;
         tail = firstId;
-        ring = new long[(1 << 10) * 8];
-        ringMask = (1 << 10) - 1;
+        chunks = new long[4][];
+        chunkMask = chunks.length - 1;
+        nextChunkAt = firstId; // the first insert makes the first chunk
         slots = new long[1 << 11];
         slotMask = slots.length - 1;
-        growAt = Math.min(ringMask + 1L, slots.length / 2);
+        growAt = slots.length / 2;
     }
 
     int size() {
@@ -66,9 +88,14 @@ final class KeyWindow {
         return tail == head;
     }
 
-    /** Index in {@link #ring} of entry {@code id}'s first long. */
-    int at(long id) {
-        return ((int) id & ringMask) << 3;
+    /** The chunk that holds entry {@code id}. */
+    long[] chunk(long id) {
+        return chunks[(int) (id >>> CHUNK_BITS) & chunkMask];
+    }
+
+    /** Index in {@link #chunk}{@code (id)} of entry {@code id}'s first long. */
+    static int at(long id) {
+        return ((int) id & (CHUNK_ENTRIES - 1)) << 3;
     }
 
     /**
@@ -105,6 +132,7 @@ final class KeyWindow {
             }
             if ((int) (s >>> 32) == h) {
                 long id = idOf(s);
+                long[] ring = chunk(id);
                 int e = at(id);
                 if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
                     return id;
@@ -131,7 +159,10 @@ final class KeyWindow {
     /** {@link #findOrInsert(long, long, long, long)} with the key's {@link #hash} already known. */
     long findOrInsert(long a, long b, long c, int h, long time) {
         if (tail - head >= growAt) {
-            grow();
+            growSlots();
+        }
+        if (tail >= nextChunkAt) {
+            nextChunk();
         }
         long[] slots = this.slots;
         int mask = slotMask;
@@ -143,15 +174,19 @@ final class KeyWindow {
             }
             if ((int) (s >>> 32) == h) {
                 long id = idOf(s);
+                long[] ring = chunk(id);
                 int e = at(id);
                 if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
                     inserted = false;
+                    found = ring;
                     return id;
                 }
             }
             i = (i + 1) & mask;
         }
         long id = tail++;
+        long[] ring = tailChunk;
+        found = ring;
         int e = at(id);
         ring[e] = a;
         ring[e + 1] = b;
@@ -176,7 +211,7 @@ final class KeyWindow {
      * cyclically after the hole), so no lookup ever passes a removed key.
      */
     void removeHead() {
-        int h = (int) ring[at(head) + HASH];
+        int h = (int) headChunk[at(head) + HASH];
         long want = (long) h << 32 | (head & 0xffff_ffffL);
         long[] slots = this.slots;
         int mask = slotMask;
@@ -199,35 +234,66 @@ final class KeyWindow {
         }
         slots[i] = 0;
         head++;
+        if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
+            leaveChunk();
+        }
     }
 
     /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */
     int hashOf(long id) {
-        return (int) ring[at(id) + HASH];
+        return (int) chunk(id)[at(id) + HASH];
     }
 
-    /** Size at which {@link #grow} must run: the ring full, or the probe table half full. */
+    /** Size at which {@link #growSlots} must run: the probe table half full. */
     private long growAt;
 
-    /** Grows the ring when full and the probe table when a new key would fill more than half of it. */
-    private void grow() {
-        if (tail - head > ringMask) {
-            growRing();
+    /**
+     * The tail enters a new chunk: it takes a chunk the head has left (or a new one when there is
+     * none); when the chunk's place in {@link #chunks} still holds live entries, the table of
+     * chunks doubles first (only references move, no entry).
+     */
+    private void nextChunk() {
+        long q = tail >>> CHUNK_BITS;
+        if (q - (head >>> CHUNK_BITS) > chunkMask) {
+            long[][] old = chunks;
+            int oldMask = chunkMask;
+            chunks = new long[old.length * 2][];
+            chunkMask = chunks.length - 1;
+            for (long p = head >>> CHUNK_BITS; p < q; p++) {
+                chunks[(int) p & chunkMask] = old[(int) p & oldMask];
+            }
         }
-        if ((tail - head + 1) * 2 > slots.length) {
-            growSlots();
+        long[] chunk;
+        if (freeChunks > 0) {
+            chunk = free[--freeChunks];
+        } else {
+            chunk = new long[CHUNK_ENTRIES * 8];
+            allocatedChunks++;
         }
-        growAt = Math.min(ringMask + 1L, slots.length / 2);
+        chunks[(int) q & chunkMask] = chunk;
+        tailChunk = chunk;
+        if (head >>> CHUNK_BITS == q) {
+            headChunk = chunk;
+        }
+        nextChunkAt = (q + 1) << CHUNK_BITS;
     }
 
-    private void growRing() {
-        long[] old = ring;
-        int oldMask = ringMask;
-        ringMask = (oldMask + 1) * 2 - 1;
-        ring = new long[(ringMask + 1) * 8];
-        for (long id = head; id < tail; id++) {
-            System.arraycopy(old, ((int) id & oldMask) << 3, ring, at(id), 8);
+    /** Chunks allocated so far (the ring's memory: 256 KB each). */
+    int allocatedChunks;
+
+    /** Chunks the head has left, for the tail to take again. */
+    private long[][] free = new long[4][];
+    private int freeChunks;
+
+    /** The head has just left a chunk: it goes to the free chunks, and the head reads the next one. */
+    private void leaveChunk() {
+        int place = (int) ((head - 1) >>> CHUNK_BITS) & chunkMask;
+        if (freeChunks == free.length) {
+            free = java.util.Arrays.copyOf(free, free.length * 2);
         }
+        free[freeChunks++] = chunks[place];
+        chunks[place] = null;
+        headChunk = chunk(head); // null when the window is now empty: nextChunk sets it then
     }
 
     /** Doubles the probe table (live keys would fill more than half of it) and re-places every slot. */
@@ -244,5 +310,6 @@ final class KeyWindow {
                 slots[i] = s;
             }
         }
+        growAt = slots.length / 2;
     }
 }

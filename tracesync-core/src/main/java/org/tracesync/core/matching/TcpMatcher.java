@@ -227,7 +227,6 @@ public final class TcpMatcher {
      * {@link #exchange}; returns a sum of what was read (only to keep the reads).
      */
     private long touchExchanges(long limit) {
-        long[] ring = keys.ring;
         long id = Math.max(keys.head, exAhead);
         long stop = Math.min(keys.tail, id + RUN);
         int nh = 0;
@@ -235,14 +234,15 @@ public final class TcpMatcher {
         int[] homes = aheadHomes;
         int[] slots = aheadSlots;
         for (; id < stop; id++) {
-            int e = keys.at(id);
+            long[] ring = keys.chunk(id);
+            int e = KeyWindow.at(id);
             if (ring[e + KeyWindow.INSERTED] >= limit) {
                 break;
             }
             long hw = ring[e + KeyWindow.HASH];
             homes[nh++] = (int) hw;
             long k2 = ring[e + 2];
-            if (k2 >= 0) {
+            if (k2 >= 0 && isMessage(ring[e + KeyWindow.META])) {
                 long k0 = ring[e];
                 long k1 = ring[e + 1];
                 // only the slots exchange() will use (an unused one stays 0)
@@ -258,6 +258,11 @@ public final class TcpMatcher {
                 }
                 ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48
                         | (long) (dataSlot >> 2) << 32;
+            } else {
+                // not a message so far (ambiguous, unmatched): its decision most likely looks up no
+                // exchange, so none is read ahead; should a last event make it one, exchange()
+                // computes its slots (none kept)
+                ring[e + KeyWindow.HASH] = hw & 0xffff_ffffL;
             }
         }
         exAhead = id;
@@ -326,15 +331,14 @@ public final class TcpMatcher {
         boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
         long id = keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
-        record(keys.at(id), node, send, time, retrans);
+        record(keys.found, KeyWindow.at(id), node, send, time, retrans);
         if (inserted) {
             inserted();
         }
     }
 
-    /** The event's side of the key at ring index {@code e}: its count, node and time. */
-    private void record(int e, int node, boolean send, long time, boolean retrans) {
-        long[] ring = keys.ring;
+    /** The event's side of the key at index {@code e} of {@code ring}: its count, node and time. */
+    private void record(long[] ring, int e, int node, boolean send, long time, boolean retrans) {
         long meta = ring[e + KeyWindow.META];
         int cnt = (int) meta | (retrans ? RETRANSMITTED : 0);
         retransmissions += retrans ? 1 : 0;
@@ -372,22 +376,27 @@ public final class TcpMatcher {
         return (int) (meta >>> 48 & 0xffff) - 1;
     }
 
+    /** Whether a key's counts and nodes ({@link KeyWindow#META}) make it a message: sent once, received once, no retransmission, two nodes. */
+    private static boolean isMessage(long meta) {
+        return ((int) meta & (RETRANSMITTED | SIDE_MAX << 16 | SIDE_MAX)) == (1 << 16 | 1)
+                && sendNode(meta) != recvNode(meta);
+    }
+
     private void evictOlderThan(long limit) {
-        while (!keys.isEmpty() && keys.ring[keys.at(keys.head) + KeyWindow.INSERTED] < limit) {
+        while (!keys.isEmpty() && keys.headChunk[KeyWindow.at(keys.head) + KeyWindow.INSERTED] < limit) {
             decideHead();
         }
     }
 
     private void decideHead() {
-        long[] ring = keys.ring;
-        int e = keys.at(keys.head);
+        long[] ring = keys.headChunk;
+        int e = KeyWindow.at(keys.head);
         decisionTime = ring[e + KeyWindow.INSERTED];
         long meta = ring[e + KeyWindow.META];
-        int cnt = (int) meta;
         int from = sendNode(meta);
         int to = recvNode(meta);
         // sent once, received once, no retransmission, two nodes: a message (the common case)
-        if ((cnt & (RETRANSMITTED | SIDE_MAX << 16 | SIDE_MAX)) == (1 << 16 | 1) && from != to) {
+        if (isMessage(meta)) {
             matched++;
             long t1 = ring[e + KeyWindow.SEND_TIME];
             long t2 = ring[e + KeyWindow.RECV_TIME];
@@ -398,13 +407,13 @@ public final class TcpMatcher {
                         keys.head < exAhead ? ring[e + KeyWindow.HASH] : 0);
             }
         } else {
-            notMatched(e, meta);
+            notMatched(ring[e + KeyWindow.INSERTED], meta);
         }
         keys.removeHead();
     }
 
-    /** Counts why the key at ring index {@code e} is not a message. */
-    private void notMatched(int e, long meta) {
+    /** Counts why the key first seen at {@code inserted}, with counts and nodes {@code meta}, is not a message. */
+    private void notMatched(long inserted, long meta) {
         int cnt = (int) meta;
         int sends = cnt & SIDE_MAX;
         int recvs = cnt >>> 16 & SIDE_MAX;
@@ -414,7 +423,7 @@ public final class TcpMatcher {
         } else if (sends == 0 || recvs == 0) {
             if (finishing) {
                 unmatchedAtEnd++;
-            } else if (keys.ring[e + KeyWindow.INSERTED] >= now - window) {
+            } else if (inserted >= now - window) {
                 limitUnmatched++; // forced out by the key limit, its window not yet over
             } else {
                 evictedUnmatched++;

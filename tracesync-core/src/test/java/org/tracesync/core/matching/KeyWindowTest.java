@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * KeyWindow against a plain map and queue: same ids, same "inserted" answers, same lookups, while
  * the window grows, shrinks (every removal shifting its probe run back), doubles its probe table
- * and grows its ring.
+ * and grows its ring of chunks (reusing the chunks the head has left, doubling the table of chunks
+ * while some are live).
  */
 class KeyWindowTest {
 
@@ -69,15 +70,19 @@ class KeyWindowTest {
                 assertThat(id).isEqualTo(next++);
                 ids.put(k, id);
                 order.add(k);
-                assertThat(w.ring[w.at(id) + KeyWindow.INSERTED]).isEqualTo(op);
+                assertThat(w.chunk(id)[KeyWindow.at(id) + KeyWindow.INSERTED]).isEqualTo(op);
             } else {
                 assertThat(w.inserted).isFalse();
                 assertThat(id).isEqualTo(known);
             }
-            int e = w.at(id);
-            assertThat(new Key(w.ring[e], w.ring[e + 1], w.ring[e + 2])).isEqualTo(k);
+            long[] ring = w.chunk(id);
+            int e = KeyWindow.at(id);
+            assertThat(new Key(ring[e], ring[e + 1], ring[e + 2])).isEqualTo(k);
             assertThat(w.size()).isEqualTo(order.size());
         }
         assertThat(next - firstId).isGreaterThan(100_000); // many inserts, removals and growths
+        // the ring's memory follows the largest window (at most 20,001 keys), not the keys inserted:
+        // chunks the head left were taken again
+        assertThat(w.allocatedChunks).isBetween(1, 20_001 / 4096 + 2);
     }
 }

@@ -37,7 +37,9 @@ import org.tracesync.formats.ctf.CtfType.StringType;
  * {@code long[]} slot array, so reading or skipping an event allocates nothing. Cost: linear in
  * the stream size, plus one copy of the content; one instruction of a {@link DecodeProgram} per
  * field read, run by {@link #run} (a reader that wants some fields only runs programs of the
- * pruned decoder trees, see {@link #readOnly}, whose runs step over the fields it does not want).
+ * pruned decoder trees, see {@link #readOnly}, whose runs step over the fields it does not want);
+ * a program that has run {@value #COMPILE_AFTER} times runs as bytecode generated for it
+ * ({@link CompiledDecodeProgram}: no dispatch), the interpreter decoding whatever it gives up on.
  *
  * <p>Exactness of the copy: positions are relative to the copy's first byte, which lies a multiple
  * of {@link #quantum} bytes (4 KiB, or a multiple of it that every alignment of the metadata divides)
@@ -288,6 +290,16 @@ final class CtfStreamReader implements CtfEvent {
         } else {
             run(program, slots);
         }
+    }
+
+    /** The event header's program (tests look at whether it was compiled). */
+    DecodeProgram eventHeaderProgram() {
+        return eventHeaderProgram;
+    }
+
+    /** The stream's event classes, for tests. */
+    java.util.Collection<CtfEventClass> eventClasses() {
+        return byId != null ? java.util.Arrays.stream(byId).filter(java.util.Objects::nonNull).toList() : byIdSparse.values();
     }
 
     /** The decoded values of the current event (and stale ones of fields it did not have), for tests. */
@@ -665,8 +677,48 @@ final class CtfStreamReader implements CtfEvent {
         return (p + align - 1) & -(long) align;
     }
 
-    /** Runs {@code prog} from the current position, as its tree's decoders would (see {@link DecodeProgram}). */
+    /**
+     * Runs {@code prog} from the current position, as its tree's decoders would (see {@link
+     * DecodeProgram}): by its {@link CompiledDecodeProgram} once it has one, else by {@link
+     * #interpret}. A program is compiled after it has run {@link #compileAfter} times (never when
+     * that is negative). The compiled code decodes only what fits and is well formed; otherwise it
+     * gives up (−1) and the interpreter decodes the same bits again from the same position, with
+     * the clock and event id restored, so that errors and larger copies ({@link Refill}) are those
+     * of the interpreter.
+     */
     void run(DecodeProgram prog, long[] slots) throws TraceFormatException {
+        CompiledDecodeProgram compiled = prog.compiled;
+        if (compiled != null) {
+            long clockBefore = clock;
+            long idBefore = eventId;
+            long p = compiled.run(this, buf, pos, limit, slots, positionBase());
+            if (p >= 0) {
+                pos = p;
+                return;
+            }
+            clock = clockBefore;
+            eventId = idBefore;
+        } else if (compileAfter >= 0 && prog.runs++ >= compileAfter) {
+            prog.compiled = CompiledDecodeProgram.of(prog);
+            prog.runs = Integer.MIN_VALUE; // tried: never again
+        }
+        interpret(prog, slots);
+    }
+
+    /**
+     * Programs are compiled after this many runs (system property {@code tracesync.ctf.compileAfter},
+     * default {@value #COMPILE_AFTER}; negative: never).
+     */
+    private int compileAfter = Integer.getInteger("tracesync.ctf.compileAfter", COMPILE_AFTER);
+    static final int COMPILE_AFTER = 1000;
+
+    /** Compiles each program after {@code runs} runs (0: at once; negative: never); tests compare both ways. */
+    void compileAfter(int runs) {
+        compileAfter = runs;
+    }
+
+    /** Runs {@code prog} by its instructions, one dispatch each. */
+    private void interpret(DecodeProgram prog, long[] slots) throws TraceFormatException {
         final int[] c = prog.code;
         final byte[] b = buf;
         final long lim = limit;
@@ -899,7 +951,7 @@ final class CtfStreamReader implements CtfEvent {
      * bits: big-endian fields from the most significant bit of their first byte, little-endian from
      * the least, as {@link #bitsAt}; then the sign extension.
      */
-    private static void readPlan(int[] plan, byte[] b, long base, long[] slots) {
+    static void readPlan(int[] plan, byte[] b, long base, long[] slots) {
         for (int k = 0; k < plan.length; k += 4) {
             long q = base + plan[k];
             int size = plan[k + 1];
@@ -941,7 +993,7 @@ final class CtfStreamReader implements CtfEvent {
      * per step (a byte is zero where {@code (x − 0x01…01) & ~x & 0x80…80} has its top bit set; the
      * lowest such byte is the first zero), then byte by byte.
      */
-    private static int nul(byte[] b, int from, int end) {
+    static int nul(byte[] b, int from, int end) {
         int k = from;
         while (k <= end - 8) {
             long x = (long) LONG_LE.get(b, k);
@@ -1026,21 +1078,25 @@ final class CtfStreamReader implements CtfEvent {
      * bytes past the field are not values), else nine bytes.
      */
     private long unalignedBitsAt(long p, int size, boolean bigEndian) {
+        return unalignedBitsAt(buf, p, size, bigEndian);
+    }
+
+    /** {@link #unalignedBitsAt(long, int, boolean)} of the copy {@code b} (also for {@link CompiledDecodeProgram}). */
+    static long unalignedBitsAt(byte[] b, long p, int size, boolean bigEndian) {
         int shift = (int) (p & 7);
         if (shift + size <= 64 && size > 0) {
             int off = (int) (p >>> 3);
-            return bigEndian ? ((long) LONG_BE.get(buf, off) << shift) >>> (64 - size)
-                    : ((long) LONG_LE.get(buf, off) >>> shift) & (size == 64 ? -1L : (1L << size) - 1);
+            return bigEndian ? ((long) LONG_BE.get(b, off) << shift) >>> (64 - size)
+                    : ((long) LONG_LE.get(b, off) >>> shift) & (size == 64 ? -1L : (1L << size) - 1);
         }
-        return nineBytesAt(p, size, bigEndian);
+        return nineBytesAt(b, p, size, bigEndian);
     }
 
     /** A field of 58 to 64 bits that does not start on a byte (nine bytes), or 0 for a field of size 0. */
-    private long nineBytesAt(long p, int size, boolean bigEndian) {
+    private static long nineBytesAt(byte[] b, long p, int size, boolean bigEndian) {
         if (size == 0) {
             return 0;
         }
-        final byte[] b = buf;
         int off = (int) (p >>> 3);
         int shift = (int) (p & 7);
         if (bigEndian) {

@@ -19,7 +19,8 @@ import java.util.List;
  * checks and error messages at the same positions (a run that does not fit decodes its fields one
  * by one to fail as they do); {@code PrunedDecodersTest} compares the two on real traces and
  * seeded random layouts. Cost: building is linear in the tree's size, once per event class;
- * running costs one dispatch per field read and per run (none per structure).
+ * running costs one dispatch per field read and per run (none per structure); once a program has
+ * run often, {@link CompiledDecodeProgram} runs it as bytecode without any dispatch.
  */
 final class DecodeProgram {
 
@@ -93,6 +94,10 @@ final class DecodeProgram {
      */
     final int[][] plans;
     static final int PLAN_BIG_ENDIAN = 1 << 8;
+    /** This program as bytecode, once {@link CtfStreamReader#run} has compiled it (null before, or when it cannot be). */
+    CompiledDecodeProgram compiled;
+    /** Runs so far, until the program is compiled (see {@link CtfStreamReader#run}). */
+    int runs;
 
     /**
      * The plan of a {@link #RUN8} from the plan of a {@link #RUN} (four ints per field in offset

@@ -11,18 +11,22 @@ import org.tracesync.formats.EventTrace;
 
 /**
  * The reading half of {@link MergedTraceInput}: one cursor per trace, merged by corrected time
- * (local time minus the trace's coarse clock offset; a binary heap over the traces, ties to the
- * lower index), each event handed to its cursor to append to an {@link EventBlock}. It touches no
- * matcher state, so it can run on a thread of its own.
+ * (local time minus the trace's coarse clock offset; a binary heap over the traces, or a scan of
+ * their times when there are at most {@value #LINEAR_MAX}; ties to the lower index), each event
+ * handed to its cursor to append to an {@link EventBlock}. It touches no matcher state, so it can
+ * run on a thread of its own.
  *
- * <p>Cost: O(log k) per event for k traces plus the cursors' decoding; memory: the cursors'
- * buffers.
+ * <p>Cost: O(log k) per event for k traces (O(k), k &le; {@value #LINEAR_MAX}, by the scan) plus
+ * the cursors' decoding; memory: the cursors' buffers.
  */
 final class MergedEventReader implements Closeable {
 
     private final EventCursor[] cursors;
     private final long[] offset;
-    /** Min-heap of trace indices by current corrected timestamp. */
+    /**
+     * Min-heap of trace indices by current corrected timestamp; with at most {@value #LINEAR_MAX}
+     * traces, the live trace indices in increasing order.
+     */
     private final int[] heap;
     private final long[] current;
     private int size;
@@ -33,6 +37,13 @@ final class MergedEventReader implements Closeable {
     private final long perTraceLimit;
     private final boolean limited;
     private final long[] taken;
+    /**
+     * At most {@value #LINEAR_MAX} traces: {@link #heap} holds the live traces in index order and
+     * the next one is found by a scan ({@link #fillLinear}) instead of a heap.
+     */
+    private final boolean linear;
+    /** Traces up to which the scan replaces the heap. */
+    static final int LINEAR_MAX = 4;
 
     volatile long eventsRead;
     long events;
@@ -47,6 +58,12 @@ final class MergedEventReader implements Closeable {
      */
     MergedEventReader(List<EventTrace> traces, AddressTable addresses, long[] offsets, long perTraceLimit)
             throws IOException {
+        this(traces, addresses, offsets, perTraceLimit, traces.size() <= LINEAR_MAX);
+    }
+
+    /** As above, merging by a scan of the traces' times ({@code linear}) or by the heap, whatever their number. */
+    MergedEventReader(List<EventTrace> traces, AddressTable addresses, long[] offsets, long perTraceLimit,
+                      boolean linear) throws IOException {
         int k = traces.size();
         cursors = new EventCursor[k];
         heap = new int[k];
@@ -58,6 +75,7 @@ final class MergedEventReader implements Closeable {
         this.offset = offsets.clone();
         this.perTraceLimit = perTraceLimit;
         this.limited = perTraceLimit != Long.MAX_VALUE;
+        this.linear = linear;
         try {
             for (int i = 0; i < k; i++) {
                 cursors[i] = traces.get(i).cursor(i, addresses);
@@ -68,7 +86,9 @@ final class MergedEventReader implements Closeable {
                     last[i] = cursors[i].time();
                     first[i] = last[i];
                     heap[size++] = i;
-                    siftUp(size - 1);
+                    if (!linear) {
+                        siftUp(size - 1);
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -90,6 +110,9 @@ final class MergedEventReader implements Closeable {
     }
 
     boolean fill(EventBlock block) throws IOException {
+        if (linear) {
+            return fillLinear(block);
+        }
         // counts in locals (written back on every exit), and kept without branches: which cursor
         // comes next, what kind of event it was and whether its time went back are not predictable
         long events = this.events;
@@ -120,6 +143,62 @@ final class MergedEventReader implements Closeable {
             }
             return false;
         } finally {
+            this.events = events;
+            eventsRead = events;
+            keyEvents = keys;
+            broadcastDatagrams = broadcasts;
+            otherEvents = events - keys - broadcasts;
+            backwardTimestamps = backward;
+        }
+    }
+
+    /**
+     * {@link #fill} for a few traces (the usual two to four captures): {@link #heap} lists the
+     * live traces in index order, and the next event is the live trace with the smallest corrected
+     * time, the lowest index on ties: the heap's order, found by one pass of independent loads
+     * and conditional moves over those few times instead of the heap's chain of dependent loads
+     * (heap slot, then its time) and swaps.
+     */
+    private boolean fillLinear(EventBlock block) throws IOException {
+        long events = this.events;
+        long keys = keyEvents;
+        long broadcasts = broadcastDatagrams;
+        long backward = backwardTimestamps;
+        int[] live = heap;
+        long[] current = this.current;
+        int n = size;
+        try {
+            while (n > 0) {
+                if (block.isFull()) {
+                    return true;
+                }
+                int j = 0;
+                long best = current[live[0]];
+                for (int q = 1; q < n; q++) {
+                    long t = current[live[q]];
+                    boolean lt = t < best; // strict: an equal time keeps the lower index
+                    j = lt ? q : j;
+                    best = lt ? t : best;
+                }
+                int node = live[j];
+                EventCursor c = cursors[node];
+                events++;
+                int kind = c.emit(block, node, best);
+                keys += kind == EventCursor.KEY ? 1 : 0;
+                broadcasts += kind == EventCursor.BROADCAST ? 1 : 0;
+                if ((!limited || ++taken[node] < perTraceLimit) && c.advance()) {
+                    long t = c.time();
+                    backward += t < last[node] ? 1 : 0;
+                    last[node] = t;
+                    current[node] = t - offset[node];
+                } else {
+                    n--;
+                    System.arraycopy(live, j + 1, live, j, n - j);
+                }
+            }
+            return false;
+        } finally {
+            size = n;
             this.events = events;
             eventsRead = events;
             keyEvents = keys;

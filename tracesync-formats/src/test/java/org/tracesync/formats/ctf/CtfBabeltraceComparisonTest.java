@@ -42,6 +42,25 @@ class CtfBabeltraceComparisonTest {
         assertSameAsBabeltrace(dir, tmp);
     }
 
+    /** The same with every decoding program compiled to bytecode from its first run ({@link CompiledDecodeProgram}). */
+    @ParameterizedTest
+    @ValueSource(strings = {"scp_src", "scp_dest", "bug446190", "ust-tracef"})
+    void sameEventsAsBabeltraceWithProgramsCompiledAtOnce(String name) throws Exception {
+        Path dir = SharedCtfData.trace(name);
+        SharedCtfData.requireBabeltrace();
+        String before = System.getProperty("tracesync.ctf.compileAfter");
+        System.setProperty("tracesync.ctf.compileAfter", "0");
+        try {
+            assertSameAsBabeltrace(dir, tmp);
+        } finally {
+            if (before == null) {
+                System.clearProperty("tracesync.ctf.compileAfter");
+            } else {
+                System.setProperty("tracesync.ctf.compileAfter", before);
+            }
+        }
+    }
+
     /** Decodes {@code dir} with both decoders and requires the same events (see the class comment). */
     static void assertSameAsBabeltrace(Path dir, Path tmp) throws Exception {
         CtfTrace trace = CtfTrace.open(dir);

@@ -69,11 +69,18 @@ class PrunedDecodersTest {
         return read(file, meta, wanted, values ? null : new BitSet(), trees, chunk);
     }
 
-    /** As above, showing the values of the slots in {@code shown} only (every slot when null). */
+    /** As above, showing the values of the slots in {@code shown} only (every slot when null); programs interpreted. */
     private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, BitSet shown,
                                      boolean trees, int chunk) throws IOException {
+        return read(file, meta, wanted, shown, trees, chunk, -1);
+    }
+
+    /** As above, the programs compiled to bytecode after {@code compileAfter} runs (negative: never, see {@link CtfStreamReader#run}). */
+    private static List<String> read(Path file, CtfMetadata meta, Function<CtfEventClass, BitSet> wanted, BitSet shown,
+                                     boolean trees, int chunk, int compileAfter) throws IOException {
         List<String> out = new ArrayList<>();
         CtfStreamReader r = new CtfStreamReader(file, 0, meta, new ArrayList<>(), chunk);
+        r.compileAfter(compileAfter);
         if (trees) {
             r.decodeByTrees();
         }
@@ -108,7 +115,21 @@ class PrunedDecodersTest {
         assertThat(read(file, meta, NO_FIELD, false)).as("pruned trees reading nothing").containsExactlyElementsOf(positions);
         assertThat(read(file, meta, SOME_FIELDS, SOME_SLOTS, false, CtfStreamReader.CHUNK)).as("pruned trees reading some fields")
                 .containsExactlyElementsOf(read(file, meta, null, SOME_SLOTS, true, CtfStreamReader.CHUNK));
+        // the programs compiled to bytecode (CompiledDecodeProgram) from the first event, and after a few
+        assertThat(read(file, meta, null, null, false, CtfStreamReader.CHUNK, 0)).as("compiled programs")
+                .containsExactlyElementsOf(reference);
+        assertThat(read(file, meta, EVERY_FIELD, null, false, CtfStreamReader.CHUNK, 3)).as("compiled pruned programs")
+                .containsExactlyElementsOf(reference);
+        assertThat(read(file, meta, NO_FIELD, new BitSet(), false, CtfStreamReader.CHUNK, 0))
+                .as("compiled pruned programs reading nothing").containsExactlyElementsOf(positions);
+        assertThat(read(file, meta, SOME_FIELDS, SOME_SLOTS, false, CtfStreamReader.CHUNK, 0))
+                .as("compiled pruned programs reading some fields")
+                .containsExactlyElementsOf(read(file, meta, null, SOME_SLOTS, true, CtfStreamReader.CHUNK));
         for (int chunk : smallCopies) {
+            assertThat(read(file, meta, null, null, false, chunk, 0)).as("compiled programs, copies of " + chunk + " bytes")
+                    .containsExactlyElementsOf(reference);
+            assertThat(read(file, meta, NO_FIELD, new BitSet(), false, chunk, 0))
+                    .as("compiled pruned, nothing, copies of " + chunk + " bytes").containsExactlyElementsOf(positions);
             assertThat(read(file, meta, null, true, false, chunk)).as("programs, copies of " + chunk + " bytes")
                     .containsExactlyElementsOf(reference);
             if (smallCopies != SMALL_COPIES_REAL) { // the real traces' slot dumps are long: two readers there
