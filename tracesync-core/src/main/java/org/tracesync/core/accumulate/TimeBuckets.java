@@ -680,14 +680,40 @@ public final class TimeBuckets {
 
     /**
      * Every bucket, sorted by key, with its half hulls (the hull of its sub-buckets' vertices).
-     * Seals the open buckets. O(total vertices).
+     * Seals the open buckets. O(total vertices), on two threads from
+     * {@link #PARALLEL_SUB_BUCKETS} sub-buckets on.
      */
     public List<Bucket> buckets() {
         sealAll();
         List<Bucket> out = new ArrayList<>(sealedBuckets);
+        if (sealed < PARALLEL_SUB_BUCKETS) {
+            addBuckets(0, sealed, out);
+            return out;
+        }
+        // two threads, each a run of whole buckets: the later half is built beside this thread's
+        int mid = sealed / 2;
+        while (mid < sealed && bucketOf(sealedKey[mid]) == bucketOf(sealedKey[mid - 1])) {
+            mid++;
+        }
+        LaterBuckets later = new LaterBuckets(mid);
+        later.start("tracesync-buckets", true);
+        addBuckets(0, mid, out);
+        out.addAll(later.join());
+        return out;
+    }
+
+    /**
+     * From this many sealed sub-buckets on (about an hour of 1-s buckets), {@link #buckets}
+     * builds the later half on a second thread: the buckets are independent and the sealed store
+     * is only read.
+     */
+    static final int PARALLEL_SUB_BUCKETS = 16_384;
+
+    /** Appends the buckets of sealed sub-buckets [from, to) (whole buckets), in key order, to {@code out}. */
+    private void addBuckets(int from, int to, List<Bucket> out) {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        for (int i = 0; i < sealed; ) {
+        for (int i = from; i < to; ) {
             int end = groupEnd(i);
             if (end == i + 1) {
                 out.add(polylines(i, end)); // one sub-bucket: its hulls are the bucket's
@@ -701,7 +727,22 @@ public final class TimeBuckets {
             }
             i = end;
         }
-        return out;
+    }
+
+    /** The buckets from sealed sub-bucket {@code from} to the end ({@link #buckets}'s later half). */
+    private final class LaterBuckets extends SecondThreadTask<List<Bucket>> {
+        private final int from;
+
+        LaterBuckets(int from) {
+            this.from = from;
+        }
+
+        @Override
+        protected List<Bucket> compute() {
+            List<Bucket> out = new ArrayList<>();
+            addBuckets(from, sealed, out);
+            return out;
+        }
     }
 
     /**

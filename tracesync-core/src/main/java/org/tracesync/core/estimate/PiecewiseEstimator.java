@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.tracesync.core.accumulate.HalfHull;
 import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.SecondThreadTask;
 import org.tracesync.core.accumulate.TimeBuckets;
 import org.tracesync.core.accumulate.TimeBuckets.Bucket;
 import org.tracesync.core.model.Quality;
@@ -116,6 +117,12 @@ public final class PiecewiseEstimator {
         boolean envelope; // a bound piece that fixes no drift between two that do: their envelope
         double epsilon; // allowance for the clock's curvature inside the piece (ns), see subdivide
         double spread = Double.POSITIVE_INFINITY; // feasible drift range d_max − d_min of a fitted piece
+        // a piece of {@link #free}: the half hulls of its buckets' vertices, each moved hullMargin
+        // toward the other (null for the other pieces); see {@link #exactRegion} and {@link #bounds}
+        HalfHull hullP;
+        HalfHull hullQ;
+        long hullMargin;
+        double driftRange = Double.NaN; // d_max − d_min of its messages' exact region, once computed
 
         double at(long u) {
             return vk + d * (double) (u - uk);
@@ -138,10 +145,15 @@ public final class PiecewiseEstimator {
         }
         long x0 = acc.x0();
         long v0 = acc.v0();
+        // the transform pieces' scan (2. below) reads only the buckets: on a long trace it runs on
+        // a second thread while this one scans and bounds the bound pieces (1.)
+        TransformScan transformScan = new TransformScan(b, tb);
+        transformScan.start("tracesync-piecewise", m >= PARALLEL_BUCKETS);
         // 1. bound pieces: the longest feasible pieces, greedily, subdivided where the clock curves,
         //    each with its own strict bounds
         Scan scan = scan(b, tb, MARGIN);
         if (scan == null) {
+            transformScan.join();
             return fallback;
         }
         List<Piece> sp = scan.pieces;
@@ -151,6 +163,7 @@ public final class PiecewiseEstimator {
                 // a piece whose messages do not even bound its drift, at an end or beside another:
                 // the data is too sparse to tell a changing clock from a wrong match; any messages
                 // can be cut into such pieces. Between two pieces that do, it takes their envelope
+                transformScan.join();
                 return fallback;
             }
         }
@@ -177,8 +190,9 @@ public final class PiecewiseEstimator {
         }
         // 2. transform pieces: the longest pieces whose line keeps a margin from the messages close
         //    to what a linear stretch of this pair keeps (so a piece ends soon after a kink)
-        long fitMargin = fitMargin(b);
-        Scan fit = fitMargin > MARGIN ? scan(b, tb, fitMargin) : scan;
+        transformScan.join();
+        long fitMargin = transformScan.margin;
+        Scan fit = fitMargin > MARGIN ? transformScan.scan : scan;
         if (fit == null) {
             fit = scan;
         }
@@ -255,6 +269,37 @@ public final class PiecewiseEstimator {
             }
         }
         return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
+    }
+
+    /**
+     * Pairs with at least this many buckets (about an hour of 1-s buckets) scan their transform
+     * pieces on a second thread, beside the bound pieces' scan: the two read the same buckets and
+     * nothing else, so the pieces are the same as on one thread.
+     */
+    static final int PARALLEL_BUCKETS = 4096;
+
+    /**
+     * The transform pieces' scan of {@link #estimate}: {@link #fitMargin}, then the greedy scan with
+     * it (when it exceeds {@link #MARGIN}; else null, and the bound pieces' scan serves). Reads
+     * only the buckets (sealed, unchanged while it runs).
+     */
+    private static final class TransformScan extends SecondThreadTask<TransformScan> {
+        private final List<Bucket> b;
+        private final TimeBuckets tb;
+        long margin;
+        Scan scan;
+
+        TransformScan(List<Bucket> b, TimeBuckets tb) {
+            this.b = b;
+            this.tb = tb;
+        }
+
+        @Override
+        protected TransformScan compute() {
+            margin = fitMargin(b);
+            scan = margin > MARGIN ? scan(b, tb, margin) : null;
+            return this;
+        }
     }
 
     /** Buckets within this many of a transform piece's boundary are read fine ({@link #refined}). */
@@ -349,6 +394,10 @@ public final class PiecewiseEstimator {
             c.d = p.d;
             c.spread = p.spread;
             c.epsilon = p.epsilon;
+            c.hullP = p.hullP;
+            c.hullQ = p.hullQ;
+            c.hullMargin = p.hullMargin;
+            c.driftRange = p.driftRange;
             out.add(c);
         }
         return out;
@@ -491,8 +540,8 @@ public final class PiecewiseEstimator {
         if (ub <= left.cut - x0) {
             return false;
         }
-        double own = driftRange(b, right.first, right.last);
-        double known = driftRange(b, left.first, left.last);
+        double own = driftRange(right, b);
+        double known = driftRange(left, b);
         if (!(own > LOOSE_RATIO * known)) {
             return false;
         }
@@ -541,10 +590,40 @@ public final class PiecewiseEstimator {
         return true;
     }
 
-    /** d_max − d_min of the feasible region of buckets [first, last] (+∞ when unbounded, empty or one-way). O(h log h). */
-    private static double driftRange(List<Bucket> b, int first, int last) {
-        FeasibleRegion f = boundedRegion(b, first, last);
-        return f == null ? Double.POSITIVE_INFINITY : f.dMax().toDouble() - f.dMin().toDouble();
+    /**
+     * d_max − d_min of the feasible region of a piece's messages (+∞ when unbounded, empty or
+     * one-way), computed once per piece: from the hulls {@link #free} kept (O(h)), else from its
+     * buckets (O(vertices)).
+     */
+    private static double driftRange(Piece piece, List<Bucket> b) {
+        if (Double.isNaN(piece.driftRange)) {
+            FeasibleRegion f = piece.hullP != null ? exactRegion(piece) : boundedRegion(b, piece.first, piece.last);
+            piece.driftRange = f == null ? Double.POSITIVE_INFINITY : f.dMax().toDouble() - f.dMin().toDouble();
+        }
+        return piece.driftRange;
+    }
+
+    /**
+     * {@link #boundedRegion} of a piece of {@link #free}, from the hulls it kept: moving every
+     * point of one side by the same amount moves the hull's vertices by it and keeps the same
+     * points as vertices (the turn tests see only differences, exactly), so the hulls of the
+     * messages are the kept ones moved back by the margin: the same vertices, the same region.
+     * O(h).
+     */
+    private static FeasibleRegion exactRegion(Piece piece) {
+        if (piece.hullP.isEmpty() || piece.hullQ.isEmpty()) {
+            return null;
+        }
+        long[] pv = piece.hullP.vs();
+        long[] qv = piece.hullQ.vs();
+        for (int k = 0; k < pv.length; k++) {
+            pv[k] += piece.hullMargin;
+        }
+        for (int k = 0; k < qv.length; k++) {
+            qv[k] -= piece.hullMargin;
+        }
+        FeasibleRegion f = new FeasibleRegion(piece.hullP.us(), pv, piece.hullQ.us(), qv);
+        return f.isEmpty() || !f.isBounded() ? null : f;
     }
 
     /**
@@ -1067,6 +1146,38 @@ public final class PiecewiseEstimator {
         }
         p = growth.p;
         q = growth.q;
+        return fitted(b, i, j - 1, tb, prev, p, q, margin);
+    }
+
+    /**
+     * {@link #free}{@code (b, start, end, tb, whole)} for a run of buckets inside {@code whole}, a
+     * piece of {@link #free} that kept {@link #MARGIN} ({@link #subdivide}): every line of the whole
+     * piece's region keeps MARGIN from the run's messages too, so free would keep MARGIN, grow to
+     * {@code end} (each prefix's region holds the whole piece's, exactly) and fit the region of
+     * the run's hulls. Those hulls are pushed here directly, without free's growth tests (a region
+     * per bucket its witness does not clear): the same hulls, the same piece. O(run's vertices).
+     */
+    private static Piece run(List<Bucket> b, int start, int end, TimeBuckets tb, Piece whole) {
+        if (whole.hullP == null || whole.hullMargin != MARGIN || start < whole.first || end > whole.last
+                || whole.hullP.isEmpty() || whole.hullQ.isEmpty()) {
+            return free(b, start, end, tb, whole);
+        }
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        for (int k = start; k <= end; k++) {
+            add(p, q, b.get(k), MARGIN);
+        }
+        return fitted(b, start, end, tb, whole, p, q, MARGIN);
+    }
+
+    /**
+     * The piece of buckets [first, last] whose messages, moved {@code margin} inward, have the
+     * half hulls p and q (a feasible region when both are non-empty): the bisector of that region,
+     * or when it does not bound the drift the feasible line whose drift is nearest {@code prev}'s
+     * (0 for a first piece); null when one side is empty.
+     */
+    private static Piece fitted(List<Bucket> b, int first, int last, TimeBuckets tb, Piece prev, HalfHull p,
+                                HalfHull q, long margin) {
         if (p.isEmpty() || q.isEmpty()) {
             return null;
         }
@@ -1091,12 +1202,15 @@ public final class PiecewiseEstimator {
             c = 0.5 * (f.g(d) + f.h(d));
         }
         Piece piece = new Piece();
-        piece.first = i;
-        piece.last = j - 1;
-        piece.uk = tb.startU(b.get(i).key());
+        piece.first = first;
+        piece.last = last;
+        piece.uk = tb.startU(b.get(first).key());
         piece.d = d;
         piece.vk = c + d * (double) piece.uk;
         piece.spread = spread;
+        piece.hullP = p;
+        piece.hullQ = q;
+        piece.hullMargin = margin;
         return piece;
     }
 
@@ -1225,6 +1339,12 @@ public final class PiecewiseEstimator {
         }
         HalfHull hp = new HalfHull(HalfHull.Side.LOWER);
         HalfHull hq = new HalfHull(HalfHull.Side.UPPER);
+        if (p.hullP != null) {
+            // the hulls free kept, moved (the same vertices as pushing every bucket's: see
+            // exactRegion): O(h) instead of O(vertices)
+            hp.addAllShifted(p.hullP, -ox, p.hullMargin + e - ov);
+            hq.addAllShifted(p.hullQ, -ox, -p.hullMargin - e - ov);
+        }
         long np = 0;
         long nq = 0;
         long minU = Long.MAX_VALUE;
@@ -1232,14 +1352,16 @@ public final class PiecewiseEstimator {
         for (int k = p.first; k <= p.last; k++) {
             Bucket bucket = b.get(k);
             long[] pu = bucket.pu();
-            long[] pv = bucket.pv();
             long[] qu = bucket.qu();
-            long[] qv = bucket.qv();
-            for (int n = 0; n < pu.length; n++) {
-                hp.add(pu[n] - ox, pv[n] + e - ov);
-            }
-            for (int n = 0; n < qu.length; n++) {
-                hq.add(qu[n] - ox, qv[n] - e - ov);
+            if (p.hullP == null) {
+                long[] pv = bucket.pv();
+                long[] qv = bucket.qv();
+                for (int n = 0; n < pu.length; n++) {
+                    hp.add(pu[n] - ox, pv[n] + e - ov);
+                }
+                for (int n = 0; n < qu.length; n++) {
+                    hq.add(qu[n] - ox, qv[n] - e - ov);
+                }
             }
             np += pu.length;
             nq += qu.length;
@@ -1356,14 +1478,14 @@ public final class PiecewiseEstimator {
             int start = p.first;
             for (int s = 0; s < parts; s++) {
                 int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
-                Piece sub = parts == 1 ? p : free(b, start, end, tb, p);
+                Piece sub = parts == 1 ? p : run(b, start, end, tb, p);
                 if (!fitsAlone(sub, end)) {
                     if (s < parts - 1) {
                         continue; // this run joins the next one: start stays
                     }
                     if (!runs.isEmpty()) {
                         // the last run joins the one before it
-                        sub = free(b, runs.remove(runs.size() - 1).first, end, tb, p);
+                        sub = run(b, runs.remove(runs.size() - 1).first, end, tb, p);
                     }
                     if (!fitsAlone(sub, end)) {
                         runs.clear();

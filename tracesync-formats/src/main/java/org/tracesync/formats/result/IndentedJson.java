@@ -97,6 +97,12 @@ final class IndentedJson {
         ascii(Long.toString(v));
     }
 
+    /** A finite double already formatted by {@link Double#toString(double)}, as {@link #number(double)} writes it. */
+    void numberText(String text) throws IOException {
+        beforeValue();
+        ascii(text);
+    }
+
     /** A double as Jackson writes it: NaN and infinities as strings ({@code "NaN"}, {@code "-Infinity"}). */
     void number(double v) throws IOException {
         beforeValue();

@@ -49,6 +49,33 @@ class ResultFileBytesTest {
         assertSameBytes(r);
     }
 
+    /**
+     * Nodes with a long trace's bound rows: from {@link ResultFile#PARALLEL_ROWS} rows on, the later
+     * half's doubles are formatted on a second thread, and the bytes stay Jackson's (NaN and ±∞ as
+     * null, every other double as {@link Double#toString}).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3})
+    void longBoundsAreWrittenAsJacksonWroteThem(long seed) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        List<NodeResult> ns = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            NodeResult n = randomNode(rnd, "node" + i);
+            int m = ResultFile.PARALLEL_ROWS + rnd.nextInt(0, 3 * ResultFile.PARALLEL_ROWS);
+            List<BoundRow> rows = new ArrayList<>(m);
+            long bt = rnd.nextLong(Long.MIN_VALUE / 2, 0);
+            for (int k = 0; k < m; k++) {
+                bt += rnd.nextLong(1, Long.MAX_VALUE / 8 / m);
+                rows.add(new BoundRow(bt, extremeDouble(rnd), extremeDouble(rnd)));
+            }
+            ns.add(new NodeResult(n.name(), n.source(), n.reference(), n.quality(), n.transform(),
+                    NodeBounds.ofRows(rows), n.path(), n.start(), n.end(), n.note()));
+        }
+        SyncResult r = new SyncResult("node0", ns, List.of(), new LinkedHashMap<>(), List.of(), new LinkedHashMap<>());
+        assertThat(r.nodes().get(1).bounds().rows().size()).isGreaterThanOrEqualTo(ResultFile.PARALLEL_ROWS);
+        assertSameBytes(r);
+    }
+
     static Stream<Arguments> sharedTraces() {
         List<Arguments> a = new ArrayList<>();
         for (int i = 1; i <= 12; i++) {
