@@ -55,6 +55,10 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
      * each was compiled twice, on-stack and whole).
      */
     static final int BLOCK = 32;
+
+    /** Fewer bytes than this left in the buffer: {@code plainLines} leaves them to the line parser. */
+    static final int PLAIN_LINES_MIN = 4096;
+
     /** 10^(9 − k): scales k decimals to nanoseconds. */
     private static final long[] SCALE = {1_000_000_000L, 100_000_000L, 10_000_000L, 1_000_000L, 100_000L,
         10_000L, 1_000L, 100L, 10L, 1L};
@@ -381,7 +385,9 @@ public final class LttvTextInput implements MessageInput, org.tracesync.core.acc
 
         @Override
         public int plainLines(byte[] buf, int from, int limit) throws IOException {
-            if (namedNodes) {
+            if (namedNodes || limit - from < PLAIN_LINES_MIN) {
+                // a few KB left (a small file, a buffer's end): the line parser's way, which
+                // spares a small sync the fast path's first use (its VarHandle's classes)
                 return 0;
             }
             // up to 16 blocks per call: the caller's loop (interpreted until the JIT compiles it)

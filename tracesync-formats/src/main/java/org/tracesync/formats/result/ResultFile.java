@@ -40,9 +40,14 @@ public final class ResultFile {
         if (dir != null) {
             Files.createDirectories(dir);
         }
-        AtomicFile.write(file, tmp -> {
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                write(result, out);
+        // a class, not a lambda: a lambda's first use links the method-handle machinery, a
+        // noticeable share of a small sync's start (docs/PERFORMANCE.md, "Start", seventh session)
+        AtomicFile.write(file, new AtomicFile.Content() {
+            @Override
+            public void writeTo(Path tmp) throws IOException {
+                try (OutputStream out = Files.newOutputStream(tmp)) {
+                    write(result, out);
+                }
             }
         });
     }
