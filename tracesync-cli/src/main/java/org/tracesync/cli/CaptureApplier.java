@@ -52,15 +52,6 @@ final class CaptureApplier implements TraceApplier {
         return true;
     }
 
-    @Override
-    public long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
-        List<long[][]> none = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            none.add(new long[0][]);
-        }
-        return merge(traces, nodes, none, out);
-    }
-
     /** Each node's packets at the times its copy gets: the transform's, or the repair's where it moved them. */
     @Override
     public long merge(List<Path> traces, List<NodeResult> nodes, List<long[][]> repairs, Path out) throws IOException {

@@ -98,15 +98,6 @@ final class JsonLinesApplier implements TraceApplier {
     }
 
     @Override
-    public long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
-        List<long[][]> none = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            none.add(new long[0][]);
-        }
-        return merge(traces, nodes, none, out);
-    }
-
-    @Override
     public long merge(List<Path> traces, List<NodeResult> nodes, List<long[][]> repairs, Path out) throws IOException {
         List<LongUnaryOperator> times = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {

@@ -2,6 +2,7 @@ package org.tracesync.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.tracesync.core.reduce.NodeResult;
@@ -71,18 +72,24 @@ public interface TraceApplier {
 
     /**
      * Writes all traces into {@code out}, ordered by reference time, through a temporary sibling
-     * renamed at the end; returns the number of records written.
+     * renamed at the end; returns the number of records written. Nothing moved by the controlled
+     * logical clock: {@link #merge(List, List, List, Path)} with no repairs.
      */
     default long merge(List<Path> traces, List<NodeResult> nodes, Path out) throws IOException {
-        throw new UnsupportedOperationException(name() + " traces cannot be merged");
+        List<long[][]> none = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            none.add(new long[0][]);
+        }
+        return merge(traces, nodes, none, out);
     }
 
     /**
      * Same, with each node's events moved by the controlled logical clock ({@link #apply(Path,
-     * NodeResult, long[][], Path)}); the default ignores them.
+     * NodeResult, long[][], Path)}; one list of rows per node, may be empty), written at their
+     * repaired times as the copies have them.
      */
     default long merge(List<Path> traces, List<NodeResult> nodes, List<long[][]> repairs, Path out) throws IOException {
-        return merge(traces, nodes, out);
+        throw new UnsupportedOperationException(name() + " traces cannot be merged");
     }
 
     /**
