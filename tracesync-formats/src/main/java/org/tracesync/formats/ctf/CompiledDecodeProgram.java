@@ -2,8 +2,6 @@ package org.tracesync.formats.ctf;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -137,39 +135,34 @@ abstract class CompiledDecodeProgram {
 
     // ------------------------------------------------------------------ reads the generated code calls
 
-    private static final VarHandle SHORT_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORT_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    // through the interpreter's views of the bytes (CtfStreamReader's VarHandles): both read a field alike
 
     static long u8(byte[] b, int o) {
         return b[o] & 0xFFL;
     }
 
     static long le16(byte[] b, int o) {
-        return (short) SHORT_LE.get(b, o) & 0xFFFFL;
+        return (short) CtfStreamReader.SHORT_LE.get(b, o) & 0xFFFFL;
     }
 
     static long be16(byte[] b, int o) {
-        return (short) SHORT_BE.get(b, o) & 0xFFFFL;
+        return (short) CtfStreamReader.SHORT_BE.get(b, o) & 0xFFFFL;
     }
 
     static long le32(byte[] b, int o) {
-        return (int) INT_LE.get(b, o) & 0xFFFFFFFFL;
+        return (int) CtfStreamReader.INT_LE.get(b, o) & 0xFFFFFFFFL;
     }
 
     static long be32(byte[] b, int o) {
-        return (int) INT_BE.get(b, o) & 0xFFFFFFFFL;
+        return (int) CtfStreamReader.INT_BE.get(b, o) & 0xFFFFFFFFL;
     }
 
     static long le64(byte[] b, int o) {
-        return (long) LONG_LE.get(b, o);
+        return (long) CtfStreamReader.LONG_LE.get(b, o);
     }
 
     static long be64(byte[] b, int o) {
-        return (long) LONG_BE.get(b, o);
+        return (long) CtfStreamReader.LONG_BE.get(b, o);
     }
 
     /**
