@@ -1271,10 +1271,12 @@ public final class PiecewiseEstimator {
                     double d = 0.5 * (f2.dMin().toDouble() + f2.dMax().toDouble());
                     double g = f2.g(d);
                     double h = f2.h(d);
-                    if (g - h > 2 * WITNESS_SLACK) {
-                        wc = 0.5 * (g + h);
-                        wd = d;
-                    }
+                    // a witness only when its corridor is wider than 2·WITNESS_SLACK, without a
+                    // branch: the narrow case is rare, and the JIT, having compiled this method
+                    // before seeing it, recompiled the whole of it (its hulls' pushes and region
+                    // walk inlined, 4–7 KB) the first time it came. wc is read only with wd
+                    wc = 0.5 * (g + h);
+                    wd = witnessDrift(d, g - h - 2 * WITNESS_SLACK);
                 }
             }
             HalfHull swap = p;
@@ -1293,6 +1295,15 @@ public final class PiecewiseEstimator {
      * "the witness clears every point" proves the region non-empty, as the exact region would.
      */
     private static final double WITNESS_SLACK = 1.0;
+
+    /**
+     * {@code d} when {@code room > 0}, else NaN (no witness), with no branch: 0 / (a positive
+     * number) is 0 and d + 0 is d (a −0 drift becomes +0, the same line); 0 / max(0, room) is
+     * 0 / 0, NaN, when room ≤ 0, and NaN when room is (g, h of an empty side are infinite).
+     */
+    static double witnessDrift(double d, double room) {
+        return d + 0.0 / Math.max(0.0, room);
+    }
 
     /**
      * Clearance kept between a fitted piece's line and every message (ns): pieces grow only while

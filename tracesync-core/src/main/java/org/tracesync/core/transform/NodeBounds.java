@@ -2,7 +2,6 @@ package org.tracesync.core.transform;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * A node's accuracy bounds around its transform (DESIGN §7): at local time t the reference time
@@ -59,21 +58,29 @@ public final class NodeBounds {
         if (lower == null && upper == null) {
             return NONE;
         }
-        TreeSet<Long> ts = new TreeSet<>();
+        // the rows' times: both functions' breakpoints (each ascending), the knots and the two end
+        // rows, sorted and without repeats (primitive longs: a piecewise pair has tens of
+        // thousands of breakpoints, which a TreeSet of boxed Longs sorted at several times the cost)
+        int breakpoints = (lower == null ? 0 : lower.size()) + (upper == null ? 0 : upper.size());
+        long[] ts = new long[breakpoints + 2 * transform.segments().size() + 2];
+        int n = 0;
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
         for (MonotoneBound f : new MonotoneBound[] {lower, upper}) {
             if (f != null) {
                 for (int k = 0; k < f.size(); k++) {
-                    ts.add(f.t(k));
+                    long x = f.t(k);
+                    ts[n++] = x;
+                    first = Math.min(first, x);
+                    last = Math.max(last, x);
                 }
             }
         }
-        long first = ts.first();
-        long last = ts.last();
-        addKnots(ts, transform, first, last);
+        n = addKnots(ts, n, transform, first, last);
         long span = Math.max(last - first, MIN_END_SPAN);
-        ts.add(saturatedAdd(first, -span));
-        ts.add(saturatedAdd(last, span));
-        int n = ts.size();
+        ts[n++] = saturatedAdd(first, -span);
+        ts[n++] = saturatedAdd(last, span);
+        n = sortedDistinct(ts, n);
         long[] rt = new long[n];
         double[] rm = new double[n];
         double[] rp = new double[n];
@@ -82,7 +89,8 @@ public final class NodeBounds {
         // over the segments (the same segment as ClockTransform.segmentAt), not a search per row
         List<LinearSegment> segments = transform.segments();
         int seg = 0;
-        for (long x : ts) {
+        for (int i = 0; i < n; i++) {
+            long x = ts[i];
             while (seg + 1 < segments.size() && (segments.get(seg + 1).from() == null || segments.get(seg + 1).from() <= x)) {
                 seg++;
             }
@@ -130,18 +138,16 @@ public final class NodeBounds {
         if (isEmpty()) {
             return NONE;
         }
-        TreeSet<Long> ts = new TreeSet<>();
-        for (long x : t) {
-            ts.add(x);
-        }
-        addKnots(ts, from, t[0], t[t.length - 1]);
-        addKnots(ts, to, t[0], t[t.length - 1]);
-        int n = ts.size();
+        long[] ts = java.util.Arrays.copyOf(t, t.length + 2 * (from.segments().size() + to.segments().size()));
+        int n = addKnots(ts, t.length, from, t[0], t[t.length - 1]);
+        n = addKnots(ts, n, to, t[0], t[t.length - 1]);
+        n = sortedDistinct(ts, n);
         long[] rt = new long[n];
         double[] rm = new double[n];
         double[] rp = new double[n];
         int k = 0;
-        for (long x : ts) {
+        for (int i = 0; i < n; i++) {
+            long x = ts[i];
             double shift = to.correction(x) - from.correction(x);
             rt[k] = x;
             rm[k] = minus(x) + shift;
@@ -155,13 +161,26 @@ public final class NodeBounds {
      * A row pair (k − 1, k) at every knot k of a piecewise transform strictly inside (first, last):
      * the rows are relative to the transform, which may step there; both sides are then exact.
      */
-    private static void addKnots(TreeSet<Long> ts, ClockTransform transform, long first, long last) {
+    private static int addKnots(long[] ts, int n, ClockTransform transform, long first, long last) {
         for (LinearSegment s : transform.segments()) {
             if (s.from() != null && s.from() > first && s.from() < last) {
-                ts.add(s.from() - 1);
-                ts.add(s.from());
+                ts[n++] = s.from() - 1;
+                ts[n++] = s.from();
             }
         }
+        return n;
+    }
+
+    /** Sorts {@code ts[0, n)} ascending and drops repeats; the count left. */
+    private static int sortedDistinct(long[] ts, int n) {
+        java.util.Arrays.sort(ts, 0, n);
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (m == 0 || ts[i] != ts[m - 1]) {
+                ts[m++] = ts[i];
+            }
+        }
+        return m;
     }
 
     /** True when there are no rows (bounds unknown). */
