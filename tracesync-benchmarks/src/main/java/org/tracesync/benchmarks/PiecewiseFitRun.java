@@ -37,6 +37,7 @@ public final class PiecewiseFitRun {
         System.out.printf(Locale.ROOT, "read %s: %.2f s wall; load %.2f%n", file, (System.nanoTime() - w) / 1e9,
                 os.getSystemLoadAverage());
         for (int r = 1; r <= rounds; r++) {
+            java.util.Map<String, Long> t0 = threadTicks();
             long c0 = cpu.getCurrentThreadCpuTime();
             long p0 = os.getProcessCpuTime();
             long w0 = System.nanoTime();
@@ -47,7 +48,46 @@ public final class PiecewiseFitRun {
             System.out.printf(Locale.ROOT, "round %d: fit thread %.3f s CPU, process %.3f s CPU, %.3f s wall; %s, %d segments, digest %016x%n",
                     r, (c1 - c0) / 1e9, (p1 - p0) / 1e9, (w1 - w0) / 1e9, e.quality(),
                     e.transformAToB().segments().size(), digest(e));
+            System.out.println("  by thread (s CPU): " + byThread(t0, threadTicks()));
         }
+    }
+
+    /**
+     * CPU ticks (user + system) of every thread of this process by kind (C2, C1, GC, and the
+     * others by name), from /proc/self/task/N/stat (Linux; empty elsewhere): the JIT's compiler
+     * threads are not visible to ThreadMXBean.
+     */
+    private static java.util.Map<String, Long> threadTicks() {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return out;
+        }
+        for (java.io.File task : tasks) {
+            try {
+                String s = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                String name = s.substring(s.indexOf('(') + 1, s.lastIndexOf(')'));
+                String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+                long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                String kind = name.startsWith("C2 ") ? "C2" : name.startsWith("C1 ") ? "C1"
+                        : name.contains("GC") ? "GC" : name;
+                out.merge(kind, ticks, Long::sum);
+            } catch (IOException | RuntimeException gone) {
+                // a thread that ended meanwhile
+            }
+        }
+        return out;
+    }
+
+    private static String byThread(java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+        StringBuilder b = new StringBuilder();
+        for (var e : after.entrySet()) {
+            long d = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            if (d > 0) {
+                b.append(String.format(Locale.ROOT, "%s %.2f  ", e.getKey(), d / 100.0));
+            }
+        }
+        return b.toString().trim();
     }
 
     /** A digest of every segment's numbers and of the bounds' rows. */

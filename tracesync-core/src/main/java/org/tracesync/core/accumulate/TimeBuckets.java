@@ -715,18 +715,27 @@ public final class TimeBuckets {
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int i = from; i < to; ) {
             int end = groupEnd(i);
-            if (end == i + 1) {
-                out.add(polylines(i, end)); // one sub-bucket: its hulls are the bucket's
-            } else {
-                p.clear();
-                q.clear();
-                for (int k = i; k < end; k++) {
-                    addBucket(this, k, 0, 0, p, q);
-                }
-                out.add(new Bucket(bucketOf(sealedKey[i]), p.us(), p.vs(), q.us(), q.vs()));
-            }
+            out.add(bucketHulls(i, end, p, q));
             i = end;
         }
+    }
+
+    /**
+     * The bucket of sealed sub-buckets [from, to) (one bucket's), its hulls built in p and q (then
+     * copied out). A method of its own, called once per bucket: the JIT compiles it once, instead
+     * of compiling its loops into each of {@link #addBuckets}'s on-stack replacements (one per
+     * thread that runs it, at whichever loop each happened to be).
+     */
+    private Bucket bucketHulls(int from, int to, HalfHull p, HalfHull q) {
+        if (to == from + 1) {
+            return polylines(from, to); // one sub-bucket: its hulls are the bucket's
+        }
+        p.clear();
+        q.clear();
+        for (int k = from; k < to; k++) {
+            addBucket(this, k, 0, 0, p, q);
+        }
+        return new Bucket(bucketOf(sealedKey[from]), p.us(), p.vs(), q.us(), q.vs());
     }
 
     /** The buckets from sealed sub-bucket {@code from} to the end ({@link #buckets}'s later half). */
