@@ -87,6 +87,31 @@ public final class ConvexHullEstimator {
         return estimate(acc, acc.aToB().us(), acc.aToB().vs(), acc.bToA().us(), acc.bToA().vs(), "");
     }
 
+    /**
+     * The lower and upper bounds (a → b) of {@link #estimateLinear}{@code (acc)} when it is
+     * {@code accurate}, else null: the same functions, without the rest of an estimate (its line,
+     * mean bound width, geometry). For the piecewise fit's bound pieces (thousands on a long
+     * trace), which read nothing else. The conditions are those of estimateShifted's last branch,
+     * the only one whose estimate is accurate.
+     */
+    static MonotoneBound[] accurateBounds(PairAccumulator acc) {
+        if (acc.countAToB() == 0 || acc.countBToA() == 0) {
+            return null;
+        }
+        long[] pu = acc.aToB().us();
+        long[] pv = acc.aToB().vs();
+        long[] qu = acc.bToA().us();
+        long[] qv = acc.bToA().vs();
+        FeasibleRegion f = new FeasibleRegion(pu, pv, qu, qv);
+        Slope minusOne = Slope.of(-1, 1);
+        if (f.isEmpty() || f.dMax().compareTo(minusOne) <= 0 || !f.isBounded() || f.dMin().compareTo(minusOne) <= 0) {
+            return null;
+        }
+        double d1 = f.dMin().toDouble();
+        double d2 = f.dMax().toDouble();
+        return new MonotoneBound[] {lowerBound(acc, f, qu, qv, d1, d2), upperBound(acc, f, pu, pv, d1, d2)};
+    }
+
     private static PairEstimate estimate(PairAccumulator acc, long[] pu, long[] pv, long[] qu, long[] qv, String tauNote) {
         PairEstimate e = estimateShifted(acc, pu, pv, qu, qv);
         return tauNote.isEmpty() ? e : e.withNote(e.note() + tauNote);

@@ -8,7 +8,6 @@ import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.accumulate.SecondThreadTask;
 import org.tracesync.core.accumulate.TimeBuckets;
 import org.tracesync.core.accumulate.TimeBuckets.Bucket;
-import org.tracesync.core.model.Quality;
 import org.tracesync.core.transform.ClockTransform;
 import org.tracesync.core.transform.LinearSegment;
 import org.tracesync.core.transform.MonotoneBound;
@@ -1387,10 +1386,12 @@ public final class PiecewiseEstimator {
         }
         PairAccumulator acc = np + nq == 0 ? new PairAccumulator(0, 1)
                 : PairAccumulator.ofHulls(x0 + ox, v0 + ov, hp, hq, np, nq, x0 + minU, x0 + maxU);
-        PairEstimate est = ConvexHullEstimator.estimateLinear(acc);
-        if (est.quality() == Quality.ACCURATE && est.hasBounds()) {
-            p.lower = shifted(est.lowerAToB(), -e);
-            p.upper = shifted(est.upperAToB(), e);
+        // the bounds of the pieces' one-line estimate when accurate (its mean width, line and
+        // geometry are not read here)
+        MonotoneBound[] accurate = ConvexHullEstimator.accurateBounds(acc);
+        if (accurate != null) {
+            p.lower = shifted(accurate[0], -e);
+            p.upper = shifted(accurate[1], e);
             p.bounded = true;
         }
     }
