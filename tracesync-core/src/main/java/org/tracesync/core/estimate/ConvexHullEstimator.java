@@ -224,10 +224,12 @@ public final class ConvexHullEstimator {
             }
         }
         xs[n++] = to;
+        double[] up = upper.deltasAt(xs, n);
+        double[] down = lower.deltasAt(xs, n);
         double area = 0;
-        double prevW = upper.deltaAt(xs[0]) - lower.deltaAt(xs[0]);
+        double prevW = up[0] - down[0];
         for (int k = 1; k < n; k++) {
-            double w = upper.deltaAt(xs[k]) - lower.deltaAt(xs[k]);
+            double w = up[k] - down[k];
             area += 0.5 * (prevW + w) * (double) (xs[k] - xs[k - 1]);
             prevW = w;
         }

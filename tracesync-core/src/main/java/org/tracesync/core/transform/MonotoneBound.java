@@ -116,6 +116,37 @@ public final class MonotoneBound {
         return deltaAt(x, 0.0);
     }
 
+    /**
+     * {@link #deltaAt(long)} at each of {@code xs[0, n)}, which ascend: the same doubles (the same
+     * segment and the same arithmetic), the segments found by one sweep instead of a binary search
+     * per time. O(n + samples). For the rows of a long piecewise trace (tens of thousands, each
+     * read at both bound functions).
+     */
+    public double[] deltasAt(long[] xs, int n) {
+        double[] out = new double[n];
+        int last = t.length - 1;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            long x = xs[i];
+            double fromFirst = (double) (x - t[0]);
+            double fromLast = (double) (x - t[last]);
+            if (fromFirst <= 0 || fromLast >= 0) {
+                out[i] = deltaAt(x, 0.0); // at or beyond an end sample: its own rule
+                continue;
+            }
+            // t[0] < x < t[last]: the segment starts at the last sample at or before x, as
+            // deltaAt's search finds it (samples strictly increase)
+            while (t[k + 1] <= x) {
+                k++;
+            }
+            long dt = t[k + 1] - t[k];
+            long drMinusDt = (r[k + 1] - r[k]) - dt;
+            double along = (double) (x - t[k]) + 0.0;
+            out[i] = (double) (r[k] - t[k]) + along * ((double) drMinusDt / (double) dt);
+        }
+        return out;
+    }
+
     /** {@code f(x + frac) − (x + frac)} for a long x and a small fractional/double offset. */
     public double deltaAt(long x, double frac) {
         int n = t.length;

@@ -85,6 +85,9 @@ public final class NodeBounds {
         double[] rm = new double[n];
         double[] rp = new double[n];
         int k = 0;
+        // the bound functions at every row, by one sweep each (the rows ascend)
+        double[] down = lower == null ? null : lower.deltasAt(ts, n);
+        double[] up = upper == null ? null : upper.deltasAt(ts, n);
         // the rows ascend, so the segment of each is the previous row's or a later one: one sweep
         // over the segments (the same segment as ClockTransform.segmentAt), not a search per row
         List<LinearSegment> segments = transform.segments();
@@ -99,8 +102,8 @@ public final class NodeBounds {
             // A piecewise estimate (a bridge between two pieces) can leave the pieces' bounds by a
             // little: widening a bound to reach the estimate keeps it a bound, and max(0, ·) of
             // values interpolated between rows is conservative (convex).
-            rm[k] = lower == null ? Double.POSITIVE_INFINITY : Math.max(0.0, corr - lower.deltaAt(x));
-            rp[k] = upper == null ? Double.POSITIVE_INFINITY : Math.max(0.0, upper.deltaAt(x) - corr);
+            rm[k] = lower == null ? Double.POSITIVE_INFINITY : Math.max(0.0, corr - down[i]);
+            rp[k] = upper == null ? Double.POSITIVE_INFINITY : Math.max(0.0, up[i] - corr);
             k++;
         }
         return new NodeBounds(rt, rm, rp);

@@ -73,6 +73,28 @@ class MonotoneBoundTest {
     }
 
     /** A random concave (lower) or convex (upper) increasing bound with slopes in [0.8, 1.2]. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void deltasAtSweepGivesDeltaAtAtEveryTime(long seed) {
+        // ascending times before, at, between and after the samples, repeats included: the
+        // sweep's values are deltaAt's, bit for bit (meanWidth and NodeBounds.of rely on it)
+        SplittableRandom r = new SplittableRandom(seed);
+        MonotoneBound f = random(r, seed % 2 == 0, 1_700_000_000_000_000_000L, 600_000_000_000L);
+        int n = 200;
+        long[] xs = new long[n];
+        for (int i = 0; i < n; i++) {
+            int pick = r.nextInt(3);
+            xs[i] = pick == 0 ? f.t(r.nextInt(f.size()))
+                    : f.t(0) - 1_000_000_000L + r.nextLong(f.t(f.size() - 1) - f.t(0) + 2_000_000_000L);
+        }
+        java.util.Arrays.sort(xs);
+        double[] swept = f.deltasAt(xs, n);
+        for (int i = 0; i < n; i++) {
+            assertThat(Double.doubleToRawLongBits(swept[i])).as("x = %d", xs[i])
+                    .isEqualTo(Double.doubleToRawLongBits(f.deltaAt(xs[i])));
+        }
+    }
+
     private static MonotoneBound random(SplittableRandom r, boolean lower, long start, long span) {
         int n = 1 + r.nextInt(8);
         double[] slopes = new double[n + 1];
