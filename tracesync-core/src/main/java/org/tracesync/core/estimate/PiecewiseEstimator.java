@@ -1239,13 +1239,20 @@ public final class PiecewiseEstimator {
             // the witness clears the bucket: it keeps more than WITNESS_SLACK from every vertex
             // moved margin inward (written out here: this method stays above the JIT's inlining
             // size, 325 bytes of bytecode, so that it is compiled once, on its own)
-            boolean cleared = !Double.isNaN(wd);
-            for (int k = 0; cleared && k < bucket.pu().length; k++) {
-                cleared = !((double) (bucket.pv()[k] - margin) - (wc + wd * (double) bucket.pu()[k]) <= WITNESS_SLACK);
+            // The smallest gap, by Math.min over every vertex, and one test after the loops: no
+            // branch on each vertex's gap, whose rare side (a vertex the witness does not clear,
+            // now on one side of the pair, now on the other) the JIT had compiled as a trap, then
+            // recompiled this whole method when it came. Without a witness (wd NaN) the gaps and
+            // the start value are NaN, and NaN > slack is false. No gap is NaN with a witness
+            // (wc, wd finite), so "smallest gap > slack" is "every gap > slack", as before
+            double smallest = wd * 0.0 + Double.POSITIVE_INFINITY;
+            for (int k = 0; k < bucket.pu().length; k++) {
+                smallest = Math.min(smallest, (double) (bucket.pv()[k] - margin) - (wc + wd * (double) bucket.pu()[k]));
             }
-            for (int k = 0; cleared && k < bucket.qu().length; k++) {
-                cleared = !((wc + wd * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin) <= WITNESS_SLACK);
+            for (int k = 0; k < bucket.qu().length; k++) {
+                smallest = Math.min(smallest, (wc + wd * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin));
             }
+            boolean cleared = smallest > WITNESS_SLACK;
             HalfHull tp = p;
             HalfHull tq = q;
             if (!cleared) {
