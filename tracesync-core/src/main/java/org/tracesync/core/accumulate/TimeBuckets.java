@@ -727,9 +727,9 @@ public final class TimeBuckets {
      * thread that runs it, at whichever loop each happened to be).
      */
     private Bucket bucketHulls(int from, int to, HalfHull p, HalfHull q) {
-        if (to == from + 1) {
-            return polylines(from, to); // one sub-bucket: its hulls are the bucket's
-        }
+        // one sub-bucket too (rare: its hulls are the bucket's, and pushing their vertices gives
+        // them back, the hull of a point set being unique): no branch for it, which the JIT
+        // compiled as a trap and recompiled this method for when it came
         p.clear();
         q.clear();
         for (int k = from; k < to; k++) {

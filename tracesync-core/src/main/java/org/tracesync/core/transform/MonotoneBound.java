@@ -125,15 +125,15 @@ public final class MonotoneBound {
     public double[] deltasAt(long[] xs, int n) {
         double[] out = new double[n];
         int last = t.length - 1;
+        // at or before the first sample, then strictly inside, then at or after the last: three
+        // runs of the ascending times, each by its own loop (no branch per time on where it lies)
+        int i = 0;
+        for (; i < n && !((double) (xs[i] - t[0]) > 0); i++) {
+            out[i] = deltaAt(xs[i], 0.0);
+        }
         int k = 0;
-        for (int i = 0; i < n; i++) {
+        for (; i < n && (double) (xs[i] - t[last]) < 0; i++) {
             long x = xs[i];
-            double fromFirst = (double) (x - t[0]);
-            double fromLast = (double) (x - t[last]);
-            if (fromFirst <= 0 || fromLast >= 0) {
-                out[i] = deltaAt(x, 0.0); // at or beyond an end sample: its own rule
-                continue;
-            }
             // t[0] < x < t[last]: the segment starts at the last sample at or before x, as
             // deltaAt's search finds it (samples strictly increase)
             while (t[k + 1] <= x) {
@@ -143,6 +143,9 @@ public final class MonotoneBound {
             long drMinusDt = (r[k + 1] - r[k]) - dt;
             double along = (double) (x - t[k]) + 0.0;
             out[i] = (double) (r[k] - t[k]) + along * ((double) drMinusDt / (double) dt);
+        }
+        for (; i < n; i++) {
+            out[i] = deltaAt(xs[i], 0.0);
         }
         return out;
     }
