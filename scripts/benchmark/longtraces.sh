@@ -9,6 +9,8 @@
 #   base-w   the same jar on the wandering file
 #            (BASELINE_OPTS: the baseline's JVM options, default "-Xmx1g -XX:+UseParallelGC"; give the
 #            launcher's, printed below, for a like-for-like before/after: then wander/base-w compares)
+#            or BASELINE_BIN=path/to/an/older/checkout/bin/tracesync: that launcher instead (its own
+#            JVM options and class-data archive, as users run it)
 # and the median wall, user+sys time and peak RSS of each, and the median of the run-by-run ratios
 # wander/linear (and linear/base). Then the wandering result is checked against its truth (eval).
 #
@@ -28,10 +30,10 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "files: $(stat -c %s "$WORK/linear/messages.txt") and $(stat -c %s "$WORK/wander/messages.txt") bytes; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "$WORK/linear/messages.txt" "$WORK/wander/messages.txt" > /dev/null
 ORDER=(wander linear)
-[ -n "${BASELINE_JAR:-}" ] && ORDER+=(base base-w)
+[ -n "${BASELINE_JAR:-}${BASELINE_BIN:-}" ] && ORDER+=(base base-w)
 for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
 opts=${BASELINE_OPTS:-"-Xmx1g -XX:+UseParallelGC"}
-echo "launcher's JVM options: chosen by bin/tracesync from the input's size (these files are above its 512 MiB line: $(grep -o '"-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4[^"]*"' "$TS") with its Tier3 thresholds); baseline's: $opts"
+echo "launcher's JVM options: chosen by bin/tracesync from the input's size (these files are above its 512 MiB line: $(grep -o '"-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4[^"]*"' "$TS") with its Tier3 thresholds); baseline's: ${BASELINE_BIN:+$BASELINE_BIN (its own)}${BASELINE_BIN:-$opts}"
 for run in $(seq 0 "$RUNS"); do # run 0 warms the page cache and the CDS archive; not counted
   for name in "${ORDER[@]}"; do
     out="$WORK/times-$name"
@@ -40,8 +42,10 @@ for run in $(seq 0 "$RUNS"); do # run 0 warms the page cache and the CDS archive
     case $name in
       wander) "${t[@]}" "$TS" sync "$WORK/wander/messages.txt" -o "$WORK/wander.json" -q > /dev/null || true ;;
       linear) "${t[@]}" "$TS" sync "$WORK/linear/messages.txt" -o "$WORK/linear.json" -q > /dev/null ;;
-      base) "${t[@]}" java $opts -jar "$BASELINE_JAR" sync "$WORK/linear/messages.txt" -o "$WORK/base.json" -q > /dev/null ;;
-      base-w) "${t[@]}" java $opts -jar "$BASELINE_JAR" sync "$WORK/wander/messages.txt" -o "$WORK/base-w.json" -q > /dev/null || true ;;
+      base) if [ -n "${BASELINE_BIN:-}" ]; then "${t[@]}" "$BASELINE_BIN" sync "$WORK/linear/messages.txt" -o "$WORK/base.json" -q > /dev/null
+            else "${t[@]}" java $opts -jar "$BASELINE_JAR" sync "$WORK/linear/messages.txt" -o "$WORK/base.json" -q > /dev/null; fi ;;
+      base-w) if [ -n "${BASELINE_BIN:-}" ]; then "${t[@]}" "$BASELINE_BIN" sync "$WORK/wander/messages.txt" -o "$WORK/base-w.json" -q > /dev/null || true
+              else "${t[@]}" java $opts -jar "$BASELINE_JAR" sync "$WORK/wander/messages.txt" -o "$WORK/base-w.json" -q > /dev/null || true; fi ;;
     esac
   done
 done
