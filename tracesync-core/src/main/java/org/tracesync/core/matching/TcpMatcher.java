@@ -174,7 +174,7 @@ public final class TcpMatcher {
         long a = connection(srcAddr, dstAddr, srcPort, dstPort);
         long b = sequences(seq, ack);
         long c = flagsAndLength(flags, payloadLength);
-        step(node, send, time, a, b, c, KeyWindow.hash(a, b, c));
+        step(node, send, time, a, b, c, KeyWindow.tableHash(a, b, c));
     }
 
     /**
