@@ -139,7 +139,11 @@ final class KeyWindow {
 
     /** The id of the entry with this key, or -1. */
     long find(long a, long b, long c) {
-        int h = tableHash(a, b, c);
+        return find(a, b, c, tableHash(a, b, c));
+    }
+
+    /** {@link #find(long, long, long)} with the key's {@link #tableHash} already known. */
+    long find(long a, long b, long c, int h) {
         int i = h & slotMask;
         while (true) {
             long s = slots[i];

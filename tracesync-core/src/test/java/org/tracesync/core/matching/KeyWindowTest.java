@@ -40,7 +40,30 @@ class KeyWindowTest {
         check(seed, (1L << 32) - 50_000);
     }
 
+    /**
+     * Hashes shared by many keys (256 values for thousands of keys): probe runs longer than the
+     * four slots {@link KeyWindow#findOrInsert} reads at once, and tags that match another key's,
+     * so the loop that goes on past them ({@code probeOn}) finds and inserts as the map says.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {7, 8})
+    void sharedHashesAndLongProbeRuns(long seed) {
+        check(seed, (1L << 32) - 30_000, true);
+    }
+
     private static void check(long seed, long firstId) {
+        check(seed, firstId, false);
+    }
+
+    /** With {@code shared}, 256 hash values for all keys. */
+    private static int hash(Key k, boolean shared) {
+        if (!shared) {
+            return KeyWindow.tableHash(k.a(), k.b(), k.c());
+        }
+        return 0x8000_0000 | (int) ((k.hashCode() & 0xff) * 0x9E3779B1L);
+    }
+
+    private static void check(long seed, long firstId, boolean shared) {
         SplittableRandom r = new SplittableRandom(seed);
         KeyWindow w = new KeyWindow(firstId);
         Map<Key, Long> ids = new HashMap<>();
@@ -55,15 +78,16 @@ class KeyWindowTest {
                 Key k = order.poll();
                 assertThat(w.head).isEqualTo(ids.remove(k));
                 w.removeHead();
-                assertThat(w.find(k.a(), k.b(), k.c())).isEqualTo(-1);
+                assertThat(w.find(k.a(), k.b(), k.c(), hash(k, shared))).isEqualTo(-1);
                 continue;
             }
             Key k = key(r);
             if (r.nextInt(5) == 0) {
-                assertThat(w.find(k.a(), k.b(), k.c())).isEqualTo(ids.getOrDefault(k, -1L));
+                assertThat(w.find(k.a(), k.b(), k.c(), hash(k, shared))).isEqualTo(ids.getOrDefault(k, -1L));
                 continue;
             }
-            long id = w.findOrInsert(k.a(), k.b(), k.c(), op);
+            long id = shared ? w.findOrInsert(k.a(), k.b(), k.c(), hash(k, true), op)
+                    : w.findOrInsert(k.a(), k.b(), k.c(), op);
             Long known = ids.get(k);
             if (known == null) {
                 assertThat(w.inserted).isTrue();
@@ -79,6 +103,7 @@ class KeyWindowTest {
             int e = KeyWindow.at(id);
             assertThat(new Key(ring[e], ring[e + 1], ring[e + 2])).isEqualTo(k);
             assertThat(w.size()).isEqualTo(order.size());
+            assertThat(w.found).isSameAs(w.chunk(id));
         }
         assertThat(next - firstId).isGreaterThan(100_000); // many inserts, removals and growths
         // the ring's memory follows the largest window (at most 20,001 keys), not the keys inserted:
