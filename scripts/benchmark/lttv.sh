@@ -47,7 +47,7 @@ if [ ! -f "$FILE" ]; then
   java -cp "$HERE/tracesync-benchmarks/target/benchmarks.jar" org.tracesync.benchmarks.LttvLargeFile "$FILE" "$MESSAGES"
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GB RAM; $(java -version 2>&1 | head -1); $(gcc --version | head -1)"
-echo "file: $FILE, $(stat -c %s "$FILE") bytes; load before: $(load)"
+echo "file: $FILE, $(stat -L -c %s "$FILE") bytes; load before: $(load)"
 cat "$FILE" > /dev/null
 opts="-Xmx1g -XX:+UseParallelGC"
 ORDER=(C ts ts-c1 cat)
