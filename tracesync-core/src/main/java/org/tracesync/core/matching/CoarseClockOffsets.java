@@ -20,9 +20,9 @@ import java.util.Map;
  * maximum spanning tree weighted by matched keys, from the node with the most; each connected
  * group keeps its own origin.
  *
- * <p><b>Memory.</b> Keys are hash-sampled (a key is kept when its hash is below a threshold that
- * halves whenever more than {@code maxKeys} are held), so both ends of a sampled key are kept
- * and memory stays below {@code maxKeys} entries whatever the prefix length.
+ * <p><b>Memory.</b> Keys are hash-sampled (a key is kept when its {@link KeyWindow#hash} is below a
+ * threshold that halves whenever more than {@code maxKeys} are held), so both ends of a sampled
+ * key are kept and memory stays below {@code maxKeys} entries whatever the prefix length.
  *
  * <p>Exact: differences and offsets are int64 ns (no double on timestamps). Cost: O(1) expected
  * per event, O(m log m) for the m sampled matches at the end.
@@ -67,7 +67,7 @@ public final class CoarseClockOffsets {
             if (EventBlock.datagram(f)) {
                 continue;
             }
-            int h = block.hash[i] & 0x7fffffff;
+            int h = KeyWindow.hash(block.a[i], block.b[i], block.c[i]) & 0x7fffffff;
             if (h >= threshold) {
                 continue;
             }

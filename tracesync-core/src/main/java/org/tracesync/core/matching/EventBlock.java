@@ -21,7 +21,7 @@ public final class EventBlock {
 
     /** node | SEND | DATAGRAM. */
     final int[] info;
-    /** {@link KeyWindow#hash} of a segment's key, computed by whoever fills the block (0 for a datagram). */
+    /** {@link KeyWindow#tableHash} of a segment's key, computed by whoever fills the block (0 for a datagram). */
     final int[] hash;
     final long[] time;
     final long[] a;
@@ -50,7 +50,7 @@ public final class EventBlock {
         a[i] = ka;
         b[i] = kb;
         c[i] = kc;
-        hash[i] = KeyWindow.hash(ka, kb, kc);
+        hash[i] = KeyWindow.tableHash(ka, kb, kc);
     }
 
     /**
@@ -144,7 +144,7 @@ public final class EventBlock {
         a[i] = ka;
         b[i] = kb;
         c[i] = kc;
-        hash[i] = KeyWindow.hash(ka, kb, kc);
+        hash[i] = KeyWindow.tableHash(ka, kb, kc);
     }
 
     /**
@@ -158,7 +158,7 @@ public final class EventBlock {
         a[i] = ka;
         b[i] = kb;
         c[i] = kc;
-        hash[i] = KeyWindow.hash(ka, kb, kc);
+        hash[i] = KeyWindow.tableHash(ka, kb, kc);
     }
 
     /** A broadcast datagram, as {@link BroadcastMatcher#datagram} takes it. */

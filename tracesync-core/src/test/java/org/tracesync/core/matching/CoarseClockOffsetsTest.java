@@ -75,4 +75,50 @@ class CoarseClockOffsetsTest {
         assertThat(e.largest()).isBetween(19_999_000_000L, 20_001_000_000L);
         assertThat(e.exceeds(15_000_000_000L)).isTrue();
     }
+
+    /**
+     * The sample is chosen by {@link KeyWindow#hash} of each key, whatever the block's hash column
+     * holds (the probe table's cheaper {@link KeyWindow#tableHash} since the eighth session): a
+     * block whose column is overwritten gives the same estimate, and the matches per node are
+     * those the sampling by {@link KeyWindow#hash} gave before that change (recorded from it), and so
+     * are the offsets.
+     */
+    @org.junit.jupiter.api.Test
+    void theSampleFollowsTheKeyHashNotTheBlocksColumn() {
+        long[] offset = {0, 7 * HOUR, -3 * HOUR};
+        CoarseClockOffsets plain = new CoarseClockOffsets(3, 512);
+        CoarseClockOffsets overwritten = new CoarseClockOffsets(3, 512);
+        SplittableRandom rnd = new SplittableRandom(17);
+        EventBlock b = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+        long t = 1_700_000_000_000_000_000L;
+        for (int m = 0; m < 40_000; m++) {
+            t += rnd.nextLong(1_000_000);
+            int s = rnd.nextInt(3);
+            int r = (s + 1 + rnd.nextInt(2)) % 3;
+            if (b.size() + 2 > b.capacity()) {
+                feed(plain, overwritten, b, rnd);
+            }
+            long seq = rnd.nextLong(1L << 32);
+            b.addSegment(s, true, t + offset[s], s + 1, r + 1, 40000 + s, 5000 + r, seq, m, 0x18, 100);
+            b.addSegment(r, false, t + rnd.nextLong(5_000_000) + offset[r], s + 1, r + 1, 40000 + s, 5000 + r,
+                    seq, m, 0x18, 100);
+        }
+        feed(plain, overwritten, b, rnd);
+        CoarseClockOffsets.Estimate e = plain.estimate();
+        CoarseClockOffsets.Estimate f = overwritten.estimate();
+        assertThat(f.offsets()).isEqualTo(e.offsets());
+        assertThat(f.matches()).isEqualTo(e.matches());
+        assertThat(e.matches()).containsExactly(201, 206, 225);
+        assertThat(e.offsets()).containsExactly(10_800_000_270_829L, 35_999_999_921_921L, 0);
+    }
+
+    private static void feed(CoarseClockOffsets plain, CoarseClockOffsets overwritten, EventBlock b,
+                             SplittableRandom rnd) {
+        plain.add(b);
+        for (int i = 0; i < b.size(); i++) {
+            b.hash[i] = rnd.nextInt();
+        }
+        overwritten.add(b);
+        b.clear();
+    }
 }

@@ -19,6 +19,7 @@ final class Bytes {
     private static final VarHandle I32_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle I32_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle I64_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle I64_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     static int u8(byte[] b, int i) {
         return b[i] & 0xff;
@@ -54,6 +55,10 @@ final class Bytes {
 
     static long i64be(byte[] b, int i) {
         return (long) I64_BE.get(b, i);
+    }
+
+    static long i64le(byte[] b, int i) {
+        return (long) I64_LE.get(b, i);
     }
 
     static void put16(byte[] b, int i, int v, boolean bigEndian) {

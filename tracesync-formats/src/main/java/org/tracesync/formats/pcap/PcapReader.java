@@ -2,6 +2,7 @@ package org.tracesync.formats.pcap;
 
 import java.io.IOException;
 import java.util.List;
+import org.tracesync.formats.TraceFormatException;
 
 /**
  * Classic libpcap files: 24-byte global header (magic a1b2c3d4 for µs or a1b23c4d for ns
@@ -18,6 +19,10 @@ final class PcapReader extends CaptureReader {
     private final boolean nanos;
     private final CaptureInterface iface;
     private final long snap;
+    /** One above the largest timestamp fraction: 10^9 (ns) or 10^6 (µs). */
+    private final long fractionLimit;
+    /** Nanoseconds per unit of the timestamp fraction: 1 or 1000. */
+    private final long fractionNs;
 
     static boolean isMagic(int m) {
         return m == MAGIC_US || m == MAGIC_NS
@@ -35,6 +40,8 @@ final class PcapReader extends CaptureReader {
         int m = Bytes.i32be(b, p);
         bigEndian = m == MAGIC_US || m == MAGIC_NS;
         nanos = m == MAGIC_NS || m == Integer.reverseBytes(MAGIC_NS);
+        fractionLimit = nanos ? 1_000_000_000L : 1_000_000L;
+        fractionNs = nanos ? 1 : 1000;
         snap = Bytes.u32(b, p + 16, bigEndian);
         linkType = Bytes.i32(b, p + 20, bigEndian) & 0xffff;
         if (!LinkTypes.supported(linkType)) {
@@ -47,40 +54,54 @@ final class PcapReader extends CaptureReader {
         in.skip(24);
     }
 
+    /**
+     * The record header is read as two 8-byte words (seconds and fraction, captured and original
+     * length), each put in the order high field | low field whatever the file's byte order: a
+     * little-endian file's word holds them swapped (a rotation), a big-endian one's byte-reversed.
+     */
     @Override
     public boolean next() throws IOException {
-        if (in.offset() >= end) {
+        long at = in.offset();
+        if (at >= end) {
             return false;
         }
         if (!in.ensure(16)) {
             if (in.available() == 0) {
                 return false;
             }
-            throw error(in.offset(), "truncated record header: " + in.available() + " of 16 bytes");
+            throw error(at, "truncated record header: " + in.available() + " of 16 bytes");
         }
         byte[] b = in.buffer();
         int p = in.position();
-        recordOffset = in.offset();
-        long sec = Bytes.u32(b, p, bigEndian);
-        long frac = Bytes.u32(b, p + 4, bigEndian);
-        long incl = Bytes.u32(b, p + 8, bigEndian);
-        originalLength = Bytes.u32(b, p + 12, bigEndian);
-        if (incl > MAX_RECORD) {
-            throw error(recordOffset, "implausible captured length " + incl + " (corrupt record header?)");
+        recordOffset = at;
+        long time = Bytes.i64le(b, p);
+        long lengths = Bytes.i64le(b, p + 8);
+        time = bigEndian ? Long.reverseBytes(time) : Long.rotateLeft(time, 32);
+        lengths = bigEndian ? Long.reverseBytes(lengths) : Long.rotateLeft(lengths, 32);
+        long incl = lengths >>> 32;
+        long frac = time & 0xffffffffL;
+        originalLength = lengths & 0xffffffffL;
+        if (incl > MAX_RECORD || frac >= fractionLimit) {
+            throw badHeader(incl, frac);
         }
-        if (frac >= (nanos ? 1_000_000_000L : 1_000_000L)) {
-            throw error(recordOffset + 4, "timestamp fraction " + frac + " out of range");
-        }
-        timestamp = sec * 1_000_000_000L + (nanos ? frac : frac * 1000);
+        timestamp = (time >>> 32) * 1_000_000_000L + frac * fractionNs;
         int len = (int) incl;
         if (!in.ensure(16 + len)) {
             throw error(recordOffset, "truncated packet record: " + len + " bytes announced, "
                     + (in.available() - 16) + " present");
         }
-        dataOffset = in.position() + 16;
+        dataOffset = in.position() + 16; // after ensure, which may have moved the bytes
         capturedLength = len;
         in.skip(16 + len);
         return true;
+    }
+
+    /** The error for a record header whose captured length or fraction is out of range. */
+    private TraceFormatException badHeader(long incl, long frac) {
+        if (incl > MAX_RECORD) {
+            return error(recordOffset, "implausible captured length " + incl + " (corrupt record header?)");
+        }
+        return error(recordOffset + 4, "timestamp fraction " + frac + " out of range");
     }
 
     /** Largest original length a plausible record announces (TSO/GRO segments stay below). */

@@ -47,6 +47,7 @@ class BytesTest {
             assertThat(Bytes.u32(b, i, false)).isEqualTo(littleEndian(b, i, 4));
             assertThat(Bytes.u32be(b, i)).isEqualTo(bigEndian(b, i, 4));
             assertThat(Bytes.i64be(b, i)).as("i64be at %d", i).isEqualTo(bigEndian(b, i, 8));
+            assertThat(Bytes.i64le(b, i)).as("i64le at %d", i).isEqualTo(littleEndian(b, i, 8));
         }
     }
 
@@ -55,6 +56,7 @@ class BytesTest {
     void aReadPastTheArrayThrows(int i) {
         byte[] b = new byte[64];
         assertThatThrownBy(() -> Bytes.i64be(b, i)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> Bytes.i64le(b, i)).isInstanceOf(IndexOutOfBoundsException.class);
         if (i < 0 || i > 60) {
             assertThatThrownBy(() -> Bytes.i32be(b, i)).isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> Bytes.i32le(b, i)).isInstanceOf(IndexOutOfBoundsException.class);

@@ -149,6 +149,48 @@ class CorruptCaptureTest {
                 .hasMessageStartingWith(h + ":offset 24: truncated record header: 7 of 16 bytes");
     }
 
+    /**
+     * A pcap record header whose captured length or timestamp fraction is out of range names the
+     * record's offset (the fraction's own field for the fraction), in either byte order and
+     * resolution; the fields are read from the header's two 8-byte words.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "nanos={0} bigEndian={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"true,false", "true,true", "false,false", "false,true"})
+    void pcapRecordHeaderOutOfRange(boolean nanos, boolean bigEndian) throws IOException {
+        Path f = dir.resolve("r.pcap");
+        byte[] buf = new byte[256];
+        try (PcapWriter w = new PcapWriter(f, LinkTypes.ETHERNET, nanos, bigEndian, 65535)) {
+            PacketBuilder pb = new PacketBuilder().tcp(1, 2, 3, 4, 0x10, 10);
+            int cap = pb.build(buf);
+            w.write(1_000_000_000_123_456_789L, buf, 0, cap, pb.length());
+            w.write(1_000_000_001_000_000_000L, buf, 0, cap, pb.length());
+        }
+        byte[] b = Files.readAllBytes(f);
+        int second = 24 + 16 + (b.length - 24 - 32) / 2;
+        try (CaptureReader r = CaptureReader.open(f)) {
+            assertThat(r.next()).isTrue();
+            assertThat(r.timestamp()).isEqualTo(nanos ? 1_000_000_000_123_456_789L : 1_000_000_000_123_456_000L);
+            assertThat(r.capturedLength()).isEqualTo(b.length / 2 - 12 - 16);
+            assertThat(r.originalLength()).isEqualTo(r.capturedLength());
+            assertThat(r.next()).isTrue();
+            assertThat(r.timestamp()).isEqualTo(1_000_000_001_000_000_000L);
+            assertThat(r.next()).isFalse();
+        }
+        byte[] longRecord = b.clone();
+        Bytes.put32(longRecord, second + 8, CaptureReader.MAX_RECORD + 1, bigEndian);
+        Path g = write("long.pcap", longRecord);
+        assertThatThrownBy(() -> readAll(g)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(g + ":offset " + second + ": implausible captured length "
+                        + (CaptureReader.MAX_RECORD + 1));
+        byte[] badFraction = b.clone();
+        int limit = nanos ? 1_000_000_000 : 1_000_000;
+        Bytes.put32(badFraction, second + 4, limit, bigEndian);
+        Path h = write("fraction.pcap", badFraction);
+        assertThatThrownBy(() -> readAll(h)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(h + ":offset " + (second + 4) + ": timestamp fraction " + limit
+                        + " out of range");
+    }
+
     @Test
     void packetOnUndeclaredInterface() throws IOException {
         byte[] b = pcapng(false, LinkTypes.ETHERNET);
