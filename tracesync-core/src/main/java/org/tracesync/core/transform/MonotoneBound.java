@@ -139,10 +139,7 @@ public final class MonotoneBound {
             while (t[k + 1] <= x) {
                 k++;
             }
-            long dt = t[k + 1] - t[k];
-            long drMinusDt = (r[k + 1] - r[k]) - dt;
-            double along = (double) (x - t[k]) + 0.0;
-            out[i] = (double) (r[k] - t[k]) + along * ((double) drMinusDt / (double) dt);
+            out[i] = inSegment(k, x, 0.0);
         }
         for (; i < n; i++) {
             out[i] = deltaAt(xs[i], 0.0);
@@ -173,6 +170,11 @@ public final class MonotoneBound {
             k = -k - 2; // segment start: t[k] < xi
         }
         k = Math.max(0, Math.min(k, n - 2));
+        return inSegment(k, xi, rem);
+    }
+
+    /** {@code f(xi + rem) − (xi + rem)} on the segment from sample k to sample k + 1. */
+    private double inSegment(int k, long xi, double rem) {
         long dt = t[k + 1] - t[k];
         long drMinusDt = (r[k + 1] - r[k]) - dt;
         double along = (double) (xi - t[k]) + rem;
