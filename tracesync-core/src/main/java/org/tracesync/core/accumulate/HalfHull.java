@@ -101,6 +101,99 @@ public final class HalfHull {
         }
     }
 
+    /**
+     * Adds the points (cu[k], cv[k] + dv), k &lt; cu.length, the vertices of a half hull of this
+     * side (a {@link TimeBuckets} bucket's, another {@code HalfHull}'s): the same hull as
+     * {@link #add} of each, in fewer steps. The chain's u must increase strictly and its turns be
+     * strict, left for a lower hull and right for an upper one (a hull's vertices are; checked
+     * only when assertions are on).
+     *
+     * <p>The chain's points are pushed one by one until the last two vertices are consecutive
+     * points of the chain; from then on each push would be a strict turn of the chain itself and
+     * pop nothing, so the rest of the chain is copied without turn tests. A chain appended to the
+     * right of the hull so costs the pushes up to its bridge to the hull (its tangent point), not
+     * one or more exact turn tests per vertex: O(popped vertices + bridge index + chain length)
+     * with O(popped + bridge index) turn tests. Any order: a chain starting left of the last
+     * vertex, or pending points, go through {@link #add}.
+     */
+    public void addChain(long[] cu, long[] cv, long dv) {
+        assert isChain(cu, cv);
+        int k = cu.length;
+        if (k == 0) {
+            return;
+        }
+        if (pending > 0 || (size > 0 && cu[0] < us[size - 1])) {
+            for (int j = 0; j < k; j++) {
+                add(cu[j], Math.addExact(cv[j], dv));
+            }
+            return;
+        }
+        long dw = sign == 1 ? dv : Math.negateExact(dv);
+        int j = 0;
+        long prevW = 0;
+        while (j < k) {
+            long w = Math.addExact(sign * cv[j], dw);
+            push(cu[j], w);
+            j++;
+            int n = size;
+            if (j >= 2 && n >= 2 && us[n - 1] == cu[j - 1] && vs[n - 1] == w && us[n - 2] == cu[j - 2] && vs[n - 2] == prevW) {
+                break; // two chain vertices on top: the rest of the chain turns strictly, pops nothing
+            }
+            prevW = w;
+        }
+        if (j == k) {
+            return;
+        }
+        int n = size;
+        int need = n + (k - j);
+        if (need > us.length) {
+            us = Arrays.copyOf(us, Math.max(need, 2 * us.length));
+            vs = Arrays.copyOf(vs, us.length);
+        }
+        long[] us = this.us;
+        long[] vs = this.vs;
+        for (; j < k; j++) {
+            us[n] = cu[j];
+            vs[n] = Math.addExact(sign * cv[j], dw);
+            n++;
+        }
+        size = n;
+    }
+
+    /** Whether (cu, cv) is a strictly convex chain of this side with u strictly increasing ({@link #addChain}). */
+    private boolean isChain(long[] cu, long[] cv) {
+        if (cu.length != cv.length) {
+            return false;
+        }
+        for (int j = 1; j < cu.length; j++) {
+            if (cu[j] <= cu[j - 1]) {
+                return false;
+            }
+            if (j >= 2 && !leftTurn(cu[j - 1] - cu[j - 2], sign * (cv[j - 1] - cv[j - 2]),
+                    cu[j] - cu[j - 2], sign * (cv[j] - cv[j - 2]))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Makes this hull a copy of {@code other} (same side): its vertices copied, no turn test. O(h). */
+    public void copyOf(HalfHull other) {
+        if (other.side != side) {
+            throw new IllegalArgumentException("cannot copy a " + other.side + " hull into a " + side + " hull");
+        }
+        other.compact();
+        int n = other.size;
+        if (us.length < n) {
+            us = new long[Math.max(n, 2 * us.length)];
+            vs = new long[us.length];
+        }
+        System.arraycopy(other.us, 0, us, 0, n);
+        System.arraycopy(other.vs, 0, vs, 0, n);
+        size = n;
+        pending = 0;
+    }
+
     /** Forgets every point (keeps the arrays, for reuse). */
     public void clear() {
         size = 0;

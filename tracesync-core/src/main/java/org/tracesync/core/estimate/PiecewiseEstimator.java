@@ -1256,10 +1256,8 @@ public final class PiecewiseEstimator {
             HalfHull tp = p;
             HalfHull tq = q;
             if (!cleared) {
-                p2.clear();
-                q2.clear();
-                p2.addAll(p);
-                q2.addAll(q);
+                p2.copyOf(p);
+                q2.copyOf(q);
                 tp = p2;
                 tq = q2;
             }
@@ -1319,13 +1317,15 @@ public final class PiecewiseEstimator {
      */
     static final long MARGIN = 100;
 
+    /**
+     * Adds a bucket's vertices, each moved {@code margin} toward the other side, to p and q. The
+     * bucket's are half hulls (from {@link TimeBuckets#buckets}), so each goes in as a chain
+     * ({@link HalfHull#addChain}): pushed up to its bridge to the hull, the rest copied; the same
+     * hulls as pushing every vertex.
+     */
     private static void add(HalfHull p, HalfHull q, Bucket bucket, long margin) {
-        for (int k = 0; k < bucket.pu().length; k++) {
-            p.add(bucket.pu()[k], bucket.pv()[k] - margin);
-        }
-        for (int k = 0; k < bucket.qu().length; k++) {
-            q.add(bucket.qu()[k], bucket.qv()[k] + margin);
-        }
+        p.addChain(bucket.pu(), bucket.pv(), -margin);
+        q.addChain(bucket.qu(), bucket.qv(), margin);
     }
 
     /**
