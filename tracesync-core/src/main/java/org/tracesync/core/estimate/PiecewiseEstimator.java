@@ -144,13 +144,16 @@ public final class PiecewiseEstimator {
         }
         long x0 = acc.x0();
         long v0 = acc.v0();
+        // the hulls of aligned blocks of buckets: each vertex pushed once, here; the passes below
+        // read a run's hulls from its blocks instead of pushing its buckets' vertices again
+        BucketBlocks blocks = new BucketBlocks(b);
         // the transform pieces' scan (2. below) reads only the buckets: on a long trace it runs on
         // a second thread while this one scans and bounds the bound pieces (1.)
-        TransformScan transformScan = new TransformScan(b, tb);
+        TransformScan transformScan = new TransformScan(blocks, tb);
         transformScan.start("tracesync-piecewise", m >= PARALLEL_BUCKETS);
         // 1. bound pieces: the longest feasible pieces, greedily, subdivided where the clock curves,
         //    each with its own strict bounds
-        Scan scan = scan(b, tb, MARGIN);
+        Scan scan = scan(blocks, tb, MARGIN);
         if (scan == null) {
             transformScan.join();
             return fallback;
@@ -167,7 +170,7 @@ public final class PiecewiseEstimator {
             }
         }
         List<Integer> subBroken = new ArrayList<>();
-        List<Piece> boundPieces = subdivide(scan.pieces, b, tb, scan.brokenBefore, subBroken);
+        List<Piece> boundPieces = subdivide(scan.pieces, blocks, tb, scan.brokenBefore, subBroken);
         Piece before = null;
         for (int k = 0; k < boundPieces.size(); k++) {
             Piece p = boundPieces.get(k);
@@ -283,12 +286,12 @@ public final class PiecewiseEstimator {
      * only the buckets (sealed, unchanged while it runs).
      */
     private static final class TransformScan extends SecondThreadTask<TransformScan> {
-        private final List<Bucket> b;
+        private final BucketBlocks b;
         private final TimeBuckets tb;
         long margin;
         Scan scan;
 
-        TransformScan(List<Bucket> b, TimeBuckets tb) {
+        TransformScan(BucketBlocks b, TimeBuckets tb) {
             this.b = b;
             this.tb = tb;
         }
@@ -339,7 +342,8 @@ public final class PiecewiseEstimator {
      * ns from every message, then the next. A bucket that fits no line on its own is broken (a
      * step inside). Null when no piece is found.
      */
-    private static Scan scan(List<Bucket> b, TimeBuckets tb, long margin) {
+    private static Scan scan(BucketBlocks blocks, TimeBuckets tb, long margin) {
+        List<Bucket> b = blocks.buckets();
         int m = b.size();
         List<Piece> pieces = new ArrayList<>();
         List<Integer> brokenBefore = new ArrayList<>();
@@ -356,7 +360,7 @@ public final class PiecewiseEstimator {
                 i++;
                 continue;
             }
-            Piece p = free(b, i, m - 1, tb, prev, margin);
+            Piece p = free(blocks, i, m - 1, tb, prev, margin);
             if (p != null && p.first == p.last && Double.isInfinite(p.spread) && i + 1 < m) {
                 p = null; // one bucket that joins neither neighbour and fixes no drift: a step inside it
             }
@@ -416,8 +420,8 @@ public final class PiecewiseEstimator {
      * that runs past a kink loses margin quickly, so it ends within about BEND_SHARE × that of
      * the kink. O(buckets · h).
      */
-    private static long fitMargin(List<Bucket> b) {
-        int windows = b.size() / MARGIN_WINDOW_BUCKETS;
+    private static long fitMargin(BucketBlocks b) {
+        int windows = b.buckets().size() / MARGIN_WINDOW_BUCKETS;
         if (windows < 1) {
             return 0;
         }
@@ -635,6 +639,18 @@ public final class PiecewiseEstimator {
         for (int k = first; k <= last; k++) {
             add(p, q, b.get(k), 0);
         }
+        return bounded(p, q);
+    }
+
+    /** {@link #boundedRegion}, the hulls from the blocks ({@link BucketBlocks#addRange}): the same hulls. */
+    private static FeasibleRegion boundedRegion(BucketBlocks b, int first, int last) {
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        b.addRange(p, q, first, last, 0);
+        return bounded(p, q);
+    }
+
+    private static FeasibleRegion bounded(HalfHull p, HalfHull q) {
         if (p.isEmpty() || q.isEmpty()) {
             return null;
         }
@@ -1114,7 +1130,7 @@ public final class PiecewiseEstimator {
     }
 
     /** The longest piece from bucket i fitted on its own (bisector), growing no further than bucket {@code limit}. */
-    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+    private static Piece free(BucketBlocks b, int i, int limit, TimeBuckets tb, Piece prev) {
         return free(b, i, limit, tb, prev, MARGIN);
     }
 
@@ -1122,7 +1138,8 @@ public final class PiecewiseEstimator {
      * Same, keeping {@code margin} ns from the messages (halved until bucket i alone admits it,
      * then 0); null when it is one-way.
      */
-    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev, long wanted) {
+    private static Piece free(BucketBlocks blocks, int i, int limit, TimeBuckets tb, Piece prev, long wanted) {
+        List<Bucket> b = blocks.buckets();
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         long margin = wanted;
@@ -1138,10 +1155,25 @@ public final class PiecewiseEstimator {
         // own, once, instead of inlined here (with its hull pushes and region) into both of this
         // method's compilations, the normal one and the one of this loop (on-stack replacement):
         // 6.8 KB of inlined bytecode instead of 19.3 KB on the wandering 24 h file
+        // a block of buckets whose hull vertices the witness clears goes in at once (the witness
+        // then clears each of its points: the smallest gap to a line is at a hull vertex); else
+        // a smaller block, else one bucket with its region test. The piece ends at the first
+        // bucket whose region is empty, as bucket by bucket: the same piece, the same hulls
         Growth growth = new Growth(p, q, margin);
         int j = i + 1;
-        while (j <= limit && growth.extend(b.get(j))) {
-            j++;
+        while (j <= limit) {
+            int l = growth.hasWitness() ? blocks.largestLevelAt(j, limit) : -1;
+            while (l >= 0 && !growth.clears(blocks.block(l, j))) {
+                l--;
+            }
+            if (l >= 0) {
+                growth.addCleared(blocks.block(l, j));
+                j += BucketBlocks.size(l);
+            } else if (growth.extend(b.get(j))) {
+                j++;
+            } else {
+                break;
+            }
         }
         p = growth.p;
         q = growth.q;
@@ -1156,16 +1188,15 @@ public final class PiecewiseEstimator {
      * the run's hulls. Those hulls are pushed here directly, without free's growth tests (a region
      * per bucket its witness does not clear): the same hulls, the same piece. O(run's vertices).
      */
-    private static Piece run(List<Bucket> b, int start, int end, TimeBuckets tb, Piece whole) {
+    private static Piece run(BucketBlocks blocks, int start, int end, TimeBuckets tb, Piece whole) {
+        List<Bucket> b = blocks.buckets();
         if (whole.hullP == null || whole.hullMargin != MARGIN || start < whole.first || end > whole.last
                 || whole.hullP.isEmpty() || whole.hullQ.isEmpty()) {
-            return free(b, start, end, tb, whole);
+            return free(blocks, start, end, tb, whole);
         }
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        for (int k = start; k <= end; k++) {
-            add(p, q, b.get(k), MARGIN);
-        }
+        blocks.addRange(p, q, start, end, MARGIN);
         return fitted(b, start, end, tb, whole, p, q, MARGIN);
     }
 
@@ -1232,6 +1263,33 @@ public final class PiecewiseEstimator {
             this.p = p;
             this.q = q;
             this.margin = margin;
+        }
+
+        /** Whether a witness line is known (else {@link #clears} is false for every block). */
+        boolean hasWitness() {
+            return wd == wd;
+        }
+
+        /**
+         * Whether the witness keeps more than {@link #WITNESS_SLACK} from every vertex of
+         * {@code block} moved margin inward: then it does from every point of its buckets (a
+         * point's gap to a line is at least its hull's smallest, taken at a vertex), and the
+         * region with the block stays non-empty.
+         */
+        boolean clears(Bucket block) {
+            double smallest = Double.POSITIVE_INFINITY;
+            for (int k = 0; k < block.pu().length; k++) {
+                smallest = Math.min(smallest, (double) (block.pv()[k] - margin) - (wc + wd * (double) block.pu()[k]));
+            }
+            for (int k = 0; k < block.qu().length; k++) {
+                smallest = Math.min(smallest, (wc + wd * (double) block.qu()[k]) - (double) (block.qv()[k] + margin));
+            }
+            return smallest > WITNESS_SLACK;
+        }
+
+        /** Adds a block that {@link #clears} (no region: the witness keeps it non-empty). */
+        void addCleared(Bucket block) {
+            add(p, q, block, margin);
         }
 
         /** Adds {@code bucket} to the piece when its region stays non-empty; false (piece unchanged) when it would not. */
@@ -1483,8 +1541,9 @@ public final class PiecewiseEstimator {
      * stretch) joins the next run, the last one the run before it, so the bound pieces still tile
      * the greedy piece in order; the longer run's ε follows its longer span.
      */
-    private static List<Piece> subdivide(List<Piece> pieces, List<Bucket> b, TimeBuckets tb, List<Integer> brokenBefore,
+    private static List<Piece> subdivide(List<Piece> pieces, BucketBlocks blocks, TimeBuckets tb, List<Integer> brokenBefore,
                                          List<Integer> subBrokenBefore) {
+        List<Bucket> b = blocks.buckets();
         int n = pieces.size();
         double[] mid = new double[n];
         double[] span = new double[n];
@@ -1515,14 +1574,14 @@ public final class PiecewiseEstimator {
             int start = p.first;
             for (int s = 0; s < parts; s++) {
                 int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
-                Piece sub = parts == 1 ? p : run(b, start, end, tb, p);
+                Piece sub = parts == 1 ? p : run(blocks, start, end, tb, p);
                 if (!fitsAlone(sub, end)) {
                     if (s < parts - 1) {
                         continue; // this run joins the next one: start stays
                     }
                     if (!runs.isEmpty()) {
                         // the last run joins the one before it
-                        sub = run(b, runs.remove(runs.size() - 1).first, end, tb, p);
+                        sub = run(blocks, runs.remove(runs.size() - 1).first, end, tb, p);
                     }
                     if (!fitsAlone(sub, end)) {
                         runs.clear();

@@ -1,0 +1,134 @@
+package org.tracesync.core.estimate;
+
+import java.util.List;
+import org.tracesync.core.accumulate.HalfHull;
+import org.tracesync.core.accumulate.TimeBuckets.Bucket;
+
+/**
+ * The half hulls of aligned blocks of a pair's time buckets, for the piecewise fit
+ * ({@link PiecewiseEstimator}): block k of level l holds the hulls of buckets
+ * [k·s, (k + 1)·s) of the list, s = {@value #SMALLEST} · 2<sup>l</sup>, for every such block
+ * that the list holds whole. The hull of a run of buckets is then the hull of a few blocks and
+ * at most 2·({@value #SMALLEST} − 1) single buckets ({@link #addRange}), and a greedy piece grows
+ * over a block at once when its witness line clears the block's hull vertices (see
+ * {@link PiecewiseEstimator}'s growth): instead of pushing every vertex of every bucket again in
+ * each pass (the two greedy scans, the margin windows, the subdivided runs), the vertices are
+ * pushed once, here, into the smallest blocks, and the passes read blocks.
+ *
+ * <p>Exact: the hull of a set of integer points is unique, and the hull of a union is the hull of
+ * the parts' hulls, so a run's hulls built from blocks are the hulls of pushing its buckets'
+ * vertices (the same vertices, the same regions, the same pieces). A block's hulls are chains
+ * added with {@link HalfHull#addChain}.
+ *
+ * <p>Cost: O(V) to build (V the buckets' hull vertices: each pushed once into its smallest
+ * block; every larger block is two smaller ones' chains joined at their bridge), memory about
+ * one more copy of the buckets' vertices (a block of twice the buckets keeps far fewer than twice
+ * the vertices), O(h log m) per range read.
+ */
+final class BucketBlocks {
+
+    /** Buckets in a block of level 0. */
+    static final int SMALLEST = 4;
+
+    private final List<Bucket> b;
+    /** levels[l][k]: the hulls of buckets [k·s, (k + 1)·s), s = SMALLEST · 2^l (key: the first bucket's). */
+    private final Bucket[][] levels;
+
+    BucketBlocks(List<Bucket> b) {
+        this.b = b;
+        int m = b.size();
+        int count = 0;
+        for (long s = SMALLEST; s <= m; s *= 2) {
+            count++;
+        }
+        levels = new Bucket[count][];
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        if (count == 0) {
+            return;
+        }
+        Bucket[] first = new Bucket[m / SMALLEST];
+        for (int k = 0; k < first.length; k++) {
+            p.clear();
+            q.clear();
+            for (int i = k * SMALLEST; i < (k + 1) * SMALLEST; i++) {
+                Bucket bucket = b.get(i);
+                p.addChain(bucket.pu(), bucket.pv(), 0);
+                q.addChain(bucket.qu(), bucket.qv(), 0);
+            }
+            first[k] = hulls(b.get(k * SMALLEST).key(), p, q);
+        }
+        levels[0] = first;
+        for (int l = 1; l < count; l++) {
+            Bucket[] below = levels[l - 1];
+            Bucket[] level = new Bucket[below.length / 2];
+            for (int k = 0; k < level.length; k++) {
+                Bucket left = below[2 * k];
+                Bucket right = below[2 * k + 1];
+                p.clear();
+                q.clear();
+                p.addChain(left.pu(), left.pv(), 0);
+                p.addChain(right.pu(), right.pv(), 0);
+                q.addChain(left.qu(), left.qv(), 0);
+                q.addChain(right.qu(), right.qv(), 0);
+                level[k] = hulls(left.key(), p, q);
+            }
+            levels[l] = level;
+        }
+    }
+
+    private static Bucket hulls(long key, HalfHull p, HalfHull q) {
+        return new Bucket(key, p.us(), p.vs(), q.us(), q.vs());
+    }
+
+    /** The buckets. */
+    List<Bucket> buckets() {
+        return b;
+    }
+
+    /**
+     * The level of the largest block that starts at bucket {@code i} and ends at or before
+     * {@code last}, or −1 when none does (i not a multiple of {@value #SMALLEST}, or too few
+     * buckets left).
+     */
+    int largestLevelAt(int i, int last) {
+        if (i % SMALLEST != 0) {
+            return -1;
+        }
+        int level = -1;
+        for (int l = 0; l < levels.length; l++) {
+            long s = (long) SMALLEST << l;
+            if (i % s != 0 || i + s - 1 > last) {
+                break;
+            }
+            level = l;
+        }
+        return level;
+    }
+
+    /** The block of level {@code l} that starts at bucket {@code i} (a multiple of its size). */
+    Bucket block(int l, int i) {
+        return levels[l][i / (SMALLEST << l)];
+    }
+
+    /** Buckets in a block of level {@code l}. */
+    static int size(int l) {
+        return SMALLEST << l;
+    }
+
+    /**
+     * Adds the vertices of buckets [first, last], each moved {@code margin} toward the other side,
+     * to p and q: the hulls of pushing them one by one, from the largest blocks inside the run
+     * and single buckets at its ends. O(h log m) plus the single buckets' vertices.
+     */
+    void addRange(HalfHull p, HalfHull q, int first, int last, long margin) {
+        int i = first;
+        while (i <= last) {
+            int l = largestLevelAt(i, last);
+            Bucket block = l < 0 ? b.get(i) : block(l, i);
+            p.addChain(block.pu(), block.pv(), -margin);
+            q.addChain(block.qu(), block.qv(), margin);
+            i += l < 0 ? 1 : size(l);
+        }
+    }
+}
