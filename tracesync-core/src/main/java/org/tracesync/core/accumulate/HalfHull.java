@@ -96,6 +96,21 @@ public final class HalfHull {
         }
         other.compact();
         long dw = sign == 1 ? dv : Math.negateExact(dv);
+        if (size == 0 && pending == 0) {
+            // into an empty hull: the shifted vertices are the hull (a turn test sees only
+            // differences, which the shift keeps), copied without turn tests
+            int n = other.size;
+            if (us.length < n) {
+                us = new long[n];
+                vs = new long[n];
+            }
+            for (int i = 0; i < n; i++) {
+                us[i] = Math.addExact(other.us[i], du);
+                vs[i] = Math.addExact(other.vs[i], dw);
+            }
+            size = n;
+            return;
+        }
         for (int i = 0; i < other.size; i++) {
             push(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
         }

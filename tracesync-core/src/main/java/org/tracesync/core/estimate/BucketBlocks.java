@@ -2,6 +2,7 @@ package org.tracesync.core.estimate;
 
 import java.util.List;
 import org.tracesync.core.accumulate.HalfHull;
+import org.tracesync.core.accumulate.SecondThreadTask;
 import org.tracesync.core.accumulate.TimeBuckets.Bucket;
 
 /**
@@ -21,7 +22,8 @@ import org.tracesync.core.accumulate.TimeBuckets.Bucket;
  * added with {@link HalfHull#addChain}.
  *
  * <p>Cost: O(V) to build (V the buckets' hull vertices: each pushed once into its smallest
- * block; every larger block is two smaller ones' chains joined at their bridge), memory about
+ * block, the later half on a second thread from {@link PiecewiseEstimator#PARALLEL_BUCKETS}
+ * buckets on; every larger block is two smaller ones' chains joined at their bridge), memory about
  * one more copy of the buckets' vertices (a block of twice the buckets keeps far fewer than twice
  * the vertices), O(h log m) per range read.
  */
@@ -42,23 +44,25 @@ final class BucketBlocks {
             count++;
         }
         levels = new Bucket[count][];
-        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
-        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         if (count == 0) {
             return;
         }
+        // level 0 pushes every vertex: on a long trace its later half is built on a second thread
         Bucket[] first = new Bucket[m / SMALLEST];
-        for (int k = 0; k < first.length; k++) {
-            p.clear();
-            q.clear();
-            for (int i = k * SMALLEST; i < (k + 1) * SMALLEST; i++) {
-                Bucket bucket = b.get(i);
-                p.addChain(bucket.pu(), bucket.pv(), 0);
-                q.addChain(bucket.qu(), bucket.qv(), 0);
+        int half = first.length / 2;
+        SecondThreadTask<Bucket[]> later = new SecondThreadTask<>() {
+            @Override
+            protected Bucket[] compute() {
+                firstLevel(b, first, half, first.length);
+                return first;
             }
-            first[k] = hulls(b.get(k * SMALLEST).key(), p, q);
-        }
+        };
+        later.start("tracesync-blocks", m >= PiecewiseEstimator.PARALLEL_BUCKETS);
+        firstLevel(b, first, 0, half);
+        later.join();
         levels[0] = first;
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int l = 1; l < count; l++) {
             Bucket[] below = levels[l - 1];
             Bucket[] level = new Bucket[below.length / 2];
@@ -74,6 +78,22 @@ final class BucketBlocks {
                 level[k] = hulls(left.key(), p, q);
             }
             levels[l] = level;
+        }
+    }
+
+    /** Blocks [from, to) of level 0 into {@code first}, from their buckets' hulls. */
+    private static void firstLevel(List<Bucket> b, Bucket[] first, int from, int to) {
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        for (int k = from; k < to; k++) {
+            p.clear();
+            q.clear();
+            for (int i = k * SMALLEST; i < (k + 1) * SMALLEST; i++) {
+                Bucket bucket = b.get(i);
+                p.addChain(bucket.pu(), bucket.pv(), 0);
+                q.addChain(bucket.qu(), bucket.qv(), 0);
+            }
+            first[k] = hulls(b.get(k * SMALLEST).key(), p, q);
         }
     }
 

@@ -171,10 +171,19 @@ public final class PiecewiseEstimator {
         }
         List<Integer> subBroken = new ArrayList<>();
         List<Piece> boundPieces = subdivide(scan.pieces, blocks, tb, scan.brokenBefore, subBroken);
+        // each bound piece's bounds depend on its own buckets and hulls only: on a long trace the
+        // later half is computed on a second thread (the transform scan's is done by then, or
+        // nearly), then the envelopes and cuts below read them in order, as before
+        int half = boundPieces.size() / 2;
+        LaterBounds laterBounds = new LaterBounds(boundPieces, half, b, x0, v0);
+        laterBounds.start("tracesync-bounds", boundPieces.size() >= PARALLEL_BOUND_PIECES);
+        for (int k = 0; k < half; k++) {
+            bounds(boundPieces.get(k), b, x0, v0);
+        }
+        laterBounds.join();
         Piece before = null;
         for (int k = 0; k < boundPieces.size(); k++) {
             Piece p = boundPieces.get(k);
-            bounds(p, b, x0, v0);
             if (!p.bounded && Double.isInfinite(p.spread) && k > 0 && k + 1 < boundPieces.size()
                     && before != null && before.bounded) {
                 // a short piece between two that fix their drift: the envelope of theirs (result)
@@ -300,6 +309,37 @@ public final class PiecewiseEstimator {
         protected TransformScan compute() {
             margin = fitMargin(b);
             scan = margin > MARGIN ? scan(b, tb, margin) : null;
+            return this;
+        }
+    }
+
+    /**
+     * From this many bound pieces on (a few hours of a clock that curves), {@link #estimate}
+     * computes the later half's {@link #bounds} on a second thread.
+     */
+    static final int PARALLEL_BOUND_PIECES = 256;
+
+    /** {@link #bounds} of the bound pieces from {@code from} on (see {@link #estimate}). */
+    private static final class LaterBounds extends SecondThreadTask<LaterBounds> {
+        private final List<Piece> pieces;
+        private final int from;
+        private final List<Bucket> b;
+        private final long x0;
+        private final long v0;
+
+        LaterBounds(List<Piece> pieces, int from, List<Bucket> b, long x0, long v0) {
+            this.pieces = pieces;
+            this.from = from;
+            this.b = b;
+            this.x0 = x0;
+            this.v0 = v0;
+        }
+
+        @Override
+        protected LaterBounds compute() {
+            for (int k = from; k < pieces.size(); k++) {
+                bounds(pieces.get(k), b, x0, v0);
+            }
             return this;
         }
     }
