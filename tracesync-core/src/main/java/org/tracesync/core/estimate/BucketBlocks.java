@@ -18,12 +18,14 @@ import org.tracesync.core.accumulate.TimeBuckets.Bucket;
  *
  * <p>Exact: the hull of a set of integer points is unique, and the hull of a union is the hull of
  * the parts' hulls, so a run's hulls built from blocks are the hulls of pushing its buckets'
- * vertices (the same vertices, the same regions, the same pieces). A block's hulls are chains
- * added with {@link HalfHull#addChain}.
+ * vertices (the same vertices, the same regions, the same pieces). The vertices go in by
+ * {@link HalfHull#add}, the push the reading has already made hot (a push that skips the turn
+ * tests past a chain's bridge was tried: its own compilation cost the cold fit more than it
+ * saved, docs/PERFORMANCE.md).
  *
  * <p>Cost: O(V) to build (V the buckets' hull vertices: each pushed once into its smallest
  * block, the later half on a second thread from {@link PiecewiseEstimator#PARALLEL_BUCKETS}
- * buckets on; every larger block is two smaller ones' chains joined at their bridge), memory about
+ * buckets on; every larger block is two smaller ones' hull vertices pushed), memory about
  * one more copy of the buckets' vertices (a block of twice the buckets keeps far fewer than twice
  * the vertices), O(h log m) per range read.
  */
@@ -71,10 +73,8 @@ final class BucketBlocks {
                 Bucket right = below[2 * k + 1];
                 p.clear();
                 q.clear();
-                p.addChain(left.pu(), left.pv(), 0);
-                p.addChain(right.pu(), right.pv(), 0);
-                q.addChain(left.qu(), left.qv(), 0);
-                q.addChain(right.qu(), right.qv(), 0);
+                PiecewiseEstimator.addVertices(p, q, left, 0);
+                PiecewiseEstimator.addVertices(p, q, right, 0);
                 level[k] = hulls(left.key(), p, q);
             }
             levels[l] = level;
@@ -89,9 +89,7 @@ final class BucketBlocks {
             p.clear();
             q.clear();
             for (int i = k * SMALLEST; i < (k + 1) * SMALLEST; i++) {
-                Bucket bucket = b.get(i);
-                p.addChain(bucket.pu(), bucket.pv(), 0);
-                q.addChain(bucket.qu(), bucket.qv(), 0);
+                PiecewiseEstimator.addVertices(p, q, b.get(i), 0);
             }
             first[k] = hulls(b.get(k * SMALLEST).key(), p, q);
         }
@@ -146,8 +144,7 @@ final class BucketBlocks {
         while (i <= last) {
             int l = largestLevelAt(i, last);
             Bucket block = l < 0 ? b.get(i) : block(l, i);
-            p.addChain(block.pu(), block.pv(), -margin);
-            q.addChain(block.qu(), block.qv(), margin);
+            PiecewiseEstimator.addVertices(p, q, block, margin);
             i += l < 0 ? 1 : size(l);
         }
     }

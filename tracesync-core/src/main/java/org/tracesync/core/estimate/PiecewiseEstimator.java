@@ -677,7 +677,7 @@ public final class PiecewiseEstimator {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int k = first; k <= last; k++) {
-            add(p, q, b.get(k), 0);
+            addVertices(p, q, b.get(k), 0);
         }
         return bounded(p, q);
     }
@@ -1183,13 +1183,13 @@ public final class PiecewiseEstimator {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         long margin = wanted;
-        add(p, q, b.get(i), margin);
+        addVertices(p, q, b.get(i), margin);
         while (margin > 0 && !p.isEmpty() && !q.isEmpty()
                 && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
             margin = margin > MARGIN ? margin / 2 : 0; // a bucket whose own corridor is narrower than the margin
             p = new HalfHull(HalfHull.Side.LOWER);
             q = new HalfHull(HalfHull.Side.UPPER);
-            add(p, q, b.get(i), margin);
+            addVertices(p, q, b.get(i), margin);
         }
         // the growth by one bucket at a time is one method, called at one place: compiled on its
         // own, once, instead of inlined here (with its hull pushes and region) into both of this
@@ -1329,7 +1329,7 @@ public final class PiecewiseEstimator {
 
         /** Adds a block that {@link #clears} (no region: the witness keeps it non-empty). */
         void addCleared(Bucket block) {
-            add(p, q, block, margin);
+            addVertices(p, q, block, margin);
         }
 
         /** Adds {@code bucket} to the piece when its region stays non-empty; false (piece unchanged) when it would not. */
@@ -1359,7 +1359,7 @@ public final class PiecewiseEstimator {
                 tp = p2;
                 tq = q2;
             }
-            add(tp, tq, bucket, margin);
+            addVertices(tp, tq, bucket, margin);
             if (cleared) {
                 return true;
             }
@@ -1416,14 +1416,16 @@ public final class PiecewiseEstimator {
     static final long MARGIN = 100;
 
     /**
-     * Adds a bucket's vertices, each moved {@code margin} toward the other side, to p and q. The
-     * bucket's are half hulls (from {@link TimeBuckets#buckets}), so each goes in as a chain
-     * ({@link HalfHull#addChain}): pushed up to its bridge to the hull, the rest copied; the same
-     * hulls as pushing every vertex.
+     * Adds a bucket's (or a {@link BucketBlocks} block's) vertices, each moved {@code margin} toward
+     * the other side, to p and q.
      */
-    private static void add(HalfHull p, HalfHull q, Bucket bucket, long margin) {
-        p.addChain(bucket.pu(), bucket.pv(), -margin);
-        q.addChain(bucket.qu(), bucket.qv(), margin);
+    static void addVertices(HalfHull p, HalfHull q, Bucket bucket, long margin) {
+        for (int k = 0; k < bucket.pu().length; k++) {
+            p.add(bucket.pu()[k], bucket.pv()[k] - margin);
+        }
+        for (int k = 0; k < bucket.qu().length; k++) {
+            q.add(bucket.qu()[k], bucket.qv()[k] + margin);
+        }
     }
 
     /**

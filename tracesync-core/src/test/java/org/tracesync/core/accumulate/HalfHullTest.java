@@ -99,54 +99,6 @@ class HalfHullTest {
         assertThat(merged.vs()).containsExactly(all.vs());
     }
 
-    /**
-     * Buckets of points in time order, each bucket's half hull added as a chain (moved by a
-     * margin), give the hull of pushing every vertex: points on a few lines (collinear runs that
-     * cross bucket boundaries), duplicates, buckets that share their boundary abscissa, a bucket
-     * starting left of the hull's last vertex, one-point and empty buckets.
-     */
-    @ParameterizedTest
-    @ValueSource(longs = {21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32})
-    void chainsGiveTheHullOfPushingEveryVertex(long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        for (HalfHull.Side side : HalfHull.Side.values()) {
-            HalfHull byChains = new HalfHull(side);
-            HalfHull byPushes = new HalfHull(side);
-            long u = 0;
-            int buckets = 20 + r.nextInt(400);
-            long margin = r.nextInt(3) == 0 ? 0 : r.nextLong(-1_000, 1_000);
-            for (int b = 0; b < buckets; b++) {
-                HalfHull bucket = new HalfHull(side);
-                int n = r.nextInt(10) == 0 ? r.nextInt(2) : 1 + r.nextInt(60);
-                int kind = r.nextInt(4);
-                long start = r.nextInt(8) == 0 ? Math.max(0, u - r.nextLong(1, 50)) // overlaps the last bucket
-                        : r.nextInt(4) == 0 ? u : u + 1; // or shares its last abscissa
-                for (int i = 0; i < n; i++) {
-                    long x = start + (kind == 0 ? 10L * i : r.nextLong(1_000));
-                    long y = switch (kind) {
-                        case 0 -> 3 * x + 7; // collinear, across buckets too
-                        case 1 -> 2 * x + r.nextLong(3); // nearly collinear, duplicates
-                        case 2 -> (long) (1e6 * Math.sin(x / 3e3)) + r.nextLong(50);
-                        default -> r.nextLong(-1_000_000_000_000L, 1_000_000_000_000L);
-                    };
-                    bucket.add(x, y);
-                    u = Math.max(u, x);
-                }
-                long[] cu = bucket.us();
-                long[] cv = bucket.vs();
-                byChains.addChain(cu, cv, margin);
-                for (int i = 0; i < cu.length; i++) {
-                    byPushes.add(cu[i], cv[i] + margin);
-                }
-                if (r.nextInt(5) == 0) { // reads in between
-                    assertThat(byChains.us()).containsExactly(byPushes.us());
-                }
-            }
-            assertThat(byChains.us()).containsExactly(byPushes.us());
-            assertThat(byChains.vs()).containsExactly(byPushes.vs());
-        }
-    }
-
     @ParameterizedTest
     @ValueSource(longs = {41, 42, 43, 44})
     void aShiftedHullMergedIntoAnEmptyOneIsThePushedShiftedHull(long seed) {
@@ -174,21 +126,6 @@ class HalfHullTest {
             pushed.add(2_000_000 + du, dv);
             assertThat(copied.us()).containsExactly(pushed.us());
         }
-    }
-
-    @Test
-    void aChainOnTheHullsLineAddsOnlyItsLastPoint() {
-        HalfHull h = new HalfHull(HalfHull.Side.UPPER);
-        h.add(0, 0);
-        h.add(10, 10);
-        h.addChain(new long[] {20, 30}, new long[] {20, 30}, 0); // collinear with the hull: middle points go
-        assertThat(h.us()).containsExactly(0, 30);
-        h.addChain(new long[] {30, 40, 50}, new long[] {31, 35, 38}, 0); // same abscissa, higher: replaces (30, 30)
-        assertThat(h.us()).containsExactly(0, 30, 40, 50);
-        assertThat(h.vs()).containsExactly(0, 31, 35, 38);
-        h.addChain(new long[] {50, 60}, new long[] {30, 39}, -1); // (50, 29) lower: dominated on an upper hull
-        assertThat(h.us()).containsExactly(0, 30, 40, 50, 60);
-        assertThat(h.vs()).containsExactly(0, 31, 35, 38, 38);
     }
 
     @Test
