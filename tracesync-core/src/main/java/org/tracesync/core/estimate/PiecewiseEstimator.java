@@ -84,8 +84,9 @@ import org.tracesync.core.transform.MonotoneBound;
  * <p>Cost: O(Σ bucket vertices) once, for the hulls of aligned blocks of buckets
  * ({@link BucketBlocks}); then O(Σ bucket vertices · h) at most for each greedy scan (a hull copy
  * and a {@link FeasibleRegion} per bucket that the last region's witness line does not clear;
- * O(block vertices) for a whole block it clears, the largest aligned block first), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
- * candidate knots, h the polylines' vertices around it). Linear traces never get here: a pair whose hulls admit one line
+ * O(block vertices) for a whole block it clears, the largest aligned block first), O(h) per
+ * bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES} candidate knots, h
+ * the polylines' vertices around it). Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
  * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
