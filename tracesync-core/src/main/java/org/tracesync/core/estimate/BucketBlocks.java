@@ -35,12 +35,21 @@ final class BucketBlocks {
     static final int SMALLEST = 4;
 
     private final List<Bucket> b;
+    /** countP[k], countQ[k]: the a → b and b → a hull vertices of buckets [0, k). */
+    private final long[] countP;
+    private final long[] countQ;
     /** levels[l][k]: the hulls of buckets [k·s, (k + 1)·s), s = SMALLEST · 2^l (key: the first bucket's). */
     private final Bucket[][] levels;
 
     BucketBlocks(List<Bucket> b) {
         this.b = b;
         int m = b.size();
+        countP = new long[m + 1];
+        countQ = new long[m + 1];
+        for (int k = 0; k < m; k++) {
+            countP[k + 1] = countP[k] + b.get(k).pu().length;
+            countQ[k + 1] = countQ[k] + b.get(k).qu().length;
+        }
         int count = 0;
         for (long s = SMALLEST; s <= m; s *= 2) {
             count++;
@@ -97,6 +106,36 @@ final class BucketBlocks {
 
     private static Bucket hulls(long key, HalfHull p, HalfHull q) {
         return new Bucket(key, p.us(), p.vs(), q.us(), q.vs());
+    }
+
+    /**
+     * {np, nq, minU, maxU} of buckets [first, last]: their a → b and b → a hull vertices, and the
+     * smallest and largest u among them (Long.MAX_VALUE and MIN_VALUE when they have none). O(1)
+     * but for empty buckets at the ends: buckets are in time order, each one's u inside its own
+     * span, so the extremes lie in the first and last buckets that hold a vertex.
+     */
+    long[] vertexCounts(int first, int last) {
+        long minU = Long.MAX_VALUE;
+        long maxU = Long.MIN_VALUE;
+        for (int k = first; k <= last && minU == Long.MAX_VALUE; k++) {
+            Bucket bucket = b.get(k);
+            if (bucket.pu().length > 0) {
+                minU = bucket.pu()[0];
+            }
+            if (bucket.qu().length > 0) {
+                minU = Math.min(minU, bucket.qu()[0]);
+            }
+        }
+        for (int k = last; k >= first && maxU == Long.MIN_VALUE; k--) {
+            Bucket bucket = b.get(k);
+            if (bucket.pu().length > 0) {
+                maxU = bucket.pu()[bucket.pu().length - 1];
+            }
+            if (bucket.qu().length > 0) {
+                maxU = Math.max(maxU, bucket.qu()[bucket.qu().length - 1]);
+            }
+        }
+        return new long[] {countP[last + 1] - countP[first], countQ[last + 1] - countQ[first], minU, maxU};
     }
 
     /** The buckets. */

@@ -177,10 +177,10 @@ public final class PiecewiseEstimator {
         // later half is computed on a second thread (the transform scan's is done by then, or
         // nearly), then the envelopes and cuts below read them in order, as before
         int half = boundPieces.size() / 2;
-        LaterBounds laterBounds = new LaterBounds(boundPieces, half, b, x0, v0);
+        LaterBounds laterBounds = new LaterBounds(boundPieces, half, blocks, x0, v0);
         laterBounds.start("tracesync-bounds", boundPieces.size() >= PARALLEL_BOUND_PIECES);
         for (int k = 0; k < half; k++) {
-            bounds(boundPieces.get(k), b, x0, v0);
+            bounds(boundPieces.get(k), b, blocks, x0, v0);
         }
         laterBounds.join();
         Piece before = null;
@@ -325,11 +325,11 @@ public final class PiecewiseEstimator {
     private static final class LaterBounds extends SecondThreadTask<LaterBounds> {
         private final List<Piece> pieces;
         private final int from;
-        private final List<Bucket> b;
+        private final BucketBlocks b;
         private final long x0;
         private final long v0;
 
-        LaterBounds(List<Piece> pieces, int from, List<Bucket> b, long x0, long v0) {
+        LaterBounds(List<Piece> pieces, int from, BucketBlocks b, long x0, long v0) {
             this.pieces = pieces;
             this.from = from;
             this.b = b;
@@ -340,7 +340,7 @@ public final class PiecewiseEstimator {
         @Override
         protected LaterBounds compute() {
             for (int k = from; k < pieces.size(); k++) {
-                bounds(pieces.get(k), b, x0, v0);
+                bounds(pieces.get(k), b.buckets(), b, x0, v0);
             }
             return this;
         }
@@ -1437,7 +1437,7 @@ public final class PiecewiseEstimator {
      * and the clock within ε of that region's envelope: [L_ε − ε, U_ε + ε] (ε rounded up to ns).
      * With ε = 0 these are the strict bounds of a linear clock.
      */
-    private static void bounds(Piece p, List<Bucket> b, long x0, long v0) {
+    private static void bounds(Piece p, List<Bucket> b, BucketBlocks blocks, long x0, long v0) {
         long e = (long) Math.ceil(p.epsilon);
         // the piece's two half hulls straight from its buckets' vertices (buckets in time order,
         // each sorted by u: every push is in order), in the coordinates a PairAccumulator fed
@@ -1467,8 +1467,11 @@ public final class PiecewiseEstimator {
         // the loop over the piece's buckets in a method of its own: without a loop of its own this
         // method stays below the JIT's thresholds for C2 (one call per bound piece, 4,294 on the
         // wandering day), which compiled it, after the fit had ended, with the whole estimate of
-        // a piece inlined (11 KB of bytecode, 0.6-1.2 s of C2)
-        long[] counts = bucketVertices(p, b, hp, hq, ox, ov, e);
+        // a piece inlined (11 KB of bytecode, 0.6-1.2 s of C2). With the hulls kept and the
+        // blocks' prefix counts, no loop at all: the first thousand or two bound pieces run
+        // interpreted (the launcher's Tier3 thresholds), where a loop per piece cost the most
+        long[] counts = p.hullP != null && blocks != null ? blocks.vertexCounts(p.first, p.last)
+                : bucketVertices(p, b, hp, hq, ox, ov, e);
         long np = counts[0];
         long nq = counts[1];
         long minU = counts[2];
@@ -1669,7 +1672,7 @@ public final class PiecewiseEstimator {
         for (Piece piece : new Piece[] {prev, p}) {
             if (piece.boundsDue) {
                 piece.boundsDue = false;
-                bounds(piece, hulls, x0, v0);
+                bounds(piece, hulls, null, x0, v0);
             }
         }
         long cut = p.cut;

@@ -39,7 +39,8 @@ class BucketBlocksTest {
                     p.add(u, line + (kind == 2 ? 40_000 : 40_000 + r.nextLong(30_000)));
                 }
                 if (kind != 4) {
-                    q.add(u + r.nextLong(0, 3), line - (kind == 2 ? 50_000 : 50_000 + r.nextLong(30_000)));
+                    q.add(Math.min(u + r.nextLong(0, 3), (k + 1) * width - 1), // inside the bucket's span
+                            line - (kind == 2 ? 50_000 : 50_000 + r.nextLong(30_000)));
                 }
             }
             out.add(new Bucket(k, p.us(), p.vs(), q.us(), q.vs()));
@@ -109,6 +110,37 @@ class BucketBlocksTest {
         }
         // 300 buckets: 75 blocks of 4, 37 of 8, 18 of 16, 9 of 32, 4 of 64, 2 of 128, 1 of 256
         assertThat(checked).isEqualTo(75 + 37 + 18 + 9 + 4 + 2 + 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void vertexCountsAreThoseOfEveryBucketInTheRange(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        int m = 1 + r.nextInt(400);
+        List<Bucket> b = buckets(r, m);
+        BucketBlocks blocks = new BucketBlocks(b);
+        for (int trial = 0; trial < 300; trial++) {
+            int first = r.nextInt(m);
+            int last = first + r.nextInt(m - first);
+            long np = 0;
+            long nq = 0;
+            long minU = Long.MAX_VALUE;
+            long maxU = Long.MIN_VALUE;
+            for (int k = first; k <= last; k++) {
+                Bucket bucket = b.get(k);
+                np += bucket.pu().length;
+                nq += bucket.qu().length;
+                for (long u : bucket.pu()) {
+                    minU = Math.min(minU, u);
+                    maxU = Math.max(maxU, u);
+                }
+                for (long u : bucket.qu()) {
+                    minU = Math.min(minU, u);
+                    maxU = Math.max(maxU, u);
+                }
+            }
+            assertThat(blocks.vertexCounts(first, last)).as("[%d, %d]", first, last).containsExactly(np, nq, minU, maxU);
+        }
     }
 
     @Test
