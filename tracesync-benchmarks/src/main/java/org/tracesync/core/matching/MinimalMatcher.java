@@ -28,6 +28,12 @@ public final class MinimalMatcher {
     private long head;
     private long tail;
     private long now = Long.MIN_VALUE;
+    private final FlowTable flowTable;
+    private static final int EXCHANGE_SLOTS = 1 << 16;
+    private static final int ACK = 0x10;
+    private final long[] ex;
+    long exchangesFound;
+    private long decisionTime;
     private final int nodes;
     /** Per ordered pair: messages, and the least receive − send time. */
     final long[] pairCount;
@@ -37,8 +43,20 @@ public final class MinimalMatcher {
 
     /** {@code capacity}: at least the most keys live at once (the ring's records; the table gets twice that). */
     public MinimalMatcher(int nodes, long window, int capacity, boolean ahead) {
+        this(nodes, window, capacity, ahead, false, false);
+    }
+
+    /**
+     * With {@code flows}, sends also go through {@link FlowTable#retransmission} (a retransmitted
+     * key is not a message); with {@code exchanges}, messages also go through {@link TcpMatcher}'s
+     * exchange cache (its slots read ahead with the run, as {@link TcpMatcher#match} does): the
+     * two parts of today's matcher beyond this one, added one at a time to cost them.
+     */
+    public MinimalMatcher(int nodes, long window, int capacity, boolean ahead, boolean flows, boolean exchanges) {
         this.window = window;
         this.ahead = ahead;
+        this.flowTable = flows ? new FlowTable() : null;
+        this.ex = exchanges ? new long[EXCHANGE_SLOTS * 4] : null;
         this.nodes = nodes;
         int records = Integer.highestOneBit(Math.max(2, capacity - 1)) << 1;
         ring = new long[records * 8];
@@ -78,7 +96,22 @@ public final class MinimalMatcher {
                     if (ring[e + 3] >= limit) {
                         break;
                     }
-                    read += slots[(int) ring[e + 7] & mask];
+                    long hw = ring[e + 7];
+                    read += slots[(int) hw & mask];
+                    long c2 = ring[e + 2];
+                    if (ex != null && c2 >= 0 && (int) ring[e + 6] == (1 << 16 | 1)) {
+                        int ackSlot = 0;
+                        int dataSlot = 0;
+                        if ((c2 & (long) ACK << 32) != 0) {
+                            ackSlot = ackSlot(ring[e], ring[e + 1]);
+                            read += ex[ackSlot] + ex[ackSlot + 3];
+                        }
+                        if ((int) c2 > 0) {
+                            dataSlot = dataSlot(ring[e], ring[e + 1], (int) c2);
+                            read += ex[dataSlot] + ex[dataSlot + 3];
+                        }
+                        ring[e + 7] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48 | (long) (dataSlot >> 2) << 32;
+                    }
                 }
                 reads += read;
             }
@@ -97,6 +130,8 @@ public final class MinimalMatcher {
                 decideHead();
             }
         }
+        boolean retrans = flowTable != null && send && c >= 0
+                && flowTable.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
         long[] slots = this.slots;
         long[] ring = this.ring;
         int i = h & mask;
@@ -111,7 +146,7 @@ public final class MinimalMatcher {
                 ring[e + 2] = c;
                 ring[e + 3] = time;
                 ring[e + 6] = 0;
-                ring[e + 7] = h;
+                ring[e + 7] = h & 0xffff_ffffL;
                 slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
                 break;
             }
@@ -126,7 +161,7 @@ public final class MinimalMatcher {
         int side = send ? 0 : 1;
         ring[e + 4 + side] = time;
         // per side: a 16-bit count and the node + 1
-        long meta = ring[e + 6];
+        long meta = ring[e + 6] | (retrans ? 1L << 31 : 0);
         meta += 1L << (side << 4);
         int shift = 32 + (side << 4);
         ring[e + 6] = (meta & ~(0xffffL << shift)) | (long) (node + 1) << shift;
@@ -144,6 +179,10 @@ public final class MinimalMatcher {
             long d = ring[e + 5] - ring[e + 4];
             if (d < pairMin[p]) {
                 pairMin[p] = d;
+            }
+            if (ex != null && ring[e + 2] >= 0) {
+                decisionTime = ring[e + 3];
+                exchange(from, to, ring[e + 4], ring[e + 5], ring[e], ring[e + 1], ring[e + 2], ring[e + 7]);
             }
         }
         int h = (int) ring[e + 7];
@@ -167,6 +206,45 @@ public final class MinimalMatcher {
         }
         slots[i] = 0;
         head++;
+    }
+
+    private static int ackSlot(long k0, long k1) {
+        return (KeyWindow.hash(k0, k1 & 0xffffffffL, 0) & (EXCHANGE_SLOTS - 1)) << 2;
+    }
+
+    private static long reversed(long k0) {
+        return (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32 | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
+    }
+
+    private static int dataSlot(long k0, long k1, int len) {
+        long expected = ((k1 >>> 32) + len) & 0xffffffffL;
+        return (KeyWindow.hash(reversed(k0), expected, 0) & (EXCHANGE_SLOTS - 1)) << 2;
+    }
+
+    /** {@link TcpMatcher}'s exchange cache, its memory accesses and tests (states: 1 awaiting, 2 used). */
+    private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2, long hw) {
+        boolean kept = hw >>> 32 != 0;
+        if (((int) (k2 >>> 32) & ACK) != 0) {
+            int d = kept ? (int) (hw >>> 48) << 2 : ackSlot(k0, k1);
+            long want = (k1 & 0xffffffffL) << 32 | 1L << 30 | (long) (to & 0x7fff) << 15 | (from & 0x7fff);
+            if (ex[d + 1] == want && ex[d] == k0 && decisionTime - ex[d + 3] <= window) {
+                exchangesFound++;
+                ex[d + 1] = want ^ 3L << 30;
+            }
+        }
+        int len = (int) k2;
+        if (len > 0) {
+            int d = kept ? ((int) (hw >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len);
+            long rev = reversed(k0);
+            long expected = ((k1 >>> 32) + len) & 0xffffffffL;
+            long w = ex[d + 1];
+            boolean same = (w & 3L << 30) != 0 && ex[d] == rev && w >>> 32 == expected
+                    && decisionTime - ex[d + 3] <= window;
+            ex[d] = rev;
+            ex[d + 1] = expected << 32 | (same ? 2L : 1L) << 30 | (long) (from & 0x7fff) << 15 | (to & 0x7fff);
+            ex[d + 2] = t2 - t1;
+            ex[d + 3] = decisionTime;
+        }
     }
 
     /** Decides every key left. */

@@ -110,7 +110,7 @@ public final class TraceStageRun {
     }
 
     /** Opens the traces as {@code sync} does: grouped by format (captures together), in the given order. */
-    private static List<EventTrace> open(List<Path> files, InputOptions opts) throws IOException {
+    static List<EventTrace> open(List<Path> files, InputOptions opts) throws IOException {
         EventTrace[] traces = new EventTrace[files.size()];
         java.util.Map<TraceFormat, List<Integer>> byFormat = new java.util.LinkedHashMap<>();
         for (int i = 0; i < files.size(); i++) {
