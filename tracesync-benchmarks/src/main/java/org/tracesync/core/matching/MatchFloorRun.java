@@ -82,7 +82,7 @@ public final class MatchFloorRun {
         // the peaks of live keys, to size the minimal matcher's tables once for each window
         int peak = peakKeys(blocks, nodes, w60);
         int peak1 = peakKeys(blocks, nodes, w1);
-        String[] names = {"scan", "minimal60", "minimal60ahead", "+flows", "+exchanges", "+both", "minimal1", "minimal1ahead", "tcp60", "tcp60acc", "tcp1"};
+        String[] names = {"scan", "minimal60", "minimal60ahead", "+flows", "+exchanges", "+both", "light60", "minimal1", "minimal1ahead", "light1", "tcp60", "tcp60acc", "tcp1"};
         Variant[] all = {
             () -> () -> scan(blocks),
             () -> minimal(blocks, new MinimalMatcher(nodes, w60, peak, false)),
@@ -90,8 +90,10 @@ public final class MatchFloorRun {
             () -> minimal(blocks, new MinimalMatcher(nodes, w60, peak, true, true, false)),
             () -> minimal(blocks, new MinimalMatcher(nodes, w60, peak, true, false, true)),
             () -> minimal(blocks, new MinimalMatcher(nodes, w60, peak, true, true, true)),
+            () -> minimal(blocks, new MinimalMatcher(nodes, w60, peak, true, false, false, true)),
             () -> minimal(blocks, new MinimalMatcher(nodes, w1, peak1, false)),
             () -> minimal(blocks, new MinimalMatcher(nodes, w1, peak1, true)),
+            () -> minimal(blocks, new MinimalMatcher(nodes, w1, peak1, true, false, false, true)),
             () -> tcp(blocks, nodes, w60, null),
             () -> tcp(blocks, nodes, w60, new PairAccumulators(nodes)),
             () -> tcp(blocks, nodes, w1, null),

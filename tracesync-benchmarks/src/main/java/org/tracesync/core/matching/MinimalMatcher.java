@@ -28,6 +28,7 @@ public final class MinimalMatcher {
     private long head;
     private long tail;
     private long now = Long.MIN_VALUE;
+    private final boolean light;
     private final FlowTable flowTable;
     private static final int EXCHANGE_SLOTS = 1 << 16;
     private static final int ACK = 0x10;
@@ -53,6 +54,18 @@ public final class MinimalMatcher {
      * two parts of today's matcher beyond this one, added one at a time to cost them.
      */
     public MinimalMatcher(int nodes, long window, int capacity, boolean ahead, boolean flows, boolean exchanges) {
+        this(nodes, window, capacity, ahead, flows, exchanges, false);
+    }
+
+    /**
+     * With {@code light}, fewer unpredictable branches: keys are decided once per run of
+     * {@value #RUN} events (a key past its window until then is treated as absent by the lookups,
+     * so the same keys are messages), and the home slot's outcome (new key or found) is applied by
+     * conditional moves, a loop only on a collision.
+     */
+    public MinimalMatcher(int nodes, long window, int capacity, boolean ahead, boolean flows, boolean exchanges,
+                          boolean light) {
+        this.light = light;
         this.window = window;
         this.ahead = ahead;
         this.flowTable = flows ? new FlowTable() : null;
@@ -115,6 +128,17 @@ public final class MinimalMatcher {
                 }
                 reads += read;
             }
+            if (light) {
+                long limit = now - window;
+                while (head < tail && ring[rec(head) + 3] < limit) {
+                    decideHead();
+                }
+                for (int i = start; i < end; i++) {
+                    int f = info[i];
+                    stepLight(EventBlock.node(f), EventBlock.send(f), time[i], a[i], b[i], c[i], hash[i]);
+                }
+                continue;
+            }
             for (int i = start; i < end; i++) {
                 int f = info[i];
                 step(EventBlock.node(f), EventBlock.send(f), time[i], a[i], b[i], c[i], hash[i]);
@@ -162,6 +186,51 @@ public final class MinimalMatcher {
         ring[e + 4 + side] = time;
         // per side: a 16-bit count and the node + 1
         long meta = ring[e + 6] | (retrans ? 1L << 31 : 0);
+        meta += 1L << (side << 4);
+        int shift = 32 + (side << 4);
+        ring[e + 6] = (meta & ~(0xffffL << shift)) | (long) (node + 1) << shift;
+    }
+
+    /** {@link #step} with the decisions left to the run's start and the home slot's outcome by conditional moves. */
+    private void stepLight(int node, boolean send, long time, long a, long b, long c, int h) {
+        long nowHere = Math.max(now, time);
+        now = nowHere;
+        long limit = nowHere - window;
+        long[] slots = this.slots;
+        long[] ring = this.ring;
+        int i = h & mask;
+        long s = slots[i];
+        int e0 = rec(s);
+        boolean same = (int) (s >>> 32) == h & ring[e0] == a & ring[e0 + 1] == b & ring[e0 + 2] == c
+                & ring[e0 + 3] >= limit;
+        if (s != 0 & !same) {
+            // a collision (or the key's window is over): walk the probe run
+            while (true) {
+                i = (i + 1) & mask;
+                s = slots[i];
+                if (s == 0) {
+                    break;
+                }
+                int e1 = rec(s);
+                if ((int) (s >>> 32) == h && ring[e1] == a && ring[e1 + 1] == b && ring[e1 + 2] == c
+                        && ring[e1 + 3] >= limit) {
+                    break;
+                }
+            }
+        }
+        boolean fresh = s == 0;
+        long id = fresh ? tail : s;
+        tail += fresh ? 1 : 0;
+        int e = rec(id);
+        ring[e] = a;
+        ring[e + 1] = b;
+        ring[e + 2] = c;
+        ring[e + 3] = fresh ? time : ring[e + 3];
+        long meta = fresh ? 0 : ring[e + 6];
+        ring[e + 7] = fresh ? h & 0xffff_ffffL : ring[e + 7];
+        slots[i] = fresh ? (long) h << 32 | (id & 0xffff_ffffL) : s;
+        int side = send ? 0 : 1;
+        ring[e + 4 + side] = time;
         meta += 1L << (side << 4);
         int shift = 32 + (side << 4);
         ring[e + 6] = (meta & ~(0xffffL << shift)) | (long) (node + 1) << shift;
