@@ -52,18 +52,21 @@ public final class ReadFloorRun {
         }
         InputOptions opts = InputOptions.defaults();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        double[][] ns = new double[2][rounds];
-        long[] events = new long[2];
-        long[] check = new long[2];
+        String[] names = {"minimal", "today", "viaHeap"};
+        double[][] ns = new double[3][rounds];
+        long[] events = new long[3];
+        long[] check = new long[3];
         for (int k = 0; k < rounds; k++) {
-            for (int turn = 0; turn < 2; turn++) {
-                int v = k % 2 == 0 ? turn : 1 - turn;
+            for (int turn = 0; turn < 3; turn++) {
+                int v = (turn + k) % 3;
                 EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
                 long start = cpu.getCurrentThreadCpuTime();
                 long n;
                 long sum = 0;
                 if (v == 0) {
                     n = minimal(maps, block);
+                } else if (v == 2) {
+                    n = viaHeap(files, block);
                 } else {
                     List<EventTrace> traces = TraceStageRun.open(files, opts);
                     List<NodeInfo> nodes = traces.stream().map(EventTrace::node).toList();
@@ -82,13 +85,13 @@ public final class ReadFloorRun {
                 events[v] = n;
                 check[v] = sum;
             }
-            System.out.printf("round %d: minimal %.1f | today %.1f ns CPU per packet | load %s%n", k + 1, ns[0][k],
-                    ns[1][k], java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+            System.out.printf("round %d: minimal %.1f | today %.1f | viaHeap %.1f ns CPU per packet | load %s%n", k + 1,
+                    ns[0][k], ns[1][k], ns[2][k], java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         }
-        for (int v = 0; v < 2; v++) {
+        for (int v = 0; v < 3; v++) {
             double[] r = Arrays.copyOfRange(ns[v], Math.min(1, rounds - 1), rounds);
             Arrays.sort(r);
-            System.out.printf("  %-8s %6.1f (%.1f-%.1f) ns per packet, %d packets%n", v == 0 ? "minimal" : "today",
+            System.out.printf("  %-8s %6.1f (%.1f-%.1f) ns per packet, %d packets%n", names[v],
                     r[r.length / 2], r[0], r[r.length - 1], events[v]);
         }
     }
@@ -141,6 +144,88 @@ public final class ReadFloorRun {
             pos[next] = p;
             head[next] = p < m.limit() ? timeAt(m, p) : Long.MAX_VALUE;
         }
+    }
+
+    /**
+     * The floor's decoding over the files read as today's reader reads them: 128 KB heap windows
+     * filled by {@code FileChannel.read} (the kernel's copy and the JDK's), so that the difference
+     * from {@link #minimal} is the cost of those copies and of refilling.
+     */
+    static long viaHeap(List<Path> files, EventBlock block) throws IOException {
+        int n = files.size();
+        FileChannel[] ch = new FileChannel[n];
+        ByteBuffer[] buf = new ByteBuffer[n];
+        long[] head = new long[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                ch[i] = FileChannel.open(files.get(i), StandardOpenOption.READ);
+                buf[i] = ByteBuffer.wrap(new byte[1 << 17]).order(ByteOrder.BIG_ENDIAN);
+                buf[i].limit(0);
+                head[i] = refill(ch[i], buf[i], 24) ? timeAt(buf[i], buf[i].position() + 24) : Long.MAX_VALUE;
+                buf[i].position(buf[i].position() + 24);
+            }
+            long packets = 0;
+            while (true) {
+                int next = -1;
+                long best = Long.MAX_VALUE;
+                for (int i = 0; i < n; i++) {
+                    if (head[i] < best) {
+                        best = head[i];
+                        next = i;
+                    }
+                }
+                if (next < 0) {
+                    return packets;
+                }
+                ByteBuffer m = buf[next];
+                int p = m.position();
+                int incl = Integer.reverseBytes(m.getInt(p + 8));
+                int q = p + 16;
+                long ipWord = m.getLong(q + 14 + 8);
+                long dst = m.getLong(q + 14 + 16);
+                long seqAck = m.getLong(q + 14 + 24);
+                long flagsWin = m.getLong(q + 14 + 32);
+                int totalLength = m.getShort(q + 14 + 2) & 0xffff;
+                int src = (int) ipWord & 0xff;
+                int dstAddr = (int) (dst >>> 32) & 0xff;
+                long ka = (long) src << 48 | (long) dstAddr << 32 | ((int) dst & 0xffffffffL);
+                long kc = (flagsWin >>> 48 & 0x1ff) << 32 | ((totalLength - 40) & 0xffffffffL);
+                if (block.isFull()) {
+                    block.clear();
+                }
+                block.addPacked(next, src == next + 1, best, ka, seqAck, kc);
+                packets++;
+                m.position(q + incl);
+                head[next] = refill(ch[next], m, 16) ? timeAt(m, m.position()) : Long.MAX_VALUE;
+                if (head[next] != Long.MAX_VALUE) {
+                    int len = Integer.reverseBytes(m.getInt(m.position() + 8));
+                    if (!refill(ch[next], m, 16 + len)) {
+                        head[next] = Long.MAX_VALUE;
+                    }
+                }
+            }
+        } finally {
+            for (FileChannel c : ch) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Makes {@code need} bytes available from the buffer's position (compacting and reading); false at the end. */
+    private static boolean refill(FileChannel ch, ByteBuffer m, int need) throws IOException {
+        if (m.remaining() >= need) {
+            return true;
+        }
+        m.compact();
+        while (m.position() < need) {
+            if (ch.read(m) < 0) {
+                break;
+            }
+        }
+        m.flip();
+        return m.remaining() >= need;
     }
 
     private static long timeAt(ByteBuffer m, int p) {
