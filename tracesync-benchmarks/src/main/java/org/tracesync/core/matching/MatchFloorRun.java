@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.tracesync.benchmarks.RunStats;
 import org.tracesync.core.accumulate.PairAccumulators;
 import org.tracesync.core.model.MessageSink;
 import org.tracesync.formats.input.TraceStageRun;
@@ -123,13 +124,13 @@ public final class MatchFloorRun {
             for (int x = 0; x < n; x++) {
                 line.append(String.format(" %s %.1f", names[chosen.get(x)], ns[x][k]));
             }
-            System.out.println(line + " ns/event | load " + load());
+            System.out.println(line + " ns/event | load " + RunStats.load());
         }
         System.out.printf("medians of rounds 2..%d, CPU ns per event (range; messages):%n", rounds);
         for (int x = 0; x < n; x++) {
             double[] r = Arrays.copyOfRange(ns[x], Math.min(1, rounds - 1), rounds);
             Arrays.sort(r);
-            System.out.printf("  %-15s %7.1f (%.1f-%.1f; %d)%n", names[chosen.get(x)], median(r), r[0], r[r.length - 1],
+            System.out.printf("  %-15s %7.1f (%.1f-%.1f; %d)%n", names[chosen.get(x)], RunStats.median(r), r[0], r[r.length - 1],
                     found[x]);
         }
     }
@@ -174,18 +175,5 @@ public final class MatchFloorRun {
             m.finish();
             return m.matched();
         };
-    }
-
-    private static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static String load() {
-        try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException e) {
-            return "?";
-        }
     }
 }

@@ -21,22 +21,18 @@ final class ConnectionSet {
     }
 
     boolean contains(long k) {
-        if (k == 0) {
-            return hasZero;
-        }
+        return k == 0 ? hasZero : slots[slot(k)] == k;
+    }
+
+    /** The slot holding {@code k} (not 0), or the empty slot where its probe run ends. */
+    private int slot(long k) {
         long[] s = slots;
         int mask = s.length - 1;
         int i = hash(k) & mask;
-        while (true) {
-            long v = s[i];
-            if (v == k) {
-                return true;
-            }
-            if (v == 0) {
-                return false;
-            }
+        while (s[i] != k && s[i] != 0) {
             i = (i + 1) & mask;
         }
+        return i;
     }
 
     /** Adds {@code k}; true when it was not there. */
@@ -48,17 +44,9 @@ final class ConnectionSet {
             return added;
         }
         long[] s = slots;
-        int mask = s.length - 1;
-        int i = hash(k) & mask;
-        while (true) {
-            long v = s[i];
-            if (v == k) {
-                return false;
-            }
-            if (v == 0) {
-                break;
-            }
-            i = (i + 1) & mask;
+        int i = slot(k);
+        if (s[i] == k) {
+            return false;
         }
         s[i] = k;
         size++;
