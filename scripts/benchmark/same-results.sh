@@ -13,6 +13,8 @@ BASE=${1:?usage: same-results.sh BASE_JAR [FILE...]}; shift
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 D=$HERE/../shared/data
 OUT=${OUT:-$(mktemp -d)}
+# a given OUT that does not exist yet is made (else every input would show as DIFFER)
+mkdir -p "$OUT" || { echo "same-results.sh: cannot make the output directory $OUT" >&2; exit 2; }
 inputs=()
 for k in $(seq 1 12); do inputs+=("$D/lttv-text/test$k.txt"); done
 inputs+=("$D/pcap/three-hosts/messages.txt" "$D/pcap/three-hosts/h1.pcap $D/pcap/three-hosts/h2.pcap $D/pcap/three-hosts/h3.pcap"

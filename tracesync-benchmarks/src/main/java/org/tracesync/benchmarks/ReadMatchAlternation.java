@@ -75,7 +75,7 @@ public final class ReadMatchAlternation {
                 messages[v] = Long.parseLong(m.group(2));
             }
             out.printf("round %d: old %.1f | new %.1f ns CPU per packet (read + match, one thread) | load %s%n", k + 1,
-                    ns[0][k], ns[1][k], load());
+                    ns[0][k], ns[1][k], RunStats.load());
         }
         double[] oldNs = Arrays.copyOfRange(ns[0], 1, rounds);
         double[] newNs = Arrays.copyOfRange(ns[1], 1, rounds);
@@ -88,20 +88,7 @@ public final class ReadMatchAlternation {
         Arrays.sort(ratio);
         out.printf("read + match, rounds 2..%d: old %.1f ns (%.1f-%.1f), new %.1f ns (%.1f-%.1f) per packet (medians);"
                         + " new/old %.3f (rounds %.3f-%.3f); messages old %d, new %d; packets %d%n",
-                rounds, median(oldNs), oldNs[0], oldNs[oldNs.length - 1], median(newNs), newNs[0],
-                newNs[newNs.length - 1], median(ratio), ratio[0], ratio[ratio.length - 1], messages[0], messages[1], packets);
-    }
-
-    private static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static String load() {
-        try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException e) {
-            return "?";
-        }
+                rounds, RunStats.median(oldNs), oldNs[0], oldNs[oldNs.length - 1], RunStats.median(newNs), newNs[0],
+                newNs[newNs.length - 1], RunStats.median(ratio), ratio[0], ratio[ratio.length - 1], messages[0], messages[1], packets);
     }
 }

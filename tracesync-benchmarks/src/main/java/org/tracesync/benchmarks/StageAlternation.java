@@ -61,7 +61,7 @@ public final class StageAlternation {
                 }
             }
             out.printf("round %d: old reading %.1f matching %.1f | new reading %.1f matching %.1f | load %s%n", k + 1,
-                    ns[0][0][k], ns[0][1][k], ns[1][0][k], ns[1][1][k], load());
+                    ns[0][0][k], ns[0][1][k], ns[1][0][k], ns[1][1][k], RunStats.load());
         }
         String[] half = {"reading half", "matching half", "read + match"};
         for (int h = 0; h < 3; h++) {
@@ -77,20 +77,7 @@ public final class StageAlternation {
             Arrays.sort(newNs);
             Arrays.sort(ratio);
             out.printf("%s, rounds 2..%d: old %.1f ns, new %.1f ns per event (medians); new/old %.3f (rounds %.3f-%.3f)%n",
-                    half[h], rounds, median(oldNs), median(newNs), median(ratio), ratio[0], ratio[ratio.length - 1]);
-        }
-    }
-
-    private static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static String load() {
-        try {
-            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException e) {
-            return "?";
+                    half[h], rounds, RunStats.median(oldNs), RunStats.median(newNs), RunStats.median(ratio), ratio[0], ratio[ratio.length - 1]);
         }
     }
 }

@@ -83,8 +83,34 @@ public final class TraceStageRun {
         }
     }
 
+    /**
+     * The merged event stream of {@code files} as {@code sync} would hand it to the matcher (no
+     * coarse offsets), read once into blocks kept in memory (about 40 bytes per event), for
+     * replays of the matching half ({@code MatchFloorRun}).
+     */
+    public static ReadBlocks readBlocks(List<Path> files) throws IOException {
+        InputOptions opts = InputOptions.defaults();
+        List<EventTrace> traces = open(files, opts);
+        List<NodeInfo> nodes = traces.stream().map(EventTrace::node).toList();
+        List<EventBlock> blocks = new ArrayList<>();
+        try (MergedEventReader in = new MergedEventReader(traces, MergedTraceInput.addressTable(nodes),
+                new long[nodes.size()], Long.MAX_VALUE)) {
+            boolean more;
+            do {
+                EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+                more = in.fill(block);
+                blocks.add(block);
+            } while (more);
+        }
+        return new ReadBlocks(blocks, nodes.size());
+    }
+
+    /** The blocks of a merged stream and the number of its nodes. */
+    public record ReadBlocks(List<EventBlock> blocks, int nodes) {
+    }
+
     /** Opens the traces as {@code sync} does: grouped by format (captures together), in the given order. */
-    private static List<EventTrace> open(List<Path> files, InputOptions opts) throws IOException {
+    static List<EventTrace> open(List<Path> files, InputOptions opts) throws IOException {
         EventTrace[] traces = new EventTrace[files.size()];
         java.util.Map<TraceFormat, List<Integer>> byFormat = new java.util.LinkedHashMap<>();
         for (int i = 0; i < files.size(); i++) {

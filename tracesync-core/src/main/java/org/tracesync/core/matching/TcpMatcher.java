@@ -56,7 +56,10 @@ import org.tracesync.core.model.MessageSink;
  * follows the window, and the work per event. Of that, the pair accumulators behind the sink take
  * about 25–30 ns per event and the exchanges about 20; with a 1 s window (tables within the caches)
  * the matcher alone still takes about 50 ns per event without exchanges and flows (fourth session
- * of 2026-11-23, docs/PERFORMANCE.md).
+ * of 2026-11-23, docs/PERFORMANCE.md). A minimal matcher of the same design (one probe per event,
+ * one record per key, decided by time) with the flow table and the exchange cache added costs as
+ * much as this one on the benchmark set's key stream; alone it costs about 66 ns per event with
+ * the 60 s window and 42 with every table cached ({@code MatchFloorRun}, ninth session).
  */
 public final class TcpMatcher {
 
@@ -102,6 +105,18 @@ public final class TcpMatcher {
         return expected << 32 | state << 30 | (long) (from & 0x7fff) << 15 | (to & 0x7fff);
     }
     private final FlowTable flows = new FlowTable();
+    /**
+     * The connections an acknowledgement could complete an exchange on: the reversed connection
+     * of every data message decided so far ({@link #awaitAcknowledgement}), which is what its
+     * exchange-cache entry holds in its first word. An acknowledgement on any other connection
+     * cannot match an entry, so its lookup (a hash and a load in a 2 MB table) is skipped: the
+     * same answers (no entry is read or written differently), less work where data flows one way
+     * on a connection, as on the benchmark set (none of its messages can complete an exchange).
+     * Null once it would hold more than {@value #ACK_CONNECTIONS_MAX} connections: then every
+     * acknowledgement looks up, as before.
+     */
+    private ConnectionSet ackConnections = new ConnectionSet();
+    private static final int ACK_CONNECTIONS_MAX = 1 << 16;
     /**
      * Events per run of {@link #match}: enough reads in flight, few enough to stay cached. 128
      * rather than 64 since the eighth session: read + match 0.94x (24 of 34 alternated rounds
@@ -252,7 +267,7 @@ public final class TcpMatcher {
                 // only the slots exchange() will use (an unused one stays 0)
                 int ackSlot = 0;
                 int dataSlot = 0;
-                if ((k2 & (long) ACK << 32) != 0) {
+                if ((k2 & (long) ACK << 32) != 0 && mayAcknowledge(k0)) {
                     ackSlot = ackSlot(k0, k1);
                     slots[nx++] = ackSlot;
                 }
@@ -449,9 +464,12 @@ public final class TcpMatcher {
      */
     private void exchange(int from, int to, long t1, long t2, long k0, long k1, long k2, long slotsKept) {
         boolean kept = slotsKept >>> 32 != 0;
-        if (((int) (k2 >>> 32) & ACK) != 0) {
+        if (((int) (k2 >>> 32) & ACK) != 0 && mayAcknowledge(k0)) {
+            // an acknowledgement slot of 0 may be one not read ahead (the connection had no data
+            // then): computed again (the same when it was slot 0)
+            int ackKept = (int) (slotsKept >>> 48);
             acknowledgement(from, to, t1, t2, k0, k1 & 0xffffffffL,
-                    kept ? (int) (slotsKept >>> 48) << 2 : ackSlot(k0, k1));
+                    kept && ackKept != 0 ? ackKept << 2 : ackSlot(k0, k1));
         }
         int len = (int) k2;
         if (len > 0) {
@@ -475,11 +493,30 @@ public final class TcpMatcher {
         }
     }
 
+    /** Every acknowledgement looks its data message up, as before the filter (for tests: the path it replaces). */
+    void lookUpEveryAcknowledgement() {
+        ackConnections = null;
+    }
+
+    /**
+     * Whether an acknowledgement on connection {@code k0} may find its data message in the
+     * exchange cache: some data message decided so far waits on that connection.
+     */
+    private boolean mayAcknowledge(long k0) {
+        ConnectionSet c = ackConnections;
+        return c == null || c.contains(k0);
+    }
+
     /** A data message (sequence {@code seq}, {@code len} bytes): waits in entry {@code d} for its acknowledgement. */
     private void awaitAcknowledgement(int from, int to, long t1, long t2, long k0, long seq, int len, int d) {
         long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
                 | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
         long expected = (seq + len) & 0xffffffffL;
+        if (ackConnections != null) {
+            if (ackConnections.add(reversed) && ackConnections.size() > ACK_CONNECTIONS_MAX) {
+                ackConnections = null; // too many to be worth it: every acknowledgement looks up
+            }
+        }
         long w = ex[d + 1];
         boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
                 && decisionTime - ex[d + 3] <= window;

@@ -276,4 +276,89 @@ class TcpMatcherTest {
         assertThat(viaFinish).hasSize(1_400 + (int) ms[0].exchanges());
         assertThat(viaFinish).containsExactlyElementsOf(viaWindow);
     }
+
+    /**
+     * Acknowledgements look up the exchange cache only on connections some decided data message
+     * waits on ({@code ConnectionSet}): the same messages, in the same order, the same exchanges
+     * and round-trip minima as looking up every acknowledgement. The stream mixes connections
+     * with traffic both ways (exchanges), one-way connections (acknowledgements that can match
+     * nothing), and enough data messages in the window that entries of the 65,536-slot cache are
+     * overwritten (exchanges lost to collisions, which the filter must not bring back), with
+     * acknowledgements both before and after their connection's first data message is decided.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void acknowledgementsLookUpOnlyWhereDataWaits(long seed) {
+        List<List<long[]>> got = new ArrayList<>();
+        TcpMatcher[] ms = new TcpMatcher[2];
+        for (int v = 0; v < 2; v++) {
+            List<long[]> out = new ArrayList<>();
+            got.add(out);
+            TcpMatcher tm = new TcpMatcher(4, W, (s, r, ts, tr) -> out.add(new long[] {s, r, ts, tr}));
+            tm.exchangesTo((a, b, t1, t2, t3, t4) -> out.add(new long[] {-1, a, b, t1, t2, t3, t4}));
+            if (v == 1) {
+                tm.lookUpEveryAcknowledgement();
+            }
+            Random rnd = new Random(seed);
+            EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+            int connections = 300;
+            long[] seq = new long[connections];
+            long[] peerSeq = new long[connections];
+            for (int k = 0; k < connections; k++) {
+                seq[k] = rnd.nextInt() & 0xffffffffL;
+                peerSeq[k] = rnd.nextInt() & 0xffffffffL;
+            }
+            long t = 1_000_000;
+            List<long[]> pending = new ArrayList<>(); // {time, node, send, src, dst, sport, dport, seq, ack, flags, len}
+            for (int i = 0; i < 150_000; i++) {
+                t += rnd.nextInt(20_000);
+                int k = rnd.nextInt(connections);
+                int a = k % 4;
+                int b = (a + 1 + k / 4 % 3) % 4;
+                int sport = 1000 + k;
+                int dport = 5000 + k;
+                boolean twoWay = k % 3 != 0; // a third of the connections never answer
+                int len = 1 + rnd.nextInt(1400);
+                long s0 = seq[k];
+                seq[k] = (s0 + len) & 0xffffffffL;
+                long lat = 30_000 + rnd.nextInt(200_000);
+                pending.add(new long[] {t, a, 1, a, b, sport, dport, s0, peerSeq[k], 0x18, len});
+                pending.add(new long[] {t + lat, b, 0, a, b, sport, dport, s0, peerSeq[k], 0x18, len});
+                if (twoWay && rnd.nextInt(4) != 0) {
+                    // the acknowledgement, sometimes more than the window later (no exchange then)
+                    long at = t + lat + 10_000 + (rnd.nextInt(50) == 0 ? 2 * W : rnd.nextInt(100_000));
+                    long lat2 = 30_000 + rnd.nextInt(200_000);
+                    pending.add(new long[] {at, b, 1, b, a, dport, sport, peerSeq[k], seq[k], 0x10, 0});
+                    pending.add(new long[] {at + lat2, a, 0, b, a, dport, sport, peerSeq[k], seq[k], 0x10, 0});
+                }
+            }
+            pending.sort((x, y) -> Long.compare(x[0], y[0]));
+            for (long[] e : pending) {
+                block.addSegment((int) e[1], e[2] == 1, e[0], (int) e[3], (int) e[4], (int) e[5], (int) e[6], e[7], e[8],
+                        (int) e[9], (int) e[10]);
+                if (block.isFull()) {
+                    tm.match(block, null);
+                    block.clear();
+                }
+            }
+            tm.match(block, null);
+            tm.finish();
+            ms[v] = tm;
+        }
+        assertThat(ms[0].exchanges()).isEqualTo(ms[1].exchanges()).isGreaterThan(10_000);
+        assertThat(ms[0].matched()).isEqualTo(ms[1].matched()).isGreaterThan(150_000);
+        assertThat(got.get(0)).hasSameSizeAs(got.get(1));
+        for (int i = 0; i < got.get(0).size(); i++) {
+            assertThat(got.get(0).get(i)).as("call %d", i).containsExactly(got.get(1).get(i));
+        }
+        for (int a = 0; a < 4; a++) {
+            for (int b = 0; b < 4; b++) {
+                assertThat(ms[0].roundTrips().known(a, b)).isEqualTo(ms[1].roundTrips().known(a, b));
+                assertThat(ms[0].roundTrips().exchanges(a, b)).isEqualTo(ms[1].roundTrips().exchanges(a, b));
+                if (ms[0].roundTrips().known(a, b)) {
+                    assertThat(ms[0].roundTrips().minimum(a, b)).isEqualTo(ms[1].roundTrips().minimum(a, b));
+                }
+            }
+        }
+    }
 }

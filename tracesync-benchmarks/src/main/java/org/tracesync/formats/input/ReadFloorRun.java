@@ -1,0 +1,235 @@
+package org.tracesync.formats.input;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.tracesync.core.matching.EventBlock;
+import org.tracesync.core.model.NodeInfo;
+import org.tracesync.formats.EventTrace;
+import org.tracesync.formats.InputOptions;
+
+/**
+ * The floor of the capture reading half against today's (docs/PERFORMANCE.md, "Captures, ninth
+ * session"), alternated in one process, CPU time of the calling thread per packet, medians of
+ * rounds 2..ROUNDS. The floor ({@code minimal}) does only what reading must do for the set of
+ * {@code CaptureLargeSet} (little-endian nanosecond pcap, untagged Ethernet, IPv4 without
+ * options, TCP): walk the mapped files' record headers, load the 54 header bytes as 8-byte words,
+ * pack the matcher's key and its hash into a block (direction from the source address), and merge
+ * the files by time (the least of the heads). It checks nothing a real reader checks (lengths,
+ * link types, other protocols, bounds beyond the buffer's own), keeps no statistics and takes the
+ * addresses' last byte as their id: a floor, not a reader. {@code today}: {@link MergedEventReader}
+ * filling blocks, as {@code TraceStageRun}'s reading half.
+ *
+ * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.input.ReadFloorRun ROUNDS CAPTURE...</pre>
+ */
+public final class ReadFloorRun {
+
+    private ReadFloorRun() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int rounds = Integer.parseInt(args[0]);
+        List<Path> files = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            files.add(Path.of(args[i]));
+        }
+        ByteBuffer[] maps = new ByteBuffer[files.size()];
+        for (int i = 0; i < maps.length; i++) {
+            try (FileChannel ch = FileChannel.open(files.get(i), StandardOpenOption.READ)) {
+                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+                m.load();
+                maps[i] = m.order(ByteOrder.BIG_ENDIAN);
+            }
+        }
+        InputOptions opts = InputOptions.defaults();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        String[] names = {"minimal", "today", "viaHeap"};
+        double[][] ns = new double[3][rounds];
+        long[] events = new long[3];
+        long[] check = new long[3];
+        for (int k = 0; k < rounds; k++) {
+            for (int turn = 0; turn < 3; turn++) {
+                int v = (turn + k) % 3;
+                EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+                long start = cpu.getCurrentThreadCpuTime();
+                long n;
+                long sum = 0;
+                if (v == 0) {
+                    n = minimal(maps, block);
+                } else if (v == 2) {
+                    n = viaHeap(files, block);
+                } else {
+                    List<EventTrace> traces = TraceStageRun.open(files, opts);
+                    List<NodeInfo> nodes = traces.stream().map(EventTrace::node).toList();
+                    try (MergedEventReader in = new MergedEventReader(traces, MergedTraceInput.addressTable(nodes),
+                            new long[nodes.size()], Long.MAX_VALUE)) {
+                        boolean more;
+                        do {
+                            block.clear();
+                            more = in.fill(block);
+                            sum += block.size() == 0 ? 0 : block.time(block.size() - 1);
+                        } while (more);
+                        n = in.events;
+                    }
+                }
+                ns[v][k] = (cpu.getCurrentThreadCpuTime() - start) / (double) n;
+                events[v] = n;
+                check[v] = sum;
+            }
+            System.out.printf("round %d: minimal %.1f | today %.1f | viaHeap %.1f ns CPU per packet | load %s%n", k + 1,
+                    ns[0][k], ns[1][k], ns[2][k], java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        }
+        for (int v = 0; v < 3; v++) {
+            double[] r = Arrays.copyOfRange(ns[v], Math.min(1, rounds - 1), rounds);
+            Arrays.sort(r);
+            System.out.printf("  %-8s %6.1f (%.1f-%.1f) ns per packet, %d packets%n", names[v],
+                    r[r.length / 2], r[0], r[r.length - 1], events[v]);
+        }
+    }
+
+    /** The floor: every packet of the mapped captures merged by time into blocks; returns the packets. */
+    static long minimal(ByteBuffer[] maps, EventBlock block) {
+        int n = maps.length;
+        int[] pos = new int[n];
+        long[] head = new long[n];
+        int[] own = new int[n];
+        for (int i = 0; i < n; i++) {
+            pos[i] = 24;
+            head[i] = timeAt(maps[i], 24);
+            own[i] = i + 1; // CaptureLargeSet: node i is 10.9.0.(i + 1)
+        }
+        long packets = 0;
+        while (true) {
+            int next = -1;
+            long best = Long.MAX_VALUE;
+            for (int i = 0; i < n; i++) {
+                if (head[i] < best) {
+                    best = head[i];
+                    next = i;
+                }
+            }
+            if (next < 0) {
+                return packets;
+            }
+            ByteBuffer m = maps[next];
+            int p = pos[next];
+            int incl = Integer.reverseBytes(m.getInt(p + 8));
+            int q = p + 16; // Ethernet
+            long ipWord = m.getLong(q + 14 + 8); // ttl, protocol, checksum, source address
+            long dst = m.getLong(q + 14 + 16); // destination address, ports
+            long seqAck = m.getLong(q + 14 + 24); // sequence and acknowledgement numbers
+            long flagsWin = m.getLong(q + 14 + 32); // offset, flags, window, checksum
+            int totalLength = m.getShort(q + 14 + 2) & 0xffff;
+            int src = (int) ipWord & 0xff;
+            int dstAddr = (int) (dst >>> 32) & 0xff;
+            int ports = (int) dst;
+            int payload = totalLength - 40;
+            long ka = (long) src << 48 | (long) dstAddr << 32 | (ports & 0xffffffffL);
+            long kc = (flagsWin >>> 48 & 0x1ff) << 32 | (payload & 0xffffffffL);
+            if (block.isFull()) {
+                block.clear();
+            }
+            block.addPacked(next, src == own[next], best, ka, seqAck, kc);
+            packets++;
+            p = q + incl;
+            pos[next] = p;
+            head[next] = p < m.limit() ? timeAt(m, p) : Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * The floor's decoding over the files read as today's reader reads them: 128 KB heap windows
+     * filled by {@code FileChannel.read} (the kernel's copy and the JDK's), so that the difference
+     * from {@link #minimal} is the cost of those copies and of refilling.
+     */
+    static long viaHeap(List<Path> files, EventBlock block) throws IOException {
+        int n = files.size();
+        FileChannel[] ch = new FileChannel[n];
+        ByteBuffer[] buf = new ByteBuffer[n];
+        long[] head = new long[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                ch[i] = FileChannel.open(files.get(i), StandardOpenOption.READ);
+                buf[i] = ByteBuffer.wrap(new byte[1 << 17]).order(ByteOrder.BIG_ENDIAN);
+                buf[i].limit(0);
+                head[i] = refill(ch[i], buf[i], 24) ? timeAt(buf[i], buf[i].position() + 24) : Long.MAX_VALUE;
+                buf[i].position(buf[i].position() + 24);
+            }
+            long packets = 0;
+            while (true) {
+                int next = -1;
+                long best = Long.MAX_VALUE;
+                for (int i = 0; i < n; i++) {
+                    if (head[i] < best) {
+                        best = head[i];
+                        next = i;
+                    }
+                }
+                if (next < 0) {
+                    return packets;
+                }
+                ByteBuffer m = buf[next];
+                int p = m.position();
+                int incl = Integer.reverseBytes(m.getInt(p + 8));
+                int q = p + 16;
+                long ipWord = m.getLong(q + 14 + 8);
+                long dst = m.getLong(q + 14 + 16);
+                long seqAck = m.getLong(q + 14 + 24);
+                long flagsWin = m.getLong(q + 14 + 32);
+                int totalLength = m.getShort(q + 14 + 2) & 0xffff;
+                int src = (int) ipWord & 0xff;
+                int dstAddr = (int) (dst >>> 32) & 0xff;
+                long ka = (long) src << 48 | (long) dstAddr << 32 | ((int) dst & 0xffffffffL);
+                long kc = (flagsWin >>> 48 & 0x1ff) << 32 | ((totalLength - 40) & 0xffffffffL);
+                if (block.isFull()) {
+                    block.clear();
+                }
+                block.addPacked(next, src == next + 1, best, ka, seqAck, kc);
+                packets++;
+                m.position(q + incl);
+                head[next] = refill(ch[next], m, 16) ? timeAt(m, m.position()) : Long.MAX_VALUE;
+                if (head[next] != Long.MAX_VALUE) {
+                    int len = Integer.reverseBytes(m.getInt(m.position() + 8));
+                    if (!refill(ch[next], m, 16 + len)) {
+                        head[next] = Long.MAX_VALUE;
+                    }
+                }
+            }
+        } finally {
+            for (FileChannel c : ch) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Makes {@code need} bytes available from the buffer's position (compacting and reading); false at the end. */
+    private static boolean refill(FileChannel ch, ByteBuffer m, int need) throws IOException {
+        if (m.remaining() >= need) {
+            return true;
+        }
+        m.compact();
+        while (m.position() < need) {
+            if (ch.read(m) < 0) {
+                break;
+            }
+        }
+        m.flip();
+        return m.remaining() >= need;
+    }
+
+    private static long timeAt(ByteBuffer m, int p) {
+        long w = Long.reverseBytes(m.getLong(p)); // seconds | nanoseconds, little-endian
+        return (w & 0xffffffffL) * 1_000_000_000L + (w >>> 32);
+    }
+}
