@@ -96,9 +96,41 @@ public final class HalfHull {
         }
         other.compact();
         long dw = sign == 1 ? dv : Math.negateExact(dv);
+        if (size == 0 && pending == 0) {
+            // into an empty hull: the shifted vertices are the hull (a turn test sees only
+            // differences, which the shift keeps), copied without turn tests
+            int n = other.size;
+            if (us.length < n) {
+                us = new long[n];
+                vs = new long[n];
+            }
+            for (int i = 0; i < n; i++) {
+                us[i] = Math.addExact(other.us[i], du);
+                vs[i] = Math.addExact(other.vs[i], dw);
+            }
+            size = n;
+            return;
+        }
         for (int i = 0; i < other.size; i++) {
             push(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
         }
+    }
+
+    /** Makes this hull a copy of {@code other} (same side): its vertices copied, no turn test. O(h). */
+    public void copyOf(HalfHull other) {
+        if (other.side != side) {
+            throw new IllegalArgumentException("cannot copy a " + other.side + " hull into a " + side + " hull");
+        }
+        other.compact();
+        int n = other.size;
+        if (us.length < n) {
+            us = new long[Math.max(n, 2 * us.length)];
+            vs = new long[us.length];
+        }
+        System.arraycopy(other.us, 0, us, 0, n);
+        System.arraycopy(other.vs, 0, vs, 0, n);
+        size = n;
+        pending = 0;
     }
 
     /** Forgets every point (keeps the arrays, for reuse). */

@@ -81,10 +81,12 @@ import org.tracesync.core.transform.MonotoneBound;
  * linear interpolation between rows stays exact. Around a slew, a break or a step the bounds are
  * the envelope of the bound pieces on both sides ({@link #withSlews}).
  *
- * <p>Cost: O(Σ bucket vertices · h) for each greedy scan (a hull copy and a {@link FeasibleRegion}
- * per bucket that the last region's witness line does not clear; O(bucket vertices) for one it
- * clears), O(h) per bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES}
- * candidate knots, h the polylines' vertices around it). Linear traces never get here: a pair whose hulls admit one line
+ * <p>Cost: O(Σ bucket vertices) once, for the hulls of aligned blocks of buckets
+ * ({@link BucketBlocks}); then O(Σ bucket vertices · h) at most for each greedy scan (a hull copy
+ * and a {@link FeasibleRegion} per bucket that the last region's witness line does not clear;
+ * O(block vertices) for a whole block it clears, the largest aligned block first), O(h) per
+ * bridge or crossing, O(c² · h) per slew (c ≤ {@value #MAX_KNOT_CANDIDATES} candidate knots, h
+ * the polylines' vertices around it). Linear traces never get here: a pair whose hulls admit one line
  * keeps its single segment. A pair stays {@code fallback} when a greedy piece's messages do not
  * bound its drift: with data that sparse (the original implementation's crafted crossing-hull
  * cases) any messages could be cut into pieces, and nothing would show that the clocks, not the
@@ -144,13 +146,16 @@ public final class PiecewiseEstimator {
         }
         long x0 = acc.x0();
         long v0 = acc.v0();
+        // the hulls of aligned blocks of buckets: each vertex pushed once, here; the passes below
+        // read a run's hulls from its blocks instead of pushing its buckets' vertices again
+        BucketBlocks blocks = new BucketBlocks(b);
         // the transform pieces' scan (2. below) reads only the buckets: on a long trace it runs on
         // a second thread while this one scans and bounds the bound pieces (1.)
-        TransformScan transformScan = new TransformScan(b, tb);
+        TransformScan transformScan = new TransformScan(blocks, tb);
         transformScan.start("tracesync-piecewise", m >= PARALLEL_BUCKETS);
         // 1. bound pieces: the longest feasible pieces, greedily, subdivided where the clock curves,
         //    each with its own strict bounds
-        Scan scan = scan(b, tb, MARGIN);
+        Scan scan = scan(blocks, tb, MARGIN);
         if (scan == null) {
             transformScan.join();
             return fallback;
@@ -167,11 +172,20 @@ public final class PiecewiseEstimator {
             }
         }
         List<Integer> subBroken = new ArrayList<>();
-        List<Piece> boundPieces = subdivide(scan.pieces, b, tb, scan.brokenBefore, subBroken);
+        List<Piece> boundPieces = subdivide(scan.pieces, blocks, tb, scan.brokenBefore, subBroken);
+        // each bound piece's bounds depend on its own buckets and hulls only: on a long trace the
+        // later half is computed on a second thread (the transform scan's is done by then, or
+        // nearly), then the envelopes and cuts below read them in order, as before
+        int half = boundPieces.size() / 2;
+        LaterBounds laterBounds = new LaterBounds(boundPieces, half, blocks, x0, v0);
+        laterBounds.start("tracesync-bounds", boundPieces.size() >= PARALLEL_BOUND_PIECES);
+        for (int k = 0; k < half; k++) {
+            bounds(boundPieces.get(k), b, blocks, x0, v0);
+        }
+        laterBounds.join();
         Piece before = null;
         for (int k = 0; k < boundPieces.size(); k++) {
             Piece p = boundPieces.get(k);
-            bounds(p, b, x0, v0);
             if (!p.bounded && Double.isInfinite(p.spread) && k > 0 && k + 1 < boundPieces.size()
                     && before != null && before.bounded) {
                 // a short piece between two that fix their drift: the envelope of theirs (result)
@@ -283,12 +297,12 @@ public final class PiecewiseEstimator {
      * only the buckets (sealed, unchanged while it runs).
      */
     private static final class TransformScan extends SecondThreadTask<TransformScan> {
-        private final List<Bucket> b;
+        private final BucketBlocks b;
         private final TimeBuckets tb;
         long margin;
         Scan scan;
 
-        TransformScan(List<Bucket> b, TimeBuckets tb) {
+        TransformScan(BucketBlocks b, TimeBuckets tb) {
             this.b = b;
             this.tb = tb;
         }
@@ -297,6 +311,37 @@ public final class PiecewiseEstimator {
         protected TransformScan compute() {
             margin = fitMargin(b);
             scan = margin > MARGIN ? scan(b, tb, margin) : null;
+            return this;
+        }
+    }
+
+    /**
+     * From this many bound pieces on (a few hours of a clock that curves), {@link #estimate}
+     * computes the later half's {@link #bounds} on a second thread.
+     */
+    static final int PARALLEL_BOUND_PIECES = 256;
+
+    /** {@link #bounds} of the bound pieces from {@code from} on (see {@link #estimate}). */
+    private static final class LaterBounds extends SecondThreadTask<LaterBounds> {
+        private final List<Piece> pieces;
+        private final int from;
+        private final BucketBlocks b;
+        private final long x0;
+        private final long v0;
+
+        LaterBounds(List<Piece> pieces, int from, BucketBlocks b, long x0, long v0) {
+            this.pieces = pieces;
+            this.from = from;
+            this.b = b;
+            this.x0 = x0;
+            this.v0 = v0;
+        }
+
+        @Override
+        protected LaterBounds compute() {
+            for (int k = from; k < pieces.size(); k++) {
+                bounds(pieces.get(k), b.buckets(), b, x0, v0);
+            }
             return this;
         }
     }
@@ -339,7 +384,8 @@ public final class PiecewiseEstimator {
      * ns from every message, then the next. A bucket that fits no line on its own is broken (a
      * step inside). Null when no piece is found.
      */
-    private static Scan scan(List<Bucket> b, TimeBuckets tb, long margin) {
+    private static Scan scan(BucketBlocks blocks, TimeBuckets tb, long margin) {
+        List<Bucket> b = blocks.buckets();
         int m = b.size();
         List<Piece> pieces = new ArrayList<>();
         List<Integer> brokenBefore = new ArrayList<>();
@@ -356,7 +402,7 @@ public final class PiecewiseEstimator {
                 i++;
                 continue;
             }
-            Piece p = free(b, i, m - 1, tb, prev, margin);
+            Piece p = free(blocks, i, m - 1, tb, prev, margin);
             if (p != null && p.first == p.last && Double.isInfinite(p.spread) && i + 1 < m) {
                 p = null; // one bucket that joins neither neighbour and fixes no drift: a step inside it
             }
@@ -416,8 +462,8 @@ public final class PiecewiseEstimator {
      * that runs past a kink loses margin quickly, so it ends within about BEND_SHARE × that of
      * the kink. O(buckets · h).
      */
-    private static long fitMargin(List<Bucket> b) {
-        int windows = b.size() / MARGIN_WINDOW_BUCKETS;
+    private static long fitMargin(BucketBlocks b) {
+        int windows = b.buckets().size() / MARGIN_WINDOW_BUCKETS;
         if (windows < 1) {
             return 0;
         }
@@ -633,8 +679,20 @@ public final class PiecewiseEstimator {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int k = first; k <= last; k++) {
-            add(p, q, b.get(k), 0);
+            addVertices(p, q, b.get(k), 0);
         }
+        return bounded(p, q);
+    }
+
+    /** {@link #boundedRegion}, the hulls from the blocks ({@link BucketBlocks#addRange}): the same hulls. */
+    private static FeasibleRegion boundedRegion(BucketBlocks b, int first, int last) {
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        b.addRange(p, q, first, last, 0);
+        return bounded(p, q);
+    }
+
+    private static FeasibleRegion bounded(HalfHull p, HalfHull q) {
         if (p.isEmpty() || q.isEmpty()) {
             return null;
         }
@@ -1114,7 +1172,7 @@ public final class PiecewiseEstimator {
     }
 
     /** The longest piece from bucket i fitted on its own (bisector), growing no further than bucket {@code limit}. */
-    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev) {
+    private static Piece free(BucketBlocks b, int i, int limit, TimeBuckets tb, Piece prev) {
         return free(b, i, limit, tb, prev, MARGIN);
     }
 
@@ -1122,26 +1180,42 @@ public final class PiecewiseEstimator {
      * Same, keeping {@code margin} ns from the messages (halved until bucket i alone admits it,
      * then 0); null when it is one-way.
      */
-    private static Piece free(List<Bucket> b, int i, int limit, TimeBuckets tb, Piece prev, long wanted) {
+    private static Piece free(BucketBlocks blocks, int i, int limit, TimeBuckets tb, Piece prev, long wanted) {
+        List<Bucket> b = blocks.buckets();
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         long margin = wanted;
-        add(p, q, b.get(i), margin);
+        addVertices(p, q, b.get(i), margin);
         while (margin > 0 && !p.isEmpty() && !q.isEmpty()
                 && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty()) {
             margin = margin > MARGIN ? margin / 2 : 0; // a bucket whose own corridor is narrower than the margin
             p = new HalfHull(HalfHull.Side.LOWER);
             q = new HalfHull(HalfHull.Side.UPPER);
-            add(p, q, b.get(i), margin);
+            addVertices(p, q, b.get(i), margin);
         }
         // the growth by one bucket at a time is one method, called at one place: compiled on its
         // own, once, instead of inlined here (with its hull pushes and region) into both of this
         // method's compilations, the normal one and the one of this loop (on-stack replacement):
         // 6.8 KB of inlined bytecode instead of 19.3 KB on the wandering 24 h file
+        // a block of buckets whose hull vertices the witness clears goes in at once (the witness
+        // then clears each of its points: the smallest gap to a line is at a hull vertex); else
+        // a smaller block, else one bucket with its region test. The piece ends at the first
+        // bucket whose region is empty, as bucket by bucket: the same piece, the same hulls
         Growth growth = new Growth(p, q, margin);
         int j = i + 1;
-        while (j <= limit && growth.extend(b.get(j))) {
-            j++;
+        while (j <= limit) {
+            int l = growth.hasWitness() ? blocks.largestLevelAt(j, limit) : -1;
+            while (l >= 0 && !growth.clears(blocks.block(l, j))) {
+                l--;
+            }
+            if (l >= 0) {
+                growth.addCleared(blocks.block(l, j));
+                j += BucketBlocks.size(l);
+            } else if (growth.extend(b.get(j))) {
+                j++;
+            } else {
+                break;
+            }
         }
         p = growth.p;
         q = growth.q;
@@ -1156,16 +1230,15 @@ public final class PiecewiseEstimator {
      * the run's hulls. Those hulls are pushed here directly, without free's growth tests (a region
      * per bucket its witness does not clear): the same hulls, the same piece. O(run's vertices).
      */
-    private static Piece run(List<Bucket> b, int start, int end, TimeBuckets tb, Piece whole) {
+    private static Piece run(BucketBlocks blocks, int start, int end, TimeBuckets tb, Piece whole) {
+        List<Bucket> b = blocks.buckets();
         if (whole.hullP == null || whole.hullMargin != MARGIN || start < whole.first || end > whole.last
                 || whole.hullP.isEmpty() || whole.hullQ.isEmpty()) {
-            return free(b, start, end, tb, whole);
+            return free(blocks, start, end, tb, whole);
         }
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        for (int k = start; k <= end; k++) {
-            add(p, q, b.get(k), MARGIN);
-        }
+        blocks.addRange(p, q, start, end, MARGIN);
         return fitted(b, start, end, tb, whole, p, q, MARGIN);
     }
 
@@ -1234,6 +1307,33 @@ public final class PiecewiseEstimator {
             this.margin = margin;
         }
 
+        /** Whether a witness line is known (else {@link #clears} is false for every block). */
+        boolean hasWitness() {
+            return wd == wd;
+        }
+
+        /**
+         * Whether the witness keeps more than {@link #WITNESS_SLACK} from every vertex of
+         * {@code block} moved margin inward: then it does from every point of its buckets (a
+         * point's gap to a line is at least its hull's smallest, taken at a vertex), and the
+         * region with the block stays non-empty.
+         */
+        boolean clears(Bucket block) {
+            double smallest = Double.POSITIVE_INFINITY;
+            for (int k = 0; k < block.pu().length; k++) {
+                smallest = Math.min(smallest, (double) (block.pv()[k] - margin) - (wc + wd * (double) block.pu()[k]));
+            }
+            for (int k = 0; k < block.qu().length; k++) {
+                smallest = Math.min(smallest, (wc + wd * (double) block.qu()[k]) - (double) (block.qv()[k] + margin));
+            }
+            return smallest > WITNESS_SLACK;
+        }
+
+        /** Adds a block that {@link #clears} (no region: the witness keeps it non-empty). */
+        void addCleared(Bucket block) {
+            addVertices(p, q, block, margin);
+        }
+
         /** Adds {@code bucket} to the piece when its region stays non-empty; false (piece unchanged) when it would not. */
         boolean extend(Bucket bucket) {
             // the witness clears the bucket: it keeps more than WITNESS_SLACK from every vertex
@@ -1256,14 +1356,12 @@ public final class PiecewiseEstimator {
             HalfHull tp = p;
             HalfHull tq = q;
             if (!cleared) {
-                p2.clear();
-                q2.clear();
-                p2.addAll(p);
-                q2.addAll(q);
+                p2.copyOf(p);
+                q2.copyOf(q);
                 tp = p2;
                 tq = q2;
             }
-            add(tp, tq, bucket, margin);
+            addVertices(tp, tq, bucket, margin);
             if (cleared) {
                 return true;
             }
@@ -1319,7 +1417,11 @@ public final class PiecewiseEstimator {
      */
     static final long MARGIN = 100;
 
-    private static void add(HalfHull p, HalfHull q, Bucket bucket, long margin) {
+    /**
+     * Adds a bucket's (or a {@link BucketBlocks} block's) vertices, each moved {@code margin} toward
+     * the other side, to p and q.
+     */
+    static void addVertices(HalfHull p, HalfHull q, Bucket bucket, long margin) {
         for (int k = 0; k < bucket.pu().length; k++) {
             p.add(bucket.pu()[k], bucket.pv()[k] - margin);
         }
@@ -1335,7 +1437,7 @@ public final class PiecewiseEstimator {
      * and the clock within ε of that region's envelope: [L_ε − ε, U_ε + ε] (ε rounded up to ns).
      * With ε = 0 these are the strict bounds of a linear clock.
      */
-    private static void bounds(Piece p, List<Bucket> b, long x0, long v0) {
+    private static void bounds(Piece p, List<Bucket> b, BucketBlocks blocks, long x0, long v0) {
         long e = (long) Math.ceil(p.epsilon);
         // the piece's two half hulls straight from its buckets' vertices (buckets in time order,
         // each sorted by u: every push is in order), in the coordinates a PairAccumulator fed
@@ -1365,8 +1467,11 @@ public final class PiecewiseEstimator {
         // the loop over the piece's buckets in a method of its own: without a loop of its own this
         // method stays below the JIT's thresholds for C2 (one call per bound piece, 4,294 on the
         // wandering day), which compiled it, after the fit had ended, with the whole estimate of
-        // a piece inlined (11 KB of bytecode, 0.6-1.2 s of C2)
-        long[] counts = bucketVertices(p, b, hp, hq, ox, ov, e);
+        // a piece inlined (11 KB of bytecode, 0.6-1.2 s of C2). With the hulls kept and the
+        // blocks' prefix counts, no loop at all: the first thousand or two bound pieces run
+        // interpreted (the launcher's Tier3 thresholds), where a loop per piece cost the most
+        long[] counts = p.hullP != null && blocks != null ? blocks.vertexCounts(p.first, p.last)
+                : bucketVertices(p, b, hp, hq, ox, ov, e);
         long np = counts[0];
         long nq = counts[1];
         long minU = counts[2];
@@ -1483,8 +1588,9 @@ public final class PiecewiseEstimator {
      * stretch) joins the next run, the last one the run before it, so the bound pieces still tile
      * the greedy piece in order; the longer run's ε follows its longer span.
      */
-    private static List<Piece> subdivide(List<Piece> pieces, List<Bucket> b, TimeBuckets tb, List<Integer> brokenBefore,
+    private static List<Piece> subdivide(List<Piece> pieces, BucketBlocks blocks, TimeBuckets tb, List<Integer> brokenBefore,
                                          List<Integer> subBrokenBefore) {
+        List<Bucket> b = blocks.buckets();
         int n = pieces.size();
         double[] mid = new double[n];
         double[] span = new double[n];
@@ -1515,14 +1621,14 @@ public final class PiecewiseEstimator {
             int start = p.first;
             for (int s = 0; s < parts; s++) {
                 int end = s == parts - 1 ? p.last : p.first + (int) ((long) buckets * (s + 1) / parts) - 1;
-                Piece sub = parts == 1 ? p : run(b, start, end, tb, p);
+                Piece sub = parts == 1 ? p : run(blocks, start, end, tb, p);
                 if (!fitsAlone(sub, end)) {
                     if (s < parts - 1) {
                         continue; // this run joins the next one: start stays
                     }
                     if (!runs.isEmpty()) {
                         // the last run joins the one before it
-                        sub = run(b, runs.remove(runs.size() - 1).first, end, tb, p);
+                        sub = run(blocks, runs.remove(runs.size() - 1).first, end, tb, p);
                     }
                     if (!fitsAlone(sub, end)) {
                         runs.clear();
@@ -1566,7 +1672,7 @@ public final class PiecewiseEstimator {
         for (Piece piece : new Piece[] {prev, p}) {
             if (piece.boundsDue) {
                 piece.boundsDue = false;
-                bounds(piece, hulls, x0, v0);
+                bounds(piece, hulls, null, x0, v0);
             }
         }
         long cut = p.cut;

@@ -99,6 +99,52 @@ class HalfHullTest {
         assertThat(merged.vs()).containsExactly(all.vs());
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {41, 42, 43, 44})
+    void aShiftedHullMergedIntoAnEmptyOneIsThePushedShiftedHull(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (HalfHull.Side side : HalfHull.Side.values()) {
+            HalfHull h = new HalfHull(side);
+            int n = r.nextInt(2000);
+            for (int i = 0; i < n; i++) {
+                long u = r.nextLong(1_000_000);
+                h.add(u, r.nextInt(3) == 0 ? 5 * u : (long) (1e5 * Math.cos(u / 1e5)) + r.nextLong(1000));
+            }
+            long du = r.nextLong(-1_000_000_000_000L, 1_000_000_000_000L);
+            long dv = r.nextLong(-1_000_000_000_000L, 1_000_000_000_000L);
+            HalfHull copied = new HalfHull(side);
+            copied.addAllShifted(h, du, dv);
+            HalfHull pushed = new HalfHull(side);
+            long[] us = h.us();
+            long[] vs = h.vs();
+            for (int i = 0; i < us.length; i++) {
+                pushed.add(us[i] + du, vs[i] + dv);
+            }
+            assertThat(copied.us()).containsExactly(pushed.us());
+            assertThat(copied.vs()).containsExactly(pushed.vs());
+            copied.add(2_000_000 + du, dv); // and it grows on from there
+            pushed.add(2_000_000 + du, dv);
+            assertThat(copied.us()).containsExactly(pushed.us());
+        }
+    }
+
+    @Test
+    void aCopyHasTheSameVerticesAndGrowsAlone() {
+        HalfHull h = new HalfHull(HalfHull.Side.LOWER);
+        for (long x = 0; x < 100; x++) {
+            h.add(x, x * x);
+        }
+        h.add(-5, 1_000); // pending: folded in by the copy
+        HalfHull c = new HalfHull(HalfHull.Side.LOWER);
+        c.add(7, 7);
+        c.copyOf(h);
+        assertThat(c.us()).containsExactly(h.us());
+        assertThat(c.vs()).containsExactly(h.vs());
+        c.add(200, 0);
+        assertThat(c.size()).isLessThan(h.size() + 1);
+        assertThat(h.us()[h.size() - 1]).isEqualTo(99);
+    }
+
     @Test
     void collinearAndDuplicatePointsAreNotVertices() {
         HalfHull h = new HalfHull(HalfHull.Side.LOWER);
