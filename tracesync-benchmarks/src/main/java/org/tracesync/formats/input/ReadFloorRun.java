@@ -121,26 +121,8 @@ public final class ReadFloorRun {
                 return packets;
             }
             ByteBuffer m = maps[next];
-            int p = pos[next];
-            int incl = Integer.reverseBytes(m.getInt(p + 8));
-            int q = p + 16; // Ethernet
-            long ipWord = m.getLong(q + 14 + 8); // ttl, protocol, checksum, source address
-            long dst = m.getLong(q + 14 + 16); // destination address, ports
-            long seqAck = m.getLong(q + 14 + 24); // sequence and acknowledgement numbers
-            long flagsWin = m.getLong(q + 14 + 32); // offset, flags, window, checksum
-            int totalLength = m.getShort(q + 14 + 2) & 0xffff;
-            int src = (int) ipWord & 0xff;
-            int dstAddr = (int) (dst >>> 32) & 0xff;
-            int ports = (int) dst;
-            int payload = totalLength - 40;
-            long ka = (long) src << 48 | (long) dstAddr << 32 | (ports & 0xffffffffL);
-            long kc = (flagsWin >>> 48 & 0x1ff) << 32 | (payload & 0xffffffffL);
-            if (block.isFull()) {
-                block.clear();
-            }
-            block.addPacked(next, src == own[next], best, ka, seqAck, kc);
+            int p = addRecord(m, pos[next], next, own[next], best, block);
             packets++;
-            p = q + incl;
             pos[next] = p;
             head[next] = p < m.limit() ? timeAt(m, p) : Long.MAX_VALUE;
         }
@@ -178,24 +160,8 @@ public final class ReadFloorRun {
                     return packets;
                 }
                 ByteBuffer m = buf[next];
-                int p = m.position();
-                int incl = Integer.reverseBytes(m.getInt(p + 8));
-                int q = p + 16;
-                long ipWord = m.getLong(q + 14 + 8);
-                long dst = m.getLong(q + 14 + 16);
-                long seqAck = m.getLong(q + 14 + 24);
-                long flagsWin = m.getLong(q + 14 + 32);
-                int totalLength = m.getShort(q + 14 + 2) & 0xffff;
-                int src = (int) ipWord & 0xff;
-                int dstAddr = (int) (dst >>> 32) & 0xff;
-                long ka = (long) src << 48 | (long) dstAddr << 32 | ((int) dst & 0xffffffffL);
-                long kc = (flagsWin >>> 48 & 0x1ff) << 32 | ((totalLength - 40) & 0xffffffffL);
-                if (block.isFull()) {
-                    block.clear();
-                }
-                block.addPacked(next, src == next + 1, best, ka, seqAck, kc);
+                m.position(addRecord(m, m.position(), next, next + 1, best, block));
                 packets++;
-                m.position(q + incl);
                 head[next] = refill(ch[next], m, 16) ? timeAt(m, m.position()) : Long.MAX_VALUE;
                 if (head[next] != Long.MAX_VALUE) {
                     int len = Integer.reverseBytes(m.getInt(m.position() + 8));
@@ -211,6 +177,31 @@ public final class ReadFloorRun {
                 }
             }
         }
+    }
+
+    /**
+     * Decodes the record at {@code p} of {@code m} (an Ethernet/IPv4/TCP packet of the set, its
+     * header words only: nothing checked) into {@code block} as node {@code node}'s event at
+     * {@code time}, sent when its source address's last byte is {@code own}; returns the next
+     * record's position.
+     */
+    private static int addRecord(ByteBuffer m, int p, int node, int own, long time, EventBlock block) {
+        int incl = Integer.reverseBytes(m.getInt(p + 8));
+        int q = p + 16; // Ethernet
+        long ipWord = m.getLong(q + 14 + 8); // ttl, protocol, checksum, source address
+        long dst = m.getLong(q + 14 + 16); // destination address, ports
+        long seqAck = m.getLong(q + 14 + 24); // sequence and acknowledgement numbers
+        long flagsWin = m.getLong(q + 14 + 32); // offset, flags, window, checksum
+        int totalLength = m.getShort(q + 14 + 2) & 0xffff;
+        int src = (int) ipWord & 0xff;
+        int dstAddr = (int) (dst >>> 32) & 0xff;
+        long ka = (long) src << 48 | (long) dstAddr << 32 | ((int) dst & 0xffffffffL);
+        long kc = (flagsWin >>> 48 & 0x1ff) << 32 | ((totalLength - 40) & 0xffffffffL);
+        if (block.isFull()) {
+            block.clear();
+        }
+        block.addPacked(node, src == own, time, ka, seqAck, kc);
+        return q + incl;
     }
 
     /** Makes {@code need} bytes available from the buffer's position (compacting and reading); false at the end. */

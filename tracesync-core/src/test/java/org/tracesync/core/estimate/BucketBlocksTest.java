@@ -64,6 +64,14 @@ class BucketBlocksTest {
         return new HalfHull[] {p, q};
     }
 
+    /** The a → b hull (pu, pv) and the b → a hull (qu, qv) are {@code expected}'s, vertex for vertex. */
+    private static void assertSameHulls(String what, long[] pu, long[] pv, long[] qu, long[] qv, HalfHull[] expected) {
+        assertThat(pu).as("%s a → b u", what).containsExactly(expected[0].us());
+        assertThat(pv).as("%s a → b v", what).containsExactly(expected[0].vs());
+        assertThat(qu).as("%s b → a u", what).containsExactly(expected[1].us());
+        assertThat(qv).as("%s b → a v", what).containsExactly(expected[1].vs());
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void aRangesHullsFromBlocksAreThePushedHulls(long seed) {
@@ -82,10 +90,7 @@ class BucketBlocksTest {
             HalfHull q = new HalfHull(HalfHull.Side.UPPER);
             blocks.addRange(p, q, first, last, margin);
             HalfHull[] expected = pushed(b, first, last, margin);
-            assertThat(p.us()).as("[%d, %d] a → b", first, last).containsExactly(expected[0].us());
-            assertThat(p.vs()).containsExactly(expected[0].vs());
-            assertThat(q.us()).as("[%d, %d] b → a", first, last).containsExactly(expected[1].us());
-            assertThat(q.vs()).containsExactly(expected[1].vs());
+            assertSameHulls(String.format("[%d, %d]", first, last), p.us(), p.vs(), q.us(), q.vs(), expected);
         }
     }
 
@@ -101,10 +106,7 @@ class BucketBlocksTest {
                 Bucket block = blocks.block(l, i);
                 HalfHull[] expected = pushed(b, i, i + BucketBlocks.size(l) - 1, 0);
                 assertThat(block.key()).isEqualTo(b.get(i).key());
-                assertThat(block.pu()).containsExactly(expected[0].us());
-                assertThat(block.pv()).containsExactly(expected[0].vs());
-                assertThat(block.qu()).containsExactly(expected[1].us());
-                assertThat(block.qv()).containsExactly(expected[1].vs());
+                assertSameHulls("block " + l + " at " + i, block.pu(), block.pv(), block.qu(), block.qv(), expected);
                 checked++;
             }
         }
