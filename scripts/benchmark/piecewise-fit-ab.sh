@@ -20,7 +20,7 @@ BASE=${BASE_JAR:?BASE_JAR: the benchmarks jar of the older build}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 NOW="$HERE/tracesync-benchmarks/target/benchmarks.jar"
 JAVA_OPTS=(-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4 -XX:Tier3InvocationThreshold=2000
-           -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000)
+           -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000 -XX:FreqInlineSize=250)
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 echo "machine: $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -70,7 +70,7 @@ class LauncherTest {
     private static final long G1_THRESHOLD = 32L << 20;
     private static final String C1 = "-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:Tier3InvocationThreshold=2000"
             + " -XX:Tier3MinInvocationThreshold=1000 -XX:Tier3CompileThreshold=20000";
-    private static final String C2 = C1.replace("TieredStopAtLevel=1", "TieredStopAtLevel=4");
+    private static final String C2 = C1.replace("TieredStopAtLevel=1", "TieredStopAtLevel=4") + " -XX:FreqInlineSize=250";
     private static final String G1_C1 = C1.replace("UseParallelGC", "UseG1GC");
 
     @Test
