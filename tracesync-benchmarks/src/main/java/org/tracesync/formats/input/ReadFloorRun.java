@@ -109,17 +109,11 @@ public final class ReadFloorRun {
         }
         long packets = 0;
         while (true) {
-            int next = -1;
-            long best = Long.MAX_VALUE;
-            for (int i = 0; i < n; i++) {
-                if (head[i] < best) {
-                    best = head[i];
-                    next = i;
-                }
-            }
+            int next = earliest(head);
             if (next < 0) {
                 return packets;
             }
+            long best = head[next];
             ByteBuffer m = maps[next];
             int p = addRecord(m, pos[next], next, own[next], best, block);
             packets++;
@@ -148,17 +142,11 @@ public final class ReadFloorRun {
             }
             long packets = 0;
             while (true) {
-                int next = -1;
-                long best = Long.MAX_VALUE;
-                for (int i = 0; i < n; i++) {
-                    if (head[i] < best) {
-                        best = head[i];
-                        next = i;
-                    }
-                }
+                int next = earliest(head);
                 if (next < 0) {
                     return packets;
                 }
+                long best = head[next];
                 ByteBuffer m = buf[next];
                 m.position(addRecord(m, m.position(), next, next + 1, best, block));
                 packets++;
@@ -177,6 +165,19 @@ public final class ReadFloorRun {
                 }
             }
         }
+    }
+
+    /** The file whose next record is the earliest (the first of equal ones), or −1 when every file has ended (Long.MAX_VALUE). */
+    private static int earliest(long[] head) {
+        int next = -1;
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < head.length; i++) {
+            if (head[i] < best) {
+                best = head[i];
+                next = i;
+            }
+        }
+        return next;
     }
 
     /**
