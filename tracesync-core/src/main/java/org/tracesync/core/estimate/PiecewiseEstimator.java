@@ -1314,12 +1314,20 @@ public final class PiecewiseEstimator {
 
         /**
          * Whether the witness keeps more than {@link #WITNESS_SLACK} from every vertex of
-         * {@code block} moved margin inward: then it does from every point of its buckets (a
-         * point's gap to a line is at least its hull's smallest, taken at a vertex), and the
-         * region with the block stays non-empty.
+         * {@code block} (a bucket, or a {@link BucketBlocks} block) moved margin inward: then it
+         * does from every point of its buckets (a point's gap to a line is at least its hull's
+         * smallest, taken at a vertex), and the region with the block stays non-empty.
+         *
+         * <p>The smallest gap, by Math.min over every vertex, and one test after the loops: no
+         * branch on each vertex's gap, whose rare side (a vertex the witness does not clear, now
+         * on one side of the pair, now on the other) the JIT had compiled as a trap, then
+         * recompiled the whole growth step when it came. Without a witness (wd NaN) the gaps and
+         * the start value are NaN, and NaN &gt; slack is false (also for a block without
+         * vertices). No gap is NaN with a witness (wc, wd finite), so "smallest gap &gt; slack"
+         * is "every gap &gt; slack".
          */
         boolean clears(Bucket block) {
-            double smallest = Double.POSITIVE_INFINITY;
+            double smallest = wd * 0.0 + Double.POSITIVE_INFINITY;
             for (int k = 0; k < block.pu().length; k++) {
                 smallest = Math.min(smallest, (double) (block.pv()[k] - margin) - (wc + wd * (double) block.pu()[k]));
             }
@@ -1336,23 +1344,10 @@ public final class PiecewiseEstimator {
 
         /** Adds {@code bucket} to the piece when its region stays non-empty; false (piece unchanged) when it would not. */
         boolean extend(Bucket bucket) {
-            // the witness clears the bucket: it keeps more than WITNESS_SLACK from every vertex
-            // moved margin inward (written out here: this method stays above the JIT's inlining
-            // size, 325 bytes of bytecode, so that it is compiled once, on its own)
-            // The smallest gap, by Math.min over every vertex, and one test after the loops: no
-            // branch on each vertex's gap, whose rare side (a vertex the witness does not clear,
-            // now on one side of the pair, now on the other) the JIT had compiled as a trap, then
-            // recompiled this whole method when it came. Without a witness (wd NaN) the gaps and
-            // the start value are NaN, and NaN > slack is false. No gap is NaN with a witness
-            // (wc, wd finite), so "smallest gap > slack" is "every gap > slack", as before
-            double smallest = wd * 0.0 + Double.POSITIVE_INFINITY;
-            for (int k = 0; k < bucket.pu().length; k++) {
-                smallest = Math.min(smallest, (double) (bucket.pv()[k] - margin) - (wc + wd * (double) bucket.pu()[k]));
-            }
-            for (int k = 0; k < bucket.qu().length; k++) {
-                smallest = Math.min(smallest, (wc + wd * (double) bucket.qu()[k]) - (double) (bucket.qv()[k] + margin));
-            }
-            boolean cleared = smallest > WITNESS_SLACK;
+            // the witness clears the bucket (as a block: clears), or the region decides; this
+            // method stays above C2's size for inlining a hot call (the launcher's FreqInlineSize,
+            // 250 bytes of bytecode), so that it is compiled once, on its own
+            boolean cleared = clears(bucket);
             HalfHull tp = p;
             HalfHull tq = q;
             if (!cleared) {
