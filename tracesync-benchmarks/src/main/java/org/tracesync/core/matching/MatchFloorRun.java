@@ -26,7 +26,7 @@ import org.tracesync.formats.input.TraceStageRun;
  *       minimal pair update does, with a 60 s and a 1 s window, and into {@link PairAccumulators}.</li>
  * </ul>
  *
- * <pre>java -Xmx4g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.core.matching.MatchFloorRun ROUNDS CAPTURE...</pre>
+ * <pre>java -Xmx6g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.core.matching.MatchFloorRun ROUNDS CAPTURE...</pre>
  * {@code -Dvariants=scan,tcp60,...} runs a subset.
  */
 public final class MatchFloorRun {
