@@ -2,6 +2,7 @@ package org.tracesync.formats.pcap;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -53,6 +54,30 @@ public abstract class CaptureReader implements Closeable {
      */
     public static CaptureReader open(Path name, java.nio.channels.SeekableByteChannel channel) throws IOException {
         return open(new BlockInput(name, channel));
+    }
+
+    /**
+     * Opens {@code file} for the matching cursor: a classic pcap file is then decoded in place
+     * from a {@link CaptureWindow} of the {@linkplain CaptureWindow#configured() configured kind}
+     * (mapped by default) instead of heap buffers; a pcapng file as {@link #open(Path)}.
+     */
+    static CaptureReader openInPlace(Path file) throws IOException {
+        CaptureWindow.Kind kind = CaptureWindow.configured();
+        return openInPlace(file, kind, CaptureWindow.configuredSize(kind));
+    }
+
+    /** As {@link #openInPlace(Path)} with windows of {@code kind} and {@code size} bytes (tests, benchmarks). */
+    static CaptureReader openInPlace(Path file, CaptureWindow.Kind kind, int size) throws IOException {
+        CaptureReader r = open(file);
+        if (r instanceof PcapReader p && kind != CaptureWindow.Kind.HEAP && r.in.fileChannel() != null) {
+            try {
+                p.readInPlace(new CaptureWindow(r.in.fileChannel(), kind, size));
+            } catch (RuntimeException e) {
+                r.close();
+                throw e;
+            }
+        }
+        return r;
     }
 
     private static CaptureReader open(BlockInput in) throws IOException {
@@ -151,12 +176,41 @@ public abstract class CaptureReader implements Closeable {
         return linkType;
     }
 
+    /**
+     * The current record's bytes. A reader decoding in place from a {@link CaptureWindow} copies
+     * them here first (once per record, at index 0): only packets that the matching cursor's fast
+     * path does not take ask for them.
+     */
     public byte[] data() {
-        return in.buffer();
+        return window == null ? in.buffer() : copied();
     }
 
     public int dataOffset() {
-        return dataOffset;
+        return window == null ? dataOffset : 0;
+    }
+
+    /** The window the current record is read from in place, or null (its bytes are then in {@link #data()}). */
+    ByteBuffer window;
+    /** In place: the index of the current record's first byte in {@link #window}. */
+    int windowIndex;
+    /**
+     * In place: the address of the current record's first byte ({@link CaptureWindow#address()}),
+     * {@link #capturedLength()} bytes readable from it until the next {@link #next()}; 0 otherwise.
+     */
+    long windowAddress;
+    /** In place: whether {@link #copy} holds the current record. */
+    boolean copiedCurrent;
+    private byte[] copy = new byte[0];
+
+    private byte[] copied() {
+        if (!copiedCurrent) {
+            if (copy.length < capturedLength) {
+                copy = new byte[Math.max(capturedLength, 2048)];
+            }
+            window.get(windowIndex, copy, 0, capturedLength);
+            copiedCurrent = true;
+        }
+        return copy;
     }
 
     public int capturedLength() {

@@ -1,6 +1,7 @@
 package org.tracesync.formats.pcap;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.tracesync.formats.TraceFormatException;
 
@@ -61,6 +62,9 @@ final class PcapReader extends CaptureReader {
      */
     @Override
     public boolean next() throws IOException {
+        if (inPlace != null) {
+            return nextInPlace();
+        }
         long at = in.offset();
         if (at >= end) {
             return false;
@@ -94,6 +98,80 @@ final class PcapReader extends CaptureReader {
         capturedLength = len;
         in.skip(16 + len);
         return true;
+    }
+
+    private static final ByteBuffer NO_RECORD = ByteBuffer.allocate(0);
+
+    /** Set by {@link #readInPlace}: the window records are decoded from, in place. */
+    private CaptureWindow inPlace;
+    /** In place: the file offset of the next record. */
+    private long nextOffset;
+
+    /**
+     * From now on, records are read from {@code window} in place (no heap copy); {@link #data()}
+     * copies a record only when asked. Called before the first record, as the header has been read.
+     */
+    void readInPlace(CaptureWindow window) {
+        nextOffset = in.offset();
+        inPlace = window;
+    }
+
+    /**
+     * {@link #next()} from the window: the same checks and errors, the record header read by
+     * address as two little-endian words, as {@link #next()} reads them from the heap buffer.
+     */
+    private boolean nextInPlace() throws IOException {
+        long at = nextOffset;
+        window = NO_RECORD; // until a record is read: never a window that a move may unmap
+        windowAddress = 0;
+        if (at >= end) {
+            return false;
+        }
+        CaptureWindow w = inPlace;
+        int p = w.require(at, 16);
+        if (p < 0) {
+            long n = w.available(at);
+            if (n == 0) {
+                return false;
+            }
+            throw error(at, "truncated record header: " + n + " of 16 bytes");
+        }
+        recordOffset = at;
+        long a = w.address() + p; // 16 bytes available from here
+        long time = CaptureWindow.U.getLong(a); // little-endian loads, as Bytes.i64le
+        long lengths = CaptureWindow.U.getLong(a + 8);
+        time = bigEndian ? Long.reverseBytes(time) : Long.rotateLeft(time, 32);
+        lengths = bigEndian ? Long.reverseBytes(lengths) : Long.rotateLeft(lengths, 32);
+        long incl = lengths >>> 32;
+        long frac = time & 0xffffffffL;
+        originalLength = lengths & 0xffffffffL;
+        if (incl > MAX_RECORD || frac >= fractionLimit) {
+            throw badHeader(incl, frac);
+        }
+        timestamp = (time >>> 32) * 1_000_000_000L + frac * fractionNs;
+        int len = (int) incl;
+        p = w.require(at, 16 + len);
+        if (p < 0) {
+            throw error(recordOffset, "truncated packet record: " + len + " bytes announced, "
+                    + (w.available(at) - 16) + " present");
+        }
+        window = w.buffer(); // after require, which may have moved the window
+        windowIndex = p + 16;
+        windowAddress = w.address() + p + 16;
+        copiedCurrent = false;
+        capturedLength = len;
+        nextOffset = at + 16 + len;
+        return true;
+    }
+
+    @Override
+    public void close() throws IOException {
+        window = NO_RECORD;
+        windowAddress = 0;
+        if (inPlace != null) {
+            inPlace.close();
+        }
+        super.close();
     }
 
     /** The error for a record header whose captured length or fraction is out of range. */
