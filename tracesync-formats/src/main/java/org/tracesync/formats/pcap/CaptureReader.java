@@ -2,7 +2,6 @@ package org.tracesync.formats.pcap;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -182,33 +181,35 @@ public abstract class CaptureReader implements Closeable {
      * path does not take ask for them.
      */
     public byte[] data() {
-        return window == null ? in.buffer() : copied();
+        return readsInPlace ? copied() : in.buffer();
     }
 
     public int dataOffset() {
-        return window == null ? dataOffset : 0;
+        return readsInPlace ? 0 : dataOffset;
     }
 
-    /** The window the current record is read from in place, or null (its bytes are then in {@link #data()}). */
-    ByteBuffer window;
-    /** In place: the index of the current record's first byte in {@link #window}. */
-    int windowIndex;
+    /** Whether records are read in place from a {@link CaptureWindow} (then {@link #windowAddress}). */
+    boolean readsInPlace;
     /**
      * In place: the address of the current record's first byte ({@link CaptureWindow#address()}),
-     * {@link #capturedLength()} bytes readable from it until the next {@link #next()}; 0 otherwise.
+     * {@link #capturedLength()} bytes readable from it until the next {@link #next()}; 0 when
+     * there is no current record.
      */
     long windowAddress;
-    /** In place: whether {@link #copy} holds the current record. */
-    boolean copiedCurrent;
+    /** In place: the record {@link #copy} holds (its file offset), -1 for none. */
+    private long copied = -1;
     private byte[] copy = new byte[0];
 
     private byte[] copied() {
-        if (!copiedCurrent) {
+        if (copied != recordOffset) {
+            if (windowAddress == 0) {
+                throw new IllegalStateException("no current record");
+            }
             if (copy.length < capturedLength) {
                 copy = new byte[Math.max(capturedLength, 2048)];
             }
-            window.get(windowIndex, copy, 0, capturedLength);
-            copiedCurrent = true;
+            CaptureWindow.U.copyMemory(null, windowAddress, copy, sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET, capturedLength);
+            copied = recordOffset;
         }
         return copy;
     }

@@ -136,6 +136,14 @@ final class CaptureWindow implements Closeable {
         return move(offset, n);
     }
 
+    /**
+     * The bytes held from {@link #buffer()}'s index 0: a range that {@link #require} returned index
+     * i for may be extended up to {@code held() - i} bytes without calling it again.
+     */
+    int held() {
+        return limit;
+    }
+
     /** Bytes of the file from {@code offset} (its size read again), 0 past its end. */
     long available(long offset) throws IOException {
         return Math.max(0, channel.size() - offset);

@@ -1,7 +1,6 @@
 package org.tracesync.formats.pcap;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import org.tracesync.formats.TraceFormatException;
 
@@ -100,8 +99,6 @@ final class PcapReader extends CaptureReader {
         return true;
     }
 
-    private static final ByteBuffer NO_RECORD = ByteBuffer.allocate(0);
-
     /** Set by {@link #readInPlace}: the window records are decoded from, in place. */
     private CaptureWindow inPlace;
     /** In place: the file offset of the next record. */
@@ -114,22 +111,24 @@ final class PcapReader extends CaptureReader {
     void readInPlace(CaptureWindow window) {
         nextOffset = in.offset();
         inPlace = window;
+        readsInPlace = true;
     }
 
     /**
      * {@link #next()} from the window: the same checks and errors, the record header read by
      * address as two little-endian words, as {@link #next()} reads them from the heap buffer.
+     * {@link #windowAddress} keeps the last record's address while the window has not moved (so
+     * it stays mapped) and is cleared on every way out without a record.
      */
     private boolean nextInPlace() throws IOException {
         long at = nextOffset;
-        window = NO_RECORD; // until a record is read: never a window that a move may unmap
-        windowAddress = 0;
         if (at >= end) {
-            return false;
+            return noRecord();
         }
         CaptureWindow w = inPlace;
         int p = w.require(at, 16);
         if (p < 0) {
+            noRecord();
             long n = w.available(at);
             if (n == 0) {
                 return false;
@@ -146,27 +145,33 @@ final class PcapReader extends CaptureReader {
         long frac = time & 0xffffffffL;
         originalLength = lengths & 0xffffffffL;
         if (incl > MAX_RECORD || frac >= fractionLimit) {
+            noRecord();
             throw badHeader(incl, frac);
         }
         timestamp = (time >>> 32) * 1_000_000_000L + frac * fractionNs;
         int len = (int) incl;
-        p = w.require(at, 16 + len);
-        if (p < 0) {
-            throw error(recordOffset, "truncated packet record: " + len + " bytes announced, "
-                    + (w.available(at) - 16) + " present");
+        if (p + 16 + len > w.held()) { // the record ends beyond the window: moves it
+            p = w.require(at, 16 + len);
+            if (p < 0) {
+                noRecord();
+                throw error(recordOffset, "truncated packet record: " + len + " bytes announced, "
+                        + (w.available(at) - 16) + " present");
+            }
         }
-        window = w.buffer(); // after require, which may have moved the window
-        windowIndex = p + 16;
-        windowAddress = w.address() + p + 16;
-        copiedCurrent = false;
+        windowAddress = w.address() + p + 16; // after require, which may have moved the window
         capturedLength = len;
         nextOffset = at + 16 + len;
         return true;
     }
 
+    /** No current record (its window may be unmapped): false. */
+    private boolean noRecord() {
+        windowAddress = 0;
+        return false;
+    }
+
     @Override
     public void close() throws IOException {
-        window = NO_RECORD;
         windowAddress = 0;
         if (inPlace != null) {
             inPlace.close();
