@@ -58,7 +58,8 @@ public abstract class CaptureReader implements Closeable {
     /**
      * Opens {@code file} for the matching cursor: a classic pcap file is then decoded in place
      * from a {@link CaptureWindow} of the {@linkplain CaptureWindow#configured() configured kind}
-     * (mapped by default) instead of heap buffers; a pcapng file as {@link #open(Path)}.
+     * (mapped by default) instead of heap buffers; a pcapng file, or a file whose first window
+     * cannot be mapped or read, as {@link #open(Path)}.
      */
     static CaptureReader openInPlace(Path file) throws IOException {
         CaptureWindow.Kind kind = CaptureWindow.configured();
@@ -69,9 +70,17 @@ public abstract class CaptureReader implements Closeable {
     static CaptureReader openInPlace(Path file, CaptureWindow.Kind kind, int size) throws IOException {
         CaptureReader r = open(file);
         if (r instanceof PcapReader p && kind != CaptureWindow.Kind.HEAP && r.in.fileChannel() != null) {
+            CaptureWindow w = null;
             try {
-                p.readInPlace(new CaptureWindow(r.in.fileChannel(), kind, size));
+                w = new CaptureWindow(r.in.fileChannel(), kind, size);
+                w.require(r.in.offset(), 0); // the first window: a file system that cannot map it keeps the heap buffers
+                p.readInPlace(w);
+            } catch (IOException e) {
+                w.close(); // not null: only require throws IOException
             } catch (RuntimeException e) {
+                if (w != null) {
+                    w.close();
+                }
                 r.close();
                 throw e;
             }
