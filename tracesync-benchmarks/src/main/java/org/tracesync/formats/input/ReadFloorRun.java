@@ -124,7 +124,7 @@ public final class ReadFloorRun {
             Arrays.sort(q);
             System.out.printf("  %s / heap: %.3f (rounds %.3f-%.3f)%n", names[v], q[q.length / 2], q[0], q[q.length - 1]);
         }
-        if (only.isEmpty() && check[2] != check[3] || check[2] != check[4] || events[2] != events[3] || events[2] != events[4]) {
+        if (only.isEmpty() && (check[2] != check[3] || check[2] != check[4] || events[2] != events[3] || events[2] != events[4])) {
             throw new IllegalStateException("the windows read different events");
         }
     }
