@@ -20,7 +20,9 @@ import org.tracesync.formats.EventTrace;
  * being known — an IPv4 address ending in .255.
  *
  * <p>Cost: the packet decoding plus one or two address-table lookups per packet; no allocation
- * per packet. Memory: one read buffer per capture.
+ * per packet. A classic pcap is decoded in place from mapped windows ({@link CaptureWindow},
+ * {@link CaptureReader#openInPlace}), without the heap copy. Memory: one read buffer (a pcap: a
+ * 1 MiB window) per capture.
  */
 final class CaptureTrace implements EventTrace {
 
