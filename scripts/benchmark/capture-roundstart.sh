@@ -7,6 +7,7 @@
 #   floor    MappedReadRun (captures mapped, summed as 64-bit words), runs 2..3, CPU time
 #   distance closed = 1 - (now - floor) / (start - floor)
 #
+#   [NOW_BENCH_JAR=a copy of this build's benchmarks jar, so that a rebuild during the run cannot change it] \
 #   ROUNDSTART_BENCH_JAR=/tmp/cap4-base/tracesync-benchmarks/target/benchmarks.jar \
 #     scripts/benchmark/capture-roundstart.sh DIR [ROUNDS]
 #
@@ -21,7 +22,7 @@ set -euo pipefail
 DIR=${1:?usage: capture-roundstart.sh DIR [ROUNDS]}
 ROUNDS=${2:-5}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-JAR=$HERE/tracesync-benchmarks/target/benchmarks.jar
+JAR=${NOW_BENCH_JAR:-$HERE/tracesync-benchmarks/target/benchmarks.jar}
 OLD=${ROUNDSTART_BENCH_JAR:-/tmp/cap4-base/tracesync-benchmarks/target/benchmarks.jar}
 [ -f "$JAR" ] || { echo "build the jars first: mvn -q -DskipTests package" >&2; exit 2; }
 [ -f "$OLD" ] || { echo "no round-start benchmarks jar at $OLD (see the header)" >&2; exit 2; }

@@ -26,8 +26,11 @@ import org.tracesync.formats.InputOptions;
  * pack the matcher's key and its hash into a block (direction from the source address), and merge
  * the files by time (the least of the heads). It checks nothing a real reader checks (lengths,
  * link types, other protocols, bounds beyond the buffer's own), keeps no statistics and takes the
- * addresses' last byte as their id: a floor, not a reader. {@code today}: {@link MergedEventReader}
- * filling blocks, as {@code TraceStageRun}'s reading half.
+ * addresses' last byte as their id: a floor, not a reader. {@code heap}, {@code mapped},
+ * {@code direct}: {@link MergedEventReader} filling blocks, as {@code TraceStageRun}'s reading half,
+ * its captures read through heap buffers, mapped windows or a direct buffer
+ * ({@code tracesync.capture.window}; {@code -Dtracesync.capture.windowBytes=N} sets the size of
+ * both windows).
  *
  * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.input.ReadFloorRun ROUNDS CAPTURE...</pre>
  */
@@ -52,22 +55,32 @@ public final class ReadFloorRun {
         }
         InputOptions opts = InputOptions.defaults();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        String[] names = {"minimal", "today", "viaHeap"};
-        double[][] ns = new double[3][rounds];
-        long[] events = new long[3];
-        long[] check = new long[3];
+        // "today" in each of the capture windows (CaptureWindow: heap buffers, mapped windows, a direct buffer)
+        String[] names = {"minimal", "viaHeap", "heap", "mapped", "direct"};
+        int kinds = names.length;
+        double[][] ns = new double[kinds][rounds];
+        long[] events = new long[kinds];
+        long[] check = new long[kinds];
+        String window = System.getProperty("tracesync.capture.window");
+        // -Dvariants=a,b: only those (one window kind alone, no other class of buffer in the process)
+        List<String> only = List.of(System.getProperty("variants", "").split(",")).stream()
+                .filter(x -> !x.isEmpty()).toList();
         for (int k = 0; k < rounds; k++) {
-            for (int turn = 0; turn < 3; turn++) {
-                int v = (turn + k) % 3;
+            for (int turn = 0; turn < kinds; turn++) {
+                int v = (turn + k) % kinds;
+                if (!only.isEmpty() && !only.contains(names[v])) {
+                    continue;
+                }
                 EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
                 long start = cpu.getCurrentThreadCpuTime();
                 long n;
                 long sum = 0;
                 if (v == 0) {
                     n = minimal(maps, block);
-                } else if (v == 2) {
+                } else if (v == 1) {
                     n = viaHeap(files, block);
                 } else {
+                    System.setProperty("tracesync.capture.window", names[v]);
                     List<EventTrace> traces = TraceStageRun.open(files, opts);
                     List<NodeInfo> nodes = traces.stream().map(EventTrace::node).toList();
                     try (MergedEventReader in = new MergedEventReader(traces, MergedTraceInput.addressTable(nodes),
@@ -85,14 +98,34 @@ public final class ReadFloorRun {
                 events[v] = n;
                 check[v] = sum;
             }
-            System.out.printf("round %d: minimal %.1f | today %.1f | viaHeap %.1f ns CPU per packet | load %s%n", k + 1,
-                    ns[0][k], ns[1][k], ns[2][k], java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+            StringBuilder line = new StringBuilder("round " + (k + 1) + ":");
+            for (int v = 0; v < kinds; v++) {
+                line.append(String.format(" %s %.1f |", names[v], ns[v][k]));
+            }
+            System.out.println(line + " ns CPU per packet | load "
+                    + java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         }
-        for (int v = 0; v < 3; v++) {
+        if (window == null) {
+            System.clearProperty("tracesync.capture.window");
+        } else {
+            System.setProperty("tracesync.capture.window", window);
+        }
+        for (int v = 0; v < kinds; v++) {
             double[] r = Arrays.copyOfRange(ns[v], Math.min(1, rounds - 1), rounds);
             Arrays.sort(r);
             System.out.printf("  %-8s %6.1f (%.1f-%.1f) ns per packet, %d packets%n", names[v],
                     r[r.length / 2], r[0], r[r.length - 1], events[v]);
+        }
+        for (int v = 3; v < kinds; v++) {
+            double[] q = new double[rounds - 1];
+            for (int k = 1; k < rounds; k++) {
+                q[k - 1] = ns[v][k] / ns[2][k];
+            }
+            Arrays.sort(q);
+            System.out.printf("  %s / heap: %.3f (rounds %.3f-%.3f)%n", names[v], q[q.length / 2], q[0], q[q.length - 1]);
+        }
+        if (only.isEmpty() && (check[2] != check[3] || check[2] != check[4] || events[2] != events[3] || events[2] != events[4])) {
+            throw new IllegalStateException("the windows read different events");
         }
     }
 

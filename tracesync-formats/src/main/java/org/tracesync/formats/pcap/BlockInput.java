@@ -54,6 +54,11 @@ final class BlockInput implements Closeable {
         eof = false;
     }
 
+    /** The channel when it is a file's (a window can map or read it), otherwise null. */
+    FileChannel fileChannel() {
+        return channel instanceof FileChannel f ? f : null;
+    }
+
     /** Size of the file in bytes. */
     long size() throws IOException {
         return channel.size();

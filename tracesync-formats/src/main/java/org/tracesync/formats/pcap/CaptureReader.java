@@ -55,6 +55,39 @@ public abstract class CaptureReader implements Closeable {
         return open(new BlockInput(name, channel));
     }
 
+    /**
+     * Opens {@code file} for the matching cursor: a classic pcap file is then decoded in place
+     * from a {@link CaptureWindow} of the {@linkplain CaptureWindow#configured() configured kind}
+     * (mapped by default) instead of heap buffers; a pcapng file, or a file whose first window
+     * cannot be mapped or read, as {@link #open(Path)}.
+     */
+    static CaptureReader openInPlace(Path file) throws IOException {
+        CaptureWindow.Kind kind = CaptureWindow.configured();
+        return openInPlace(file, kind, CaptureWindow.configuredSize(kind));
+    }
+
+    /** As {@link #openInPlace(Path)} with windows of {@code kind} and {@code size} bytes (tests, benchmarks). */
+    static CaptureReader openInPlace(Path file, CaptureWindow.Kind kind, int size) throws IOException {
+        CaptureReader r = open(file);
+        if (r instanceof PcapReader p && kind != CaptureWindow.Kind.HEAP && r.in.fileChannel() != null) {
+            CaptureWindow w = null;
+            try {
+                w = new CaptureWindow(r.in.fileChannel(), kind, size);
+                w.require(r.in.offset(), 0); // the first window: a file system that cannot map it keeps the heap buffers
+                p.readInPlace(w);
+            } catch (IOException e) {
+                w.close(); // not null: only require throws IOException
+            } catch (RuntimeException e) {
+                if (w != null) {
+                    w.close();
+                }
+                r.close();
+                throw e;
+            }
+        }
+        return r;
+    }
+
     private static CaptureReader open(BlockInput in) throws IOException {
         Path file = in.file();
         try {
@@ -151,12 +184,43 @@ public abstract class CaptureReader implements Closeable {
         return linkType;
     }
 
+    /**
+     * The current record's bytes. A reader decoding in place from a {@link CaptureWindow} copies
+     * them here first (once per record, at index 0): only packets that the matching cursor's fast
+     * path does not take ask for them.
+     */
     public byte[] data() {
-        return in.buffer();
+        return readsInPlace ? copied() : in.buffer();
     }
 
     public int dataOffset() {
-        return dataOffset;
+        return readsInPlace ? 0 : dataOffset;
+    }
+
+    /** Whether records are read in place from a {@link CaptureWindow} (then {@link #windowAddress}). */
+    boolean readsInPlace;
+    /**
+     * In place: the address of the current record's first byte ({@link CaptureWindow#address()}),
+     * {@link #capturedLength()} bytes readable from it until the next {@link #next()}; 0 when
+     * there is no current record.
+     */
+    long windowAddress;
+    /** In place: the record {@link #copy} holds (its file offset), -1 for none. */
+    private long copied = -1;
+    private byte[] copy = new byte[0];
+
+    private byte[] copied() {
+        if (copied != recordOffset) {
+            if (windowAddress == 0) {
+                throw new IllegalStateException("no current record");
+            }
+            if (copy.length < capturedLength) {
+                copy = new byte[Math.max(capturedLength, 2048)];
+            }
+            CaptureWindow.U.copyMemory(null, windowAddress, copy, sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET, capturedLength);
+            copied = recordOffset;
+        }
+        return copy;
     }
 
     public int capturedLength() {
