@@ -512,4 +512,25 @@ class PiecewiseEstimatorTest {
         TruthScore.Score s = score(config, result);
         assertThat(s.holds()).as(s.firstViolation()).isTrue();
     }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void lastAtOrBeforeFindsWhatAScanOfTheCutsFinds(long seed) {
+        // the bounds' slew zones find the bound piece holding a time by this search over the
+        // pieces' ascending cuts (equal cuts included) instead of a scan of every piece
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        long[] cuts = new long[1 + r.nextInt(40)];
+        for (int k = 0; k < cuts.length; k++) {
+            cuts[k] = (k == 0 ? -50 : cuts[k - 1]) + r.nextInt(0, 4);
+        }
+        for (long t = cuts[0] - 3; t <= cuts[cuts.length - 1] + 3; t++) {
+            int scanned = -1;
+            for (int k = 0; k < cuts.length; k++) {
+                if (cuts[k] <= t) {
+                    scanned = k;
+                }
+            }
+            assertThat(PiecewiseEstimator.lastAtOrBefore(cuts, t)).as("t = %d", t).isEqualTo(scanned);
+        }
+    }
 }
