@@ -367,9 +367,16 @@ public final class PiecewiseEstimator {
             }
         }
         List<Bucket> out = new ArrayList<>(b);
-        for (int i = 0; i < fine.length; i++) {
-            if (fine[i]) {
-                out.set(i, tb.fine(b.get(i).key()));
+        // the marked buckets lie within the same ranges: visit those (a few per boundary) rather
+        // than every bucket of the day in a loop run once (so interpreted until its on-stack
+        // compilation), each marked one once
+        for (int k = 1; k < pieces.size(); k++) {
+            int from = brokenBefore.get(k) >= 0 ? brokenBefore.get(k) : pieces.get(k).first;
+            for (int i = Math.max(0, from - FINE_REACH); i <= Math.min(b.size() - 1, pieces.get(k).first + FINE_REACH); i++) {
+                if (fine[i]) {
+                    out.set(i, tb.fine(b.get(i).key()));
+                    fine[i] = false;
+                }
             }
         }
         return out;
@@ -592,33 +599,14 @@ public final class PiecewiseEstimator {
         }
         double vb = left.at(ub);
         long keep = (long) Math.ceil(CONTINUE_SHARE * fitMargin);
-        double lo = Double.NEGATIVE_INFINITY;
-        double hi = Double.POSITIVE_INFINITY;
+        double[] range = {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
         for (int k = right.first; k <= right.last; k++) {
-            Bucket bucket = fb.get(k);
-            for (int n = 0; n < bucket.pu().length; n++) {
-                double room = (double) (bucket.pv()[n] - keep) - vb; // the line stays at or below
-                long du = bucket.pu()[n] - ub;
-                if (du == 0) {
-                    if (room < 0) {
-                        return false;
-                    }
-                } else {
-                    hi = Math.min(hi, room / (double) du);
-                }
-            }
-            for (int n = 0; n < bucket.qu().length; n++) {
-                double room = (double) (bucket.qv()[n] + keep) - vb; // the line stays at or above
-                long du = bucket.qu()[n] - ub;
-                if (du == 0) {
-                    if (room > 0) {
-                        return false;
-                    }
-                } else {
-                    lo = Math.max(lo, room / (double) du);
-                }
+            if (!driftsThrough(fb.get(k), ub, vb, keep, range)) {
+                return false;
             }
         }
+        double lo = range[0];
+        double hi = range[1];
         if (!(lo <= hi)) {
             return false;
         }
@@ -632,6 +620,44 @@ public final class PiecewiseEstimator {
         right.vk = vb;
         right.cut = x0 + ub;
         right.start = Start.CONTINUOUS;
+        return true;
+    }
+
+    /**
+     * {@link #continuation}'s test of one bucket: narrows {@code range} (the lowest and highest
+     * drift of a line through (ub, vb)) to the drifts that keep the line {@code keep} inside the
+     * bucket's a → b vertices (at or below) and b → a vertices (at or above); false when a vertex
+     * at ub itself is on the wrong side. A method per bucket (called once per bucket of the day,
+     * so compiled early) instead of loops inside {@code continuation}, which runs a few hundred
+     * times and so ran them interpreted.
+     */
+    private static boolean driftsThrough(Bucket bucket, long ub, double vb, long keep, double[] range) {
+        double lo = range[0];
+        double hi = range[1];
+        for (int n = 0; n < bucket.pu().length; n++) {
+            double room = (double) (bucket.pv()[n] - keep) - vb; // the line stays at or below
+            long du = bucket.pu()[n] - ub;
+            if (du == 0) {
+                if (room < 0) {
+                    return false;
+                }
+            } else {
+                hi = Math.min(hi, room / (double) du);
+            }
+        }
+        for (int n = 0; n < bucket.qu().length; n++) {
+            double room = (double) (bucket.qv()[n] + keep) - vb; // the line stays at or above
+            long du = bucket.qu()[n] - ub;
+            if (du == 0) {
+                if (room > 0) {
+                    return false;
+                }
+            } else {
+                lo = Math.max(lo, room / (double) du);
+            }
+        }
+        range[0] = lo;
+        range[1] = hi;
         return true;
     }
 
