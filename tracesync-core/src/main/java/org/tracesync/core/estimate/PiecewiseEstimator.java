@@ -2030,7 +2030,7 @@ public final class PiecewiseEstimator {
         }
         PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width);
         Piece first = pieces.get(0);
-        String note = String.format(java.util.Locale.ROOT,
+        String note = String.format(ConvexHullEstimator.NOTES,
                 "hulls cross (clocks not linear over the trace): %d pieces, continuous at the knots except at %d step%s"
                         + " and %d break%s; knots on %.0f ms buckets; bounds assume each clock linear within each piece%s",
                 n, steps.size(), steps.size() == 1 ? "" : "s", breaks, breaks == 1 ? "" : "s", width / 1e6,
