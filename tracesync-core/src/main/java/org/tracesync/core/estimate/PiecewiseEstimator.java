@@ -879,11 +879,7 @@ public final class PiecewiseEstimator {
                     below[k] = false;
                 }
             }
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (x, y) -> Long.compare(u[x], u[y]));
+            int[] order = orderByU(b, zf, zt, u);
             su = new long[n];
             sv = new long[n];
             sBelow = new boolean[n];
@@ -2023,7 +2019,7 @@ public final class PiecewiseEstimator {
                     zones.add(slewZone(fitted, cuts, pieces.get(k).cut - width, pieces.get(k).cut + width));
                 }
             }
-            zones.sort(java.util.Comparator.comparingLong(z -> z[0]));
+            sortByStart(zones);
             lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, cuts, zones);
             upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, cuts, zones);
             mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
@@ -2041,6 +2037,63 @@ public final class PiecewiseEstimator {
                 acc.minX(), acc.maxX(), fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv());
         return new PairEstimate(geometry, note, null, new EstimateLine(first.vk - first.d * (double) first.uk, first.d),
                 bounded ? new PairBounds(lower, upper, mean) : null, FallbackStatistics.NONE, fit);
+    }
+
+    /**
+     * Sorts zones by their start, stably (equal starts keep their order: what {@code List.sort}
+     * by the start gives). An insertion sort of the few zones (a few per slew, step or break):
+     * no comparator lambda to link and no general sort to run cold after the read.
+     */
+    static void sortByStart(List<long[]> zones) {
+        for (int i = 1; i < zones.size(); i++) {
+            long[] z = zones.get(i);
+            int j = i;
+            while (j > 0 && zones.get(j - 1)[0] > z[0]) {
+                zones.set(j, zones.get(j - 1));
+                j--;
+            }
+            zones.set(j, z);
+        }
+    }
+
+    /**
+     * The order of the vertices of buckets [zf, zt] (listed bucket by bucket, each bucket's a → b
+     * vertices then its b → a ones, as {@code u} holds them) by ascending u, equal u in list
+     * order: the stable sort's order. Each bucket's two runs ascend and buckets follow each other
+     * in time, so a merge of each bucket's two runs gives it in O(n); when the merged order does
+     * not ascend (runs that do not), a stable sort of the indices instead.
+     */
+    static int[] orderByU(List<Bucket> b, int zf, int zt, long[] u) {
+        int n = u.length;
+        int[] order = new int[n];
+        int k = 0;
+        int at = 0;
+        for (int z = zf; z <= zt; z++) {
+            int np = b.get(z).pu().length;
+            int nq = b.get(z).qu().length;
+            int i = k;
+            int j = k + np;
+            int pEnd = k + np;
+            int qEnd = k + np + nq;
+            while (i < pEnd || j < qEnd) {
+                order[at++] = j >= qEnd || (i < pEnd && u[i] <= u[j]) ? i++ : j++;
+            }
+            k = qEnd;
+        }
+        for (int i = 1; i < n; i++) {
+            if (u[order[i]] < u[order[i - 1]]) {
+                Integer[] boxed = new Integer[n];
+                for (int m = 0; m < n; m++) {
+                    boxed[m] = m;
+                }
+                Arrays.sort(boxed, (x, y) -> Long.compare(u[x], u[y]));
+                for (int m = 0; m < n; m++) {
+                    order[m] = boxed[m];
+                }
+                return order;
+            }
+        }
+        return order;
     }
 
     /**
