@@ -121,6 +121,18 @@ public final class ResultFile {
     }
 
     private static void writeNode(IndentedJson g, NodeResult n) throws IOException {
+        // the bound rows first (a long trace's tens of thousands: the later half on a second
+        // thread), then the fields before them: the first few thousand doubles formatted run
+        // interpreted until the JIT compiles Double.toString's code, and the rows share them
+        // out over both threads instead of this one formatting the segments' first
+        NodeBounds bounds = n.bounds();
+        int rows = bounds.size();
+        int mid = rows >= PARALLEL_ROWS ? rows / 2 : rows;
+        RenderedRows later = mid < rows ? new RenderedRows(bounds, mid, rows) : null;
+        if (later != null) {
+            later.start("tracesync-result", true);
+        }
+        byte[] first = BoundRowsText.render(bounds, 0, mid);
         g.startObject();
         g.stringField("name", n.name());
         g.stringField("source", n.source());
@@ -150,16 +162,7 @@ public final class ResultFile {
         g.endObject();
         g.name("bounds");
         g.startArray();
-        NodeBounds bounds = n.bounds();
-        int rows = bounds.size();
-        // a long trace's rows (a wandering day has about 33,000 per node): the later half is
-        // rendered on a second thread while this one renders the first half
-        int mid = rows >= PARALLEL_ROWS ? rows / 2 : rows;
-        RenderedRows later = mid < rows ? new RenderedRows(bounds, mid, rows) : null;
-        if (later != null) {
-            later.start("tracesync-result", true);
-        }
-        g.renderedValues(BoundRowsText.render(bounds, 0, mid), mid);
+        g.renderedValues(first, mid);
         if (later != null) {
             g.renderedValues(later.join(), rows - mid);
         }
