@@ -669,12 +669,52 @@ public final class TimeBuckets {
      * Pushes every bucket's vertices, in time order, into {@code p} (a → b) and {@code q} (b → a):
      * with empty hulls given, they become the half hulls of every point added or merged here
      * (each vertex of those is a vertex of its bucket's hull). Seals the open buckets.
-     * O(total vertices), no allocation beyond the hulls'.
+     * O(total vertices), no allocation beyond the hulls'. From {@link #PARALLEL_SUB_BUCKETS}
+     * sub-buckets on, into empty hulls, the later half's vertices go into hulls of their own on a
+     * second thread, whose vertices are then pushed after the first half's: the hull of a point set
+     * is unique (strict turns, one vertex per abscissa) and every point of the later half lies
+     * right of the first half's, so p and q end the same, with the later half's pushes off this
+     * thread (the whole pair's hull of a long trace, which a wandering clock's many sub-bucket
+     * vertices make a tenth of a second's work after the read).
      */
     public void addVerticesTo(HalfHull p, HalfHull q) {
         sealAll();
-        for (int i = 0; i < sealed; i++) {
+        if (sealed < PARALLEL_SUB_BUCKETS || !p.isEmpty() || !q.isEmpty()) {
+            for (int i = 0; i < sealed; i++) {
+                addBucket(this, i, 0, 0, p, q);
+            }
+            return;
+        }
+        LaterVertices later = new LaterVertices(sealed / 2, p.side(), q.side());
+        later.start("tracesync-hulls", true);
+        for (int i = 0; i < later.from; i++) {
             addBucket(this, i, 0, 0, p, q);
+        }
+        HalfHull[] hulls = later.join();
+        p.addAll(hulls[0]);
+        q.addAll(hulls[1]);
+    }
+
+    /** The half hulls of sealed sub-buckets [from, sealed) ({@link #addVerticesTo}'s later half). */
+    private final class LaterVertices extends SecondThreadTask<HalfHull[]> {
+        private final int from;
+        private final HalfHull.Side pSide;
+        private final HalfHull.Side qSide;
+
+        LaterVertices(int from, HalfHull.Side pSide, HalfHull.Side qSide) {
+            this.from = from;
+            this.pSide = pSide;
+            this.qSide = qSide;
+        }
+
+        @Override
+        protected HalfHull[] compute() {
+            HalfHull p = new HalfHull(pSide);
+            HalfHull q = new HalfHull(qSide);
+            for (int i = from; i < sealed; i++) {
+                addBucket(TimeBuckets.this, i, 0, 0, p, q);
+            }
+            return new HalfHull[] {p, q};
         }
     }
 

@@ -78,13 +78,7 @@ final class BucketBlocks {
             Bucket[] below = levels[l - 1];
             Bucket[] level = new Bucket[below.length / 2];
             for (int k = 0; k < level.length; k++) {
-                Bucket left = below[2 * k];
-                Bucket right = below[2 * k + 1];
-                p.clear();
-                q.clear();
-                PiecewiseEstimator.addVertices(p, q, left, 0);
-                PiecewiseEstimator.addVertices(p, q, right, 0);
-                level[k] = hulls(left.key(), p, q);
+                level[k] = pair(below[2 * k], below[2 * k + 1], p, q);
             }
             levels[l] = level;
         }
@@ -95,13 +89,30 @@ final class BucketBlocks {
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int k = from; k < to; k++) {
-            p.clear();
-            q.clear();
-            for (int i = k * SMALLEST; i < (k + 1) * SMALLEST; i++) {
-                PiecewiseEstimator.addVertices(p, q, b.get(i), 0);
-            }
-            first[k] = hulls(b.get(k * SMALLEST).key(), p, q);
+            first[k] = smallest(b, k, p, q);
         }
+    }
+
+    // one block per call (called per block, so compiled after a few thousand blocks; the loops
+    // over every block, run once, would stay interpreted until their on-stack compilation)
+
+    /** Block k of level 0: its buckets' vertices pushed into p and q (cleared first). */
+    private static Bucket smallest(List<Bucket> b, int k, HalfHull p, HalfHull q) {
+        p.clear();
+        q.clear();
+        for (int i = k * SMALLEST; i < (k + 1) * SMALLEST; i++) {
+            PiecewiseEstimator.addVertices(p, q, b.get(i), 0);
+        }
+        return hulls(b.get(k * SMALLEST).key(), p, q);
+    }
+
+    /** The block of two adjacent blocks of the level below. */
+    private static Bucket pair(Bucket left, Bucket right, HalfHull p, HalfHull q) {
+        p.clear();
+        q.clear();
+        PiecewiseEstimator.addVertices(p, q, left, 0);
+        PiecewiseEstimator.addVertices(p, q, right, 0);
+        return hulls(left.key(), p, q);
     }
 
     private static Bucket hulls(long key, HalfHull p, HalfHull q) {

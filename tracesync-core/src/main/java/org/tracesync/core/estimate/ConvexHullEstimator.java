@@ -30,6 +30,15 @@ import org.tracesync.core.transform.MonotoneBound;
  */
 public final class ConvexHullEstimator {
 
+    /**
+     * The locale of the numbers in estimates' notes: Locale.US, whose digits, signs and decimal
+     * point are Locale.ROOT's (the notes' text is the same; NotesLocaleTest compares both),
+     * but for which {@link java.util.Formatter} reads none of the JDK's locale data: the first
+     * {@code %f} in ROOT loads it (DecimalFormatSymbols), about 10 ms on the piecewise fit's path
+     * after the read.
+     */
+    static final java.util.Locale NOTES = java.util.Locale.US;
+
     private ConvexHullEstimator() {
     }
 
@@ -309,7 +318,7 @@ public final class ConvexHullEstimator {
         return new PairEstimate(geometry(acc, pu, pv, qu, qv),
                 "hulls cross (clocks not linear over the trace, or timestamps too coarse): "
                         + "minimax line (smallest largest violation) violates " + violations + " hull points by up to "
-                        + String.format(java.util.Locale.ROOT, "%.1f", eps) + " ns; no strict bounds",
+                        + String.format(NOTES, "%.1f", eps) + " ns; no strict bounds",
                 null, new EstimateLine(c, d), null, new FallbackStatistics(violations, eps));
     }
 

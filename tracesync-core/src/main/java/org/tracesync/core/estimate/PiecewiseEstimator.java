@@ -367,9 +367,16 @@ public final class PiecewiseEstimator {
             }
         }
         List<Bucket> out = new ArrayList<>(b);
-        for (int i = 0; i < fine.length; i++) {
-            if (fine[i]) {
-                out.set(i, tb.fine(b.get(i).key()));
+        // the marked buckets lie within the same ranges: visit those (a few per boundary) rather
+        // than every bucket of the day in a loop run once (so interpreted until its on-stack
+        // compilation), each marked one once
+        for (int k = 1; k < pieces.size(); k++) {
+            int from = brokenBefore.get(k) >= 0 ? brokenBefore.get(k) : pieces.get(k).first;
+            for (int i = Math.max(0, from - FINE_REACH); i <= Math.min(b.size() - 1, pieces.get(k).first + FINE_REACH); i++) {
+                if (fine[i]) {
+                    out.set(i, tb.fine(b.get(i).key()));
+                    fine[i] = false;
+                }
             }
         }
         return out;
@@ -592,33 +599,14 @@ public final class PiecewiseEstimator {
         }
         double vb = left.at(ub);
         long keep = (long) Math.ceil(CONTINUE_SHARE * fitMargin);
-        double lo = Double.NEGATIVE_INFINITY;
-        double hi = Double.POSITIVE_INFINITY;
+        double[] range = {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
         for (int k = right.first; k <= right.last; k++) {
-            Bucket bucket = fb.get(k);
-            for (int n = 0; n < bucket.pu().length; n++) {
-                double room = (double) (bucket.pv()[n] - keep) - vb; // the line stays at or below
-                long du = bucket.pu()[n] - ub;
-                if (du == 0) {
-                    if (room < 0) {
-                        return false;
-                    }
-                } else {
-                    hi = Math.min(hi, room / (double) du);
-                }
-            }
-            for (int n = 0; n < bucket.qu().length; n++) {
-                double room = (double) (bucket.qv()[n] + keep) - vb; // the line stays at or above
-                long du = bucket.qu()[n] - ub;
-                if (du == 0) {
-                    if (room > 0) {
-                        return false;
-                    }
-                } else {
-                    lo = Math.max(lo, room / (double) du);
-                }
+            if (!driftsThrough(fb.get(k), ub, vb, keep, range)) {
+                return false;
             }
         }
+        double lo = range[0];
+        double hi = range[1];
         if (!(lo <= hi)) {
             return false;
         }
@@ -632,6 +620,44 @@ public final class PiecewiseEstimator {
         right.vk = vb;
         right.cut = x0 + ub;
         right.start = Start.CONTINUOUS;
+        return true;
+    }
+
+    /**
+     * {@link #continuation}'s test of one bucket: narrows {@code range} (the lowest and highest
+     * drift of a line through (ub, vb)) to the drifts that keep the line {@code keep} inside the
+     * bucket's a → b vertices (at or below) and b → a vertices (at or above); false when a vertex
+     * at ub itself is on the wrong side. A method per bucket (called once per bucket of the day,
+     * so compiled early) instead of loops inside {@code continuation}, which runs a few hundred
+     * times and so ran them interpreted.
+     */
+    private static boolean driftsThrough(Bucket bucket, long ub, double vb, long keep, double[] range) {
+        double lo = range[0];
+        double hi = range[1];
+        for (int n = 0; n < bucket.pu().length; n++) {
+            double room = (double) (bucket.pv()[n] - keep) - vb; // the line stays at or below
+            long du = bucket.pu()[n] - ub;
+            if (du == 0) {
+                if (room < 0) {
+                    return false;
+                }
+            } else {
+                hi = Math.min(hi, room / (double) du);
+            }
+        }
+        for (int n = 0; n < bucket.qu().length; n++) {
+            double room = (double) (bucket.qv()[n] + keep) - vb; // the line stays at or above
+            long du = bucket.qu()[n] - ub;
+            if (du == 0) {
+                if (room > 0) {
+                    return false;
+                }
+            } else {
+                lo = Math.max(lo, room / (double) du);
+            }
+        }
+        range[0] = lo;
+        range[1] = hi;
         return true;
     }
 
@@ -853,11 +879,7 @@ public final class PiecewiseEstimator {
                     below[k] = false;
                 }
             }
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (x, y) -> Long.compare(u[x], u[y]));
+            int[] order = orderByU(b, zf, zt, u);
             su = new long[n];
             sv = new long[n];
             sBelow = new boolean[n];
@@ -1971,10 +1993,11 @@ public final class PiecewiseEstimator {
         MonotoneBound upper = null;
         double mean = Double.NaN;
         if (bounded) {
+            long[] cuts = ascendingCuts(fitted);
             List<long[]> zones = new ArrayList<>();
             for (int k = 0; k + 1 < n; k++) {
                 if (pieces.get(k).slew) {
-                    zones.add(slewZone(fitted, pieces.get(k).cut - width, pieces.get(k + 1).cut + width));
+                    zones.add(slewZone(fitted, cuts, pieces.get(k).cut - width, pieces.get(k + 1).cut + width));
                 }
             }
             // a step: between the last message consistent with before and the first consistent
@@ -1986,24 +2009,24 @@ public final class PiecewiseEstimator {
             }
             for (int k = 1; k + 1 < fitted.size(); k++) {
                 if (fitted.get(k).envelope) {
-                    zones.add(slewZone(fitted, fitted.get(k).cut, fitted.get(k + 1).cut - 1));
+                    zones.add(slewZone(fitted, cuts, fitted.get(k).cut, fitted.get(k + 1).cut - 1));
                 }
             }
             // a break: a jump no step proves (a slew or a step whose messages the buckets' hulls
             // hide); around it either side's clock may hold, as across a slew
             for (int k = 1; k < n; k++) {
                 if (pieces.get(k).start == Start.BREAK) {
-                    zones.add(slewZone(fitted, pieces.get(k).cut - width, pieces.get(k).cut + width));
+                    zones.add(slewZone(fitted, cuts, pieces.get(k).cut - width, pieces.get(k).cut + width));
                 }
             }
-            zones.sort(java.util.Comparator.comparingLong(z -> z[0]));
-            lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, zones);
-            upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, zones);
+            sortByStart(zones);
+            lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, cuts, zones);
+            upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, cuts, zones);
             mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
         }
         PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width);
         Piece first = pieces.get(0);
-        String note = String.format(java.util.Locale.ROOT,
+        String note = String.format(ConvexHullEstimator.NOTES,
                 "hulls cross (clocks not linear over the trace): %d pieces, continuous at the knots except at %d step%s"
                         + " and %d break%s; knots on %.0f ms buckets; bounds assume each clock linear within each piece%s",
                 n, steps.size(), steps.size() == 1 ? "" : "s", breaks, breaks == 1 ? "" : "s", width / 1e6,
@@ -2017,6 +2040,63 @@ public final class PiecewiseEstimator {
     }
 
     /**
+     * Sorts zones by their start, stably (equal starts keep their order: what {@code List.sort}
+     * by the start gives). An insertion sort of the few zones (a few per slew, step or break):
+     * no comparator lambda to link and no general sort to run cold after the read.
+     */
+    static void sortByStart(List<long[]> zones) {
+        for (int i = 1; i < zones.size(); i++) {
+            long[] z = zones.get(i);
+            int j = i;
+            while (j > 0 && zones.get(j - 1)[0] > z[0]) {
+                zones.set(j, zones.get(j - 1));
+                j--;
+            }
+            zones.set(j, z);
+        }
+    }
+
+    /**
+     * The order of the vertices of buckets [zf, zt] (listed bucket by bucket, each bucket's a → b
+     * vertices then its b → a ones, as {@code u} holds them) by ascending u, equal u in list
+     * order: the stable sort's order. Each bucket's two runs ascend and buckets follow each other
+     * in time, so a merge of each bucket's two runs gives it in O(n); when the merged order does
+     * not ascend (runs that do not), a stable sort of the indices instead.
+     */
+    static int[] orderByU(List<Bucket> b, int zf, int zt, long[] u) {
+        int n = u.length;
+        int[] order = new int[n];
+        int k = 0;
+        int at = 0;
+        for (int z = zf; z <= zt; z++) {
+            int np = b.get(z).pu().length;
+            int nq = b.get(z).qu().length;
+            int i = k;
+            int j = k + np;
+            int pEnd = k + np;
+            int qEnd = k + np + nq;
+            while (i < pEnd || j < qEnd) {
+                order[at++] = j >= qEnd || (i < pEnd && u[i] <= u[j]) ? i++ : j++;
+            }
+            k = qEnd;
+        }
+        for (int i = 1; i < n; i++) {
+            if (u[order[i]] < u[order[i - 1]]) {
+                Integer[] boxed = new Integer[n];
+                for (int m = 0; m < n; m++) {
+                    boxed[m] = m;
+                }
+                Arrays.sort(boxed, (x, y) -> Long.compare(u[x], u[y]));
+                for (int m = 0; m < n; m++) {
+                    order[m] = boxed[m];
+                }
+                return order;
+            }
+        }
+        return order;
+    }
+
+    /**
      * A slew's zone for the bounds: [a, b] (the slew's knots, a bucket width out) widened to the
      * start of the bound piece holding a and to the end of the bound piece holding b. Bound
      * pieces are fitted with a small margin only, so one of them may run through part of the
@@ -2024,9 +2104,22 @@ public final class PiecewiseEstimator {
      * envelope then holds neither clock line; the zone's envelope is taken from the bound pieces
      * just outside it, extended into it.
      */
-    private static long[] slewZone(List<Piece> bound, long a, long b) {
+    private static long[] slewZone(List<Piece> bound, long[] cuts, long a, long b) {
         long from = a;
         long to = b;
+        if (cuts != null) {
+            // the segments [cut, next cut) are disjoint and ascending: the one holding a time is
+            // the last piece starting at or before it, as the loop below finds it
+            int ka = lastAtOrBefore(cuts, a);
+            if (ka > 0) {
+                from = cuts[ka];
+            }
+            int kb = lastAtOrBefore(cuts, b);
+            if (kb >= 0 && kb + 1 < cuts.length) {
+                to = cuts[kb + 1];
+            }
+            return new long[] {from, to};
+        }
         for (int k = 0; k < bound.size(); k++) {
             Piece p = bound.get(k);
             long end = k + 1 < bound.size() ? bound.get(k + 1).cut : Long.MAX_VALUE;
@@ -2050,7 +2143,7 @@ public final class PiecewiseEstimator {
      * (maximum) of two linear bounds is concave (convex), so the interpolation stays on the safe
      * side.
      */
-    private static MonotoneBound withSlews(MonotoneBound f, List<Piece> pieces, List<long[]> zones) {
+    private static MonotoneBound withSlews(MonotoneBound f, List<Piece> pieces, long[] cuts, List<long[]> zones) {
         if (zones.isEmpty()) {
             return f;
         }
@@ -2064,8 +2157,8 @@ public final class PiecewiseEstimator {
             if (z < zones.size() && (k >= f.size() || f.t(k) >= zones.get(z)[0])) {
                 long a = zones.get(z)[0];
                 long b = zones.get(z)[1];
-                MonotoneBound before = side(pieces, a - 1, up);
-                MonotoneBound after = side(pieces, b, up);
+                MonotoneBound before = side(pieces, cuts, a - 1, up);
+                MonotoneBound after = side(pieces, cuts, b, up);
                 for (int i = 0; i <= ZONE_SAMPLES + 1; i++) {
                     long t = a + (b - a) * i / (ZONE_SAMPLES + 1);
                     if (n > 0 && ts[n - 1] >= t) {
@@ -2076,16 +2169,19 @@ public final class PiecewiseEstimator {
                     ts[n] = t;
                     rs[n++] = t + (long) (up ? Math.ceil(Math.max(d1, d2)) : Math.floor(Math.min(d1, d2)));
                 }
-                while (k < f.size() && f.t(k) <= b) {
-                    k++;
-                }
+                k = Math.max(k, f.samplesUpTo(b)); // past the samples at or before b
                 z++;
             } else {
-                if (n == 0 || f.t(k) > ts[n - 1]) {
-                    ts[n] = f.t(k);
-                    rs[n++] = f.r(k);
+                // f's samples before the next zone (all that remain after the last one), those
+                // above the last time written: f's times ascend, so they are one run, copied at
+                // once (f.t(k) < the zone's start here, so that start is above Long.MIN_VALUE)
+                int end = z < zones.size() ? f.samplesUpTo(zones.get(z)[0] - 1) : f.size();
+                int start = n == 0 ? k : Math.max(k, f.samplesUpTo(ts[n - 1]));
+                if (end > start) {
+                    f.copySamples(start, end, ts, rs, n);
+                    n += end - start;
                 }
-                k++;
+                k = end;
             }
         }
         if (up) {
@@ -2107,15 +2203,49 @@ public final class PiecewiseEstimator {
     /** Samples inside a slew zone, besides its ends. */
     private static final int ZONE_SAMPLES = 32;
 
-    /** The bound of the bound piece holding {@code t} (the last one starting at or before it). */
-    private static MonotoneBound side(List<Piece> pieces, long t, boolean up) {
+    /**
+     * The bound of the bound piece holding {@code t} (the last one starting at or before it, else
+     * the first): a binary search over {@code cuts} when they ascend, else a scan.
+     */
+    private static MonotoneBound side(List<Piece> pieces, long[] cuts, long t, boolean up) {
         Piece pick = pieces.get(0);
-        for (Piece p : pieces) {
-            if (p.cut <= t) {
-                pick = p;
+        if (cuts != null) {
+            pick = pieces.get(Math.max(0, lastAtOrBefore(cuts, t)));
+        } else {
+            for (Piece p : pieces) {
+                if (p.cut <= t) {
+                    pick = p;
+                }
             }
         }
         return up ? pick.upper : pick.lower;
+    }
+
+    /** The pieces' cuts when they never descend (bound pieces are in time order), else null. */
+    static long[] ascendingCuts(List<Piece> pieces) {
+        long[] cuts = new long[pieces.size()];
+        for (int k = 0; k < cuts.length; k++) {
+            cuts[k] = pieces.get(k).cut;
+            if (k > 0 && cuts[k] < cuts[k - 1]) {
+                return null;
+            }
+        }
+        return cuts;
+    }
+
+    /** The last index whose cut is at or before t (of ascending cuts), or -1 when none is. */
+    static int lastAtOrBefore(long[] cuts, long t) {
+        int lo = 0;
+        int hi = cuts.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cuts[mid] <= t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
     }
 
     /**
@@ -2125,8 +2255,12 @@ public final class PiecewiseEstimator {
      */
     private static MonotoneBound join(List<Piece> pieces, MonotoneBound.Kind kind) {
         boolean upperKind = kind == MonotoneBound.Kind.UPPER;
-        long[] ts = new long[16];
-        long[] rs = new long[16];
+        int capacity = 0;
+        for (Piece p : pieces) {
+            capacity += (upperKind ? p.upper : p.lower).size() + 2; // its samples and both ends at most
+        }
+        long[] ts = new long[capacity];
+        long[] rs = new long[capacity];
         int n = 0;
         for (int k = 0; k < pieces.size(); k++) {
             Piece p = pieces.get(k);
@@ -2137,29 +2271,17 @@ public final class PiecewiseEstimator {
                 continue;
             }
             if (k > 0) {
-                if (n + 1 > ts.length) {
-                    ts = Arrays.copyOf(ts, ts.length * 2);
-                    rs = Arrays.copyOf(rs, rs.length * 2);
-                }
                 ts[n] = from;
                 rs[n++] = value(f, from, upperKind);
             }
-            for (int s = 0; s < f.size(); s++) {
-                long t = f.t(s);
-                if (t > from && t < to) {
-                    if (n + 1 > ts.length) {
-                        ts = Arrays.copyOf(ts, ts.length * 2);
-                        rs = Arrays.copyOf(rs, rs.length * 2);
-                    }
-                    ts[n] = t;
-                    rs[n++] = f.r(s);
-                }
+            // the samples strictly inside (from, to): f's times ascend, so they are one run
+            int first = f.samplesUpTo(from);
+            int end = to == Long.MIN_VALUE ? 0 : f.samplesUpTo(to - 1);
+            if (end > first) {
+                f.copySamples(first, end, ts, rs, n);
+                n += end - first;
             }
             if (k < pieces.size() - 1 && (n == 0 || ts[n - 1] < to)) {
-                if (n + 1 > ts.length) {
-                    ts = Arrays.copyOf(ts, ts.length * 2);
-                    rs = Arrays.copyOf(rs, rs.length * 2);
-                }
                 ts[n] = to;
                 rs[n++] = value(f, to, upperKind);
             }

@@ -111,6 +111,33 @@ public final class MonotoneBound {
         return slopeRight;
     }
 
+    /**
+     * The index of the first sample whose time is above {@code x} (the number of samples at or
+     * before x): a binary search, O(log samples).
+     */
+    public int samplesUpTo(long x) {
+        int lo = 0;
+        int hi = t.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (t[mid] <= x) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Copies samples [from, to) into {@code ts} and {@code rs} from index {@code at}: one array copy
+     * each, for callers that join or cut bounds (the piecewise fit's tens of thousands of samples).
+     */
+    public void copySamples(int from, int to, long[] ts, long[] rs, int at) {
+        System.arraycopy(t, from, ts, at, to - from);
+        System.arraycopy(r, from, rs, at, to - from);
+    }
+
     /** {@code f(x) − x} at the long time x. */
     public double deltaAt(long x) {
         return deltaAt(x, 0.0);

@@ -201,6 +201,21 @@ public final class NodeBounds {
         return t.length > 0;
     }
 
+    /** Row i's time (rows ascend; {@link #size} rows): for writers, without a row object each. */
+    public long rowT(int i) {
+        return t[i];
+    }
+
+    /** Row i's minus (+∞ when that side is absent). */
+    public double rowMinus(int i) {
+        return minus[i];
+    }
+
+    /** Row i's plus (+∞ when that side is absent). */
+    public double rowPlus(int i) {
+        return plus[i];
+    }
+
     /** The rows, for writers (an absent side is +∞). */
     public List<BoundRow> rows() {
         List<BoundRow> out = new ArrayList<>(t.length);

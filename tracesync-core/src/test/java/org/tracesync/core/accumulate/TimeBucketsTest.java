@@ -233,6 +233,52 @@ class TimeBucketsTest {
     }
 
     /**
+     * The whole pair's hulls of a long trace (from {@link TimeBuckets#PARALLEL_SUB_BUCKETS}
+     * sub-buckets on, the later half pushed into hulls of its own on a second thread, then merged)
+     * are the hulls of every point, vertex for vertex.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3})
+    void aLongTracesDerivedHullsFromTwoHalvesEqualTheHullsOfEveryPoint(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        PairAccumulator acc = new PairAccumulator(0, 1);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        int n = 4 * TimeBuckets.PARALLEL_SUB_BUCKETS;
+        long step = 300_000_000L; // more than a sub-bucket: about one point per sub-bucket
+        long x0 = 0;
+        long v0 = 0;
+        for (int k = 0; k < n; k++) {
+            long x = T0 + step * k + r.nextLong(step);
+            long lat = 40_000 + r.nextLong(seed == 2 ? 2_000 : 2_000_000);
+            long skew = 1_000_000_000L + (x - T0) / 1_000_000 % 9_000; // a wandering clock
+            boolean ab = r.nextBoolean();
+            if (ab) {
+                acc.addAToB(x, x + skew + lat);
+            } else {
+                acc.addBToA(x + skew - lat, x);
+            }
+            if (k == 0) {
+                x0 = acc.x0();
+                v0 = acc.v0();
+            }
+            if (ab) {
+                p.add(x - x0, skew + lat - v0);
+            } else {
+                q.add(x - x0, skew - lat - v0);
+            }
+        }
+        long du = acc.x0() - x0;
+        long dv = acc.v0() - v0;
+        assertThat(shifted(acc.aToB().us(), du)).containsExactly(p.us());
+        assertThat(shifted(acc.aToB().vs(), dv)).containsExactly(p.vs());
+        assertThat(shifted(acc.bToA().us(), du)).containsExactly(q.us());
+        assertThat(shifted(acc.bToA().vs(), dv)).containsExactly(q.vs());
+        assertThat(p.size()).isGreaterThan(10);
+        assertThat(q.size()).isGreaterThan(10);
+    }
+
+    /**
      * Each bucket read at the sub-buckets' resolution ({@link TimeBuckets#fine}) is the
      * concatenation of the half hulls of every point of each of its sub-buckets (a quarter of the
      * width), every point lies on its side of that polyline, and the polyline's hull is the

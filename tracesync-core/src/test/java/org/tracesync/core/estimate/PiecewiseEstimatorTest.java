@@ -512,4 +512,87 @@ class PiecewiseEstimatorTest {
         TruthScore.Score s = score(config, result);
         assertThat(s.holds()).as(s.firstViolation()).isTrue();
     }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4})
+    void lastAtOrBeforeFindsWhatAScanOfTheCutsFinds(long seed) {
+        // the bounds' slew zones find the bound piece holding a time by this search over the
+        // pieces' ascending cuts (equal cuts included) instead of a scan of every piece
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        long[] cuts = new long[1 + r.nextInt(40)];
+        for (int k = 0; k < cuts.length; k++) {
+            cuts[k] = (k == 0 ? -50 : cuts[k - 1]) + r.nextInt(0, 4);
+        }
+        for (long t = cuts[0] - 3; t <= cuts[cuts.length - 1] + 3; t++) {
+            int scanned = -1;
+            for (int k = 0; k < cuts.length; k++) {
+                if (cuts[k] <= t) {
+                    scanned = k;
+                }
+            }
+            assertThat(PiecewiseEstimator.lastAtOrBefore(cuts, t)).as("t = %d", t).isEqualTo(scanned);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void theSlewSearchsVertexOrderIsTheStableSortsOrder(long seed) {
+        // orderByU merges each bucket's two ascending runs; whatever the runs, the order must be
+        // the one a stable sort by u gives (equal u in list order), which the search was built on
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        List<org.tracesync.core.accumulate.TimeBuckets.Bucket> b = new java.util.ArrayList<>();
+        long t = 0;
+        for (int z = 0; z < 12; z++) {
+            long[][] runs = new long[2][];
+            for (int side = 0; side < 2; side++) {
+                long[] us = new long[r.nextInt(0, 6)];
+                long at = t;
+                for (int m = 0; m < us.length; m++) {
+                    at += r.nextInt(0, 3); // repeats too
+                    us[m] = at;
+                }
+                if (seed >= 5 && us.length > 1 && r.nextInt(4) == 0) {
+                    long swap = us[0]; // a run that does not ascend: the sort's fallback
+                    us[0] = us[us.length - 1];
+                    us[us.length - 1] = swap;
+                }
+                runs[side] = us;
+            }
+            t += 6 + r.nextInt(0, 2) * (seed % 2 == 0 ? -3 : 0); // buckets that may overlap
+            b.add(new org.tracesync.core.accumulate.TimeBuckets.Bucket(z, runs[0], runs[0].clone(), runs[1], runs[1].clone()));
+        }
+        int zf = r.nextInt(0, 4);
+        int zt = zf + r.nextInt(0, 8);
+        java.util.List<Long> listed = new java.util.ArrayList<>();
+        for (int z = zf; z <= zt; z++) {
+            for (long u : b.get(z).pu()) {
+                listed.add(u);
+            }
+            for (long u : b.get(z).qu()) {
+                listed.add(u);
+            }
+        }
+        long[] u = listed.stream().mapToLong(Long::longValue).toArray();
+        Integer[] stable = new Integer[u.length];
+        for (int i = 0; i < u.length; i++) {
+            stable[i] = i;
+        }
+        java.util.Arrays.sort(stable, (x, y) -> Long.compare(u[x], u[y]));
+        assertThat(PiecewiseEstimator.orderByU(b, zf, zt, u)).containsExactly(
+                java.util.Arrays.stream(stable).mapToInt(Integer::intValue).toArray());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void zonesAreSortedByTheirStartStably(long seed) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        List<long[]> zones = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            zones.add(new long[] {r.nextInt(0, 10), i});
+        }
+        List<long[]> expected = new java.util.ArrayList<>(zones);
+        expected.sort(java.util.Comparator.comparingLong(z -> z[0]));
+        PiecewiseEstimator.sortByStart(zones);
+        assertThat(zones).containsExactlyElementsOf(expected);
+    }
 }

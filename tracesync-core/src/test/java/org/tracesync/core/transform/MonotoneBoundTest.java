@@ -95,6 +95,36 @@ class MonotoneBoundTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void samplesUpToCountsTheSamplesAtOrBeforeATimeAndCopySamplesCopiesThem(long seed) {
+        // the piecewise fit joins its pieces' bounds by these two instead of a loop per sample
+        SplittableRandom r = new SplittableRandom(seed);
+        MonotoneBound f = random(r, seed % 2 == 0, 1_700_000_000_000_000_000L, 600_000_000_000L);
+        for (int i = 0; i < 100; i++) {
+            long x = i % 3 == 0 ? f.t(r.nextInt(f.size())) + r.nextInt(-1, 2)
+                    : f.t(0) - 1_000L + r.nextLong(f.t(f.size() - 1) - f.t(0) + 2_000L);
+            int counted = 0;
+            for (int k = 0; k < f.size(); k++) {
+                if (f.t(k) <= x) {
+                    counted++;
+                }
+            }
+            assertThat(f.samplesUpTo(x)).as("x = %d", x).isEqualTo(counted);
+        }
+        assertThat(f.samplesUpTo(Long.MIN_VALUE)).isZero();
+        assertThat(f.samplesUpTo(Long.MAX_VALUE)).isEqualTo(f.size());
+        int from = r.nextInt(f.size());
+        int to = from + r.nextInt(f.size() - from + 1);
+        long[] ts = new long[f.size() + 3];
+        long[] rs = new long[f.size() + 3];
+        f.copySamples(from, to, ts, rs, 2);
+        for (int k = from; k < to; k++) {
+            assertThat(ts[2 + k - from]).isEqualTo(f.t(k));
+            assertThat(rs[2 + k - from]).isEqualTo(f.r(k));
+        }
+    }
+
     private static MonotoneBound random(SplittableRandom r, boolean lower, long start, long span) {
         int n = 1 + r.nextInt(8);
         double[] slopes = new double[n + 1];

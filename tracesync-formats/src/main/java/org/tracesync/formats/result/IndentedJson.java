@@ -97,12 +97,6 @@ final class IndentedJson {
         ascii(Long.toString(v));
     }
 
-    /** A finite double already formatted by {@link Double#toString(double)}, as {@link #number(double)} writes it. */
-    void numberText(String text) throws IOException {
-        beforeValue();
-        ascii(text);
-    }
-
     /** A double as Jackson writes it: NaN and infinities as strings ({@code "NaN"}, {@code "-Infinity"}). */
     void number(double v) throws IOException {
         beforeValue();
@@ -131,6 +125,23 @@ final class IndentedJson {
     void numberField(String name, long value) throws IOException {
         name(name);
         number(value);
+    }
+
+    /**
+     * Values of the open array already rendered: {@code text} holds {@code values} of them, each
+     * after the separator {@link #beforeValue} would write before it (so the first after a space
+     * when the array is still empty, else after a comma and a space). Copied as they are.
+     */
+    void renderedValues(byte[] text, int values) throws IOException {
+        count[depth - 1] += values;
+        if (text.length > buf.length - pos) {
+            out.write(buf, 0, pos);
+            pos = 0;
+            out.write(text);
+        } else {
+            System.arraycopy(text, 0, buf, pos, text.length);
+            pos += text.length;
+        }
     }
 
     /** Writes what is buffered to the stream (not closed). */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.tracesync.core.accumulate.SecondThreadTask;
 import org.tracesync.core.estimate.ClockStep;
@@ -12,8 +11,8 @@ import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
-import org.tracesync.core.transform.BoundRow;
 import org.tracesync.core.transform.LinearSegment;
+import org.tracesync.core.transform.NodeBounds;
 import org.tracesync.formats.io.AtomicFile;
 
 /**
@@ -122,6 +121,18 @@ public final class ResultFile {
     }
 
     private static void writeNode(IndentedJson g, NodeResult n) throws IOException {
+        // the bound rows first (a long trace's tens of thousands: the later half on a second
+        // thread), then the fields before them: the first few thousand doubles formatted run
+        // interpreted until the JIT compiles Double.toString's code, and the rows share them
+        // out over both threads instead of this one formatting the segments' first
+        NodeBounds bounds = n.bounds();
+        int rows = bounds.size();
+        int mid = rows >= PARALLEL_ROWS ? rows / 2 : rows;
+        RenderedRows later = mid < rows ? new RenderedRows(bounds, mid, rows) : null;
+        if (later != null) {
+            later.start("tracesync-result", true);
+        }
+        byte[] first = BoundRowsText.render(bounds, 0, mid);
         g.startObject();
         g.stringField("name", n.name());
         g.stringField("source", n.source());
@@ -151,30 +162,9 @@ public final class ResultFile {
         g.endObject();
         g.name("bounds");
         g.startArray();
-        List<BoundRow> rows = n.bounds().rows();
-        // a long trace's rows (a wandering day has about 44,000 per node): the later half's doubles
-        // are formatted on a second thread while this one writes the first half
-        // (a short result loads none of this: sync's start path stays as it was)
-        int mid = rows.size() >= PARALLEL_ROWS ? rows.size() / 2 : rows.size();
-        FormattedRows later = mid < rows.size() ? new FormattedRows(rows, mid) : null;
+        g.renderedValues(first, mid);
         if (later != null) {
-            later.start("tracesync-result", true);
-        }
-        for (int k = 0; k < mid; k++) {
-            BoundRow r = rows.get(k);
-            g.startArray();
-            g.number(r.t());
-            number(g, r.minus());
-            number(g, r.plus());
-            g.endArray();
-        }
-        String[] text = later == null ? null : later.join();
-        for (int k = mid; k < rows.size(); k++) {
-            g.startArray();
-            g.number(rows.get(k).t());
-            formatted(g, text[2 * (k - mid)]);
-            formatted(g, text[2 * (k - mid) + 1]);
-            g.endArray();
+            g.renderedValues(later.join(), rows - mid);
         }
         g.endArray();
         g.name("path");
@@ -295,44 +285,24 @@ public final class ResultFile {
         }
     }
 
-    /** A node's bound rows from this many on are written with {@link FormattedRows} (see writeNode). */
+    /** A node's bound rows are rendered in two halves, on two threads, from this many on (see writeNode). */
     static final int PARALLEL_ROWS = 8192;
 
-    /**
-     * The minus and plus of bound rows [from, end) as {@link #number} writes them: each double's
-     * {@link Double#toString}, or null for NaN and ±∞ (written as JSON null). The same bytes,
-     * formatted on another thread.
-     */
-    private static final class FormattedRows extends SecondThreadTask<String[]> {
-        private final List<BoundRow> rows;
+    /** Bound rows [from, to) rendered by {@link BoundRowsText}, on another thread. */
+    private static final class RenderedRows extends SecondThreadTask<byte[]> {
+        private final NodeBounds bounds;
         private final int from;
+        private final int to;
 
-        FormattedRows(List<BoundRow> rows, int from) {
-            this.rows = rows;
+        RenderedRows(NodeBounds bounds, int from, int to) {
+            this.bounds = bounds;
             this.from = from;
+            this.to = to;
         }
 
         @Override
-        protected String[] compute() {
-            String[] text = new String[2 * (rows.size() - from)];
-            for (int k = from; k < rows.size(); k++) {
-                text[2 * (k - from)] = finite(rows.get(k).minus());
-                text[2 * (k - from) + 1] = finite(rows.get(k).plus());
-            }
-            return text;
-        }
-
-        private static String finite(double v) {
-            return Double.isNaN(v) || Double.isInfinite(v) ? null : Double.toString(v);
-        }
-    }
-
-    /** A double formatted by {@link FormattedRows}: its text, or JSON null. */
-    private static void formatted(IndentedJson g, String text) throws IOException {
-        if (text == null) {
-            g.nullValue();
-        } else {
-            g.numberText(text);
+        protected byte[] compute() {
+            return BoundRowsText.render(bounds, from, to);
         }
     }
 
