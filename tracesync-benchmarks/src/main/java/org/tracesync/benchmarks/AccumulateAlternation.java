@@ -24,8 +24,9 @@ import org.tracesync.formats.lttv.LttvTextInput;
  * "The pair accumulators' cost per message, tenth session"). A message stream is recorded once
  * (what the matcher hands the accumulators on a capture set, or an LTTV text file's messages, in
  * the order {@code sync} feeds them), then replayed ROUNDS times into each build's
- * {@code PairAccumulators} and into the minimal sink (a count and a minimum per ordered pair), in
- * turns rotated each round; the figure is the calling thread's CPU ns per message, medians of
+ * {@code PairAccumulators}, into each build's {@code HalfHull}s alone (the pushes, their
+ * inputs worked out beforehand: the floor of the hull work) and into the minimal sink (a count and
+ * a minimum per ordered pair: the replay's own cost), in turns rotated each round; the figure is the calling thread's CPU ns per message, medians of
  * rounds 2..ROUNDS, and the digest of every pair's hulls, counts and buckets, which must be equal.
  *
  * <pre>
@@ -57,28 +58,31 @@ public final class AccumulateAlternation {
             new URLClassLoader(new URL[] {oldJar, newJar}, platform), // the old jar's accumulators first
             new URLClassLoader(new URL[] {newJar}, platform),
         };
-        String[] names = {"old", "new", "minimal"};
-        Method[] run = new Method[3];
+        String[] names = {"old", "new", "oldPush", "newPush", "minimal"};
+        int variants = names.length;
+        Method[] run = new Method[variants];
         Class<?>[] sig = {int.class, int[].class, int[].class, long[].class, long[].class, int.class};
         for (int v = 0; v < 2; v++) {
-            run[v] = loaders[v].loadClass("org.tracesync.benchmarks.AccumulateReplay").getMethod("accumulate", sig);
+            Class<?> replay = loaders[v].loadClass("org.tracesync.benchmarks.AccumulateReplay");
+            run[v] = replay.getMethod("accumulate", sig);
+            run[2 + v] = replay.getMethod("pushes", sig);
         }
-        run[2] = loaders[1].loadClass("org.tracesync.benchmarks.AccumulateReplay").getMethod("minimal", sig);
+        run[4] = loaders[1].loadClass("org.tracesync.benchmarks.AccumulateReplay").getMethod("minimal", sig);
         System.out.printf("%d messages, %d nodes%n", m.n, m.nodes);
-        double[][] ns = new double[3][rounds];
-        long[] digest = new long[3];
+        double[][] ns = new double[variants][rounds];
+        long[] digest = new long[variants];
         for (int k = 0; k < rounds; k++) {
             StringBuilder line = new StringBuilder("round " + (k + 1) + ":");
-            for (int t = 0; t < 3; t++) {
-                int v = (t + k) % 3;
+            for (int t = 0; t < variants; t++) {
+                int v = (t + k) % variants;
                 long[] r = (long[]) run[v].invoke(null, m.nodes, m.sender, m.receiver, m.sendTime, m.recvTime, m.n);
                 ns[v][k] = r[0] / (double) m.n;
-                if (k > 0 && v < 2 && r[1] != digest[v]) {
+                if (k > 0 && v < 4 && r[1] != digest[v]) {
                     throw new IllegalStateException(names[v] + ": digest changed between rounds");
                 }
                 digest[v] = r[1];
             }
-            for (int v = 0; v < 3; v++) {
+            for (int v = 0; v < variants; v++) {
                 line.append(String.format(" %s %.1f", names[v], ns[v][k]));
             }
             System.out.println(line + " ns CPU per message | new/old " + String.format("%.3f", ns[1][k] / ns[0][k])
@@ -86,18 +90,24 @@ public final class AccumulateAlternation {
         }
         System.out.printf("medians of rounds 2..%d, CPU ns per message (range):%n", rounds);
         double[] ratio = new double[rounds - 1];
+        double[] pushRatio = new double[rounds - 1];
         for (int k = 1; k < rounds; k++) {
             ratio[k - 1] = ns[1][k] / ns[0][k];
+            pushRatio[k - 1] = ns[3][k] / ns[2][k];
         }
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < variants; v++) {
             double[] r = Arrays.copyOfRange(ns[v], 1, rounds);
             Arrays.sort(r);
             System.out.printf("  %-8s %6.1f (%.1f-%.1f)%n", names[v], RunStats.median(r), r[0], r[r.length - 1]);
         }
         Arrays.sort(ratio);
-        System.out.printf("  new/old  %.3f (%.3f-%.3f)%n", RunStats.median(ratio), ratio[0], ratio[ratio.length - 1]);
+        Arrays.sort(pushRatio);
+        System.out.printf("  new/old  %.3f (%.3f-%.3f); pushes alone %.3f (%.3f-%.3f)%n", RunStats.median(ratio), ratio[0],
+                ratio[ratio.length - 1], RunStats.median(pushRatio), pushRatio[0], pushRatio[pushRatio.length - 1]);
         System.out.println(digest[0] == digest[1] ? "digests equal: " + Long.toHexString(digest[0])
                 : "DIGESTS DIFFER: old " + Long.toHexString(digest[0]) + " new " + Long.toHexString(digest[1]));
+        System.out.println(digest[2] == digest[3] ? "pushes: hull sizes equal (" + digest[2] + ")"
+                : "PUSHES DIFFER: old " + digest[2] + " new " + digest[3]);
     }
 
     /** A recorded message stream. */
