@@ -31,19 +31,8 @@ public final class PairAccumulator {
     private transient HalfHull bToA;
     private long countAToB;
     private long countBToA;
-    // the a-times (x) and b-times (y) of each direction's messages, each kept on its own: within
-    // one direction they come nearly in order (a send after the last one, 99.7 % of a capture
-    // set's messages), so the comparisons are well predicted, where the a-times of both
-    // directions interleave in no order and a comparison on them was mispredicted a third of the
-    // time. minX() and maxX() combine the two directions; PairAccumulators reads the node ranges
-    private long minXAToB = Long.MAX_VALUE;
-    private long maxXAToB = Long.MIN_VALUE;
-    private long minYAToB = Long.MAX_VALUE;
-    private long maxYAToB = Long.MIN_VALUE;
-    private long minXBToA = Long.MAX_VALUE;
-    private long maxXBToA = Long.MIN_VALUE;
-    private long minYBToA = Long.MAX_VALUE;
-    private long maxYBToA = Long.MIN_VALUE;
+    private long minX = Long.MAX_VALUE;
+    private long maxX = Long.MIN_VALUE;
     private TimeBuckets buckets;
 
     public PairAccumulator(int a, int b) {
@@ -74,8 +63,8 @@ public final class PairAccumulator {
         acc.bToA = bToA;
         acc.countAToB = countAToB;
         acc.countBToA = countBToA;
-        acc.minXAToB = minX; // the span, whichever direction; no b-times are known
-        acc.maxXAToB = maxX;
+        acc.minX = minX;
+        acc.maxX = maxX;
         return acc;
     }
 
@@ -95,18 +84,7 @@ public final class PairAccumulator {
         aToB = null;
         buckets.addP(u, v);
         countAToB++;
-        if (x < minXAToB) {
-            minXAToB = x;
-        }
-        if (x > maxXAToB) {
-            maxXAToB = x;
-        }
-        if (y < minYAToB) {
-            minYAToB = y;
-        }
-        if (y > maxYAToB) {
-            maxYAToB = y;
-        }
+        span(x);
     }
 
     /** Adds a message b → a: sent at b-time {@code y}, received at a-time {@code x}. */
@@ -117,18 +95,7 @@ public final class PairAccumulator {
         bToA = null;
         buckets.addQ(u, v);
         countBToA++;
-        if (x < minXBToA) {
-            minXBToA = x;
-        }
-        if (x > maxXBToA) {
-            maxXBToA = x;
-        }
-        if (y < minYBToA) {
-            minYBToA = y;
-        }
-        if (y > maxYBToA) {
-            maxYBToA = y;
-        }
+        span(x);
     }
 
     private void origin(long x, long y) {
@@ -137,6 +104,15 @@ public final class PairAccumulator {
             x0 = x;
             v0 = Math.subtractExact(y, x);
             buckets = new TimeBuckets(x0);
+        }
+    }
+
+    private void span(long x) {
+        if (x < minX) {
+            minX = x;
+        }
+        if (x > maxX) {
+            maxX = x;
         }
     }
 
@@ -162,14 +138,8 @@ public final class PairAccumulator {
         bToA = null;
         countAToB += other.countAToB;
         countBToA += other.countBToA;
-        minXAToB = Math.min(minXAToB, other.minXAToB);
-        maxXAToB = Math.max(maxXAToB, other.maxXAToB);
-        minYAToB = Math.min(minYAToB, other.minYAToB);
-        maxYAToB = Math.max(maxYAToB, other.maxYAToB);
-        minXBToA = Math.min(minXBToA, other.minXBToA);
-        maxXBToA = Math.max(maxXBToA, other.maxXBToA);
-        minYBToA = Math.min(minYBToA, other.minYBToA);
-        maxYBToA = Math.max(maxYBToA, other.maxYBToA);
+        minX = Math.min(minX, other.minX);
+        maxX = Math.max(maxX, other.maxX);
     }
 
     public boolean isEmpty() {
@@ -229,21 +199,11 @@ public final class PairAccumulator {
 
     /** First a-time of any message of the pair. */
     public long minX() {
-        return Math.min(minXAToB, minXBToA);
+        return minX;
     }
 
     /** Last a-time of any message of the pair. */
     public long maxX() {
-        return Math.max(maxXAToB, maxXBToA);
-    }
-
-    /** First b-time of any message added or merged (Long.MAX_VALUE if none; none from {@link #ofHulls}). */
-    long minY() {
-        return Math.min(minYAToB, minYBToA);
-    }
-
-    /** Last b-time of any message added or merged (Long.MIN_VALUE if none). */
-    long maxY() {
-        return Math.max(maxYAToB, maxYBToA);
+        return maxX;
     }
 }

@@ -6,23 +6,15 @@ import org.tracesync.core.model.MessageSink;
 
 /**
  * Pair accumulation for n nodes: a {@link MessageSink} that routes each message to the
- * accumulator of its unordered pair. Messages from a node to itself are counted and dropped.
- *
- * <p>Each node's first and last timestamp are not recorded per message: a node's times come in
- * no order in the stream (its sends and receives on several pairs interleave), and comparing each
- * with the node's range was mispredicted a third of the time on a capture set. Each pair keeps the
- * range of each direction's a-times and b-times, which come nearly in order; a node's range is
- * read from its pairs' (and from {@link #seen(int, long, long)} and merged sets) when first asked
- * after a change, O(nodes²).
+ * accumulator of its unordered pair, and records each node's first and last timestamp.
+ * Messages from a node to itself are counted and dropped.
  */
 public final class PairAccumulators implements MessageSink {
 
     private final int nodes;
     private final PairAccumulator[] pairs;
-    // the ranges given by seen(n, first, last) and by merged sets; the pairs' own are added on read
     private final long[] first;
     private final long[] last;
-    private Ranges ranges; // every node's range, null when a message or a merge may have changed it
     private long messages;
     private long selfMessages;
 
@@ -42,7 +34,8 @@ public final class PairAccumulators implements MessageSink {
             return;
         }
         messages++;
-        ranges = null;
+        seen(sender, sendTime);
+        seen(receiver, recvTime);
         if (sender < receiver) {
             pair(sender, receiver).addAToB(sendTime, recvTime);
         } else {
@@ -57,41 +50,9 @@ public final class PairAccumulators implements MessageSink {
         if (t > last[node]) {
             last[node] = t;
         }
-        ranges = null;
     }
 
-    /** Every node's first and last timestamp; final fields, so any thread that reads it sees them filled. */
-    private record Ranges(long[] first, long[] last) {
-    }
-
-    /** The nodes' ranges: the given ones widened by every pair's a-times and b-times. O(nodes²) after a change. */
-    private Ranges ranges() {
-        Ranges r = ranges;
-        if (r != null) {
-            return r;
-        }
-        long[] f = first.clone();
-        long[] l = last.clone();
-        for (int i = 0; i < pairs.length; i++) {
-            PairAccumulator p = pairs[i];
-            if (p != null && !p.isEmpty()) {
-                int a = i / nodes;
-                int b = i % nodes;
-                f[a] = Math.min(f[a], p.minX());
-                l[a] = Math.max(l[a], p.maxX());
-                f[b] = Math.min(f[b], p.minY());
-                l[b] = Math.max(l[b], p.maxY());
-            }
-        }
-        r = new Ranges(f, l);
-        ranges = r;
-        return r;
-    }
-
-    /**
-     * The accumulator of (a, b), a &lt; b, created on first use. Messages go in through
-     * {@link #message}: one added to the pair itself after a node range was read does not widen it.
-     */
+    /** The accumulator of (a, b), a &lt; b, created on first use. */
     public PairAccumulator pair(int a, int b) {
         int i = a * nodes + b;
         PairAccumulator p = pairs[i];
@@ -125,18 +86,16 @@ public final class PairAccumulators implements MessageSink {
             }
         }
         for (int n = 0; n < nodes; n++) {
-            first[n] = Math.min(first[n], other.first(n));
-            last[n] = Math.max(last[n], other.last(n));
+            first[n] = Math.min(first[n], other.first[n]);
+            last[n] = Math.max(last[n], other.last[n]);
         }
-        ranges = null;
         messages += other.messages;
         selfMessages += other.selfMessages;
     }
 
     /**
      * Folds in one pair's accumulator built elsewhere (a partition of a distributed job), counting
-     * its messages; the nodes' ranges widen to its messages' times (give wider ones with
-     * {@link #seen(int, long, long)}).
+     * its messages. The nodes' time ranges are not known from it: give them with {@link #seen(int, long, long)}.
      */
     public void merge(PairAccumulator p) {
         if (p.isEmpty()) {
@@ -144,7 +103,6 @@ public final class PairAccumulators implements MessageSink {
         }
         pair(p.a(), p.b()).merge(p);
         messages += p.countAToB() + p.countBToA();
-        ranges = null;
     }
 
     /** Records that node {@code n} has messages from {@code first} to {@code last} (its own clock). */
@@ -159,12 +117,12 @@ public final class PairAccumulators implements MessageSink {
 
     /** First timestamp of node n in any message, or Long.MAX_VALUE if none. */
     public long first(int n) {
-        return ranges().first[n];
+        return first[n];
     }
 
     /** Last timestamp of node n in any message, or Long.MIN_VALUE if none. */
     public long last(int n) {
-        return ranges().last[n];
+        return last[n];
     }
 
     public long messages() {
