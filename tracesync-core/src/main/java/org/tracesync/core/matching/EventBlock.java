@@ -91,12 +91,19 @@ public final class EventBlock {
      */
     public void addMessageId(int node, boolean send, long t, String id) {
         byte[] bytes = id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        int n = bytes.length;
+        addMessageId(node, send, t, bytes, 0, bytes.length);
+    }
+
+    /**
+     * {@link #addMessageId(int, boolean, long, String)} for an id given as its UTF-8 bytes
+     * {@code bytes[from, from + n)} (a reader that has them in its buffer): the same key.
+     */
+    public void addMessageId(int node, boolean send, long t, byte[] bytes, int from, int n) {
         if (n <= 16) {
             long ka = 0;
             long kb = 0;
             for (int i = 0; i < n; i++) {
-                long v = bytes[i] & 0xffL;
+                long v = bytes[from + i] & 0xffL;
                 if (i < 8) {
                     ka |= v << (8 * (7 - i));
                 } else {
@@ -105,18 +112,19 @@ public final class EventBlock {
             }
             addKey(node, send, t, ka, kb, OTHER_KEY | MESSAGE_ID | n);
         } else {
-            long h1 = bytesHash(bytes, 0x9E3779B97F4A7C15L);
-            long h2 = bytesHash(bytes, 0xC2B2AE3D27D4EB4FL);
-            long h3 = bytesHash(bytes, 0x165667B19E3779F9L);
+            long h1 = bytesHash(bytes, from, n, 0x9E3779B97F4A7C15L);
+            long h2 = bytesHash(bytes, from, n, 0xC2B2AE3D27D4EB4FL);
+            long h3 = bytesHash(bytes, from, n, 0x165667B19E3779F9L);
             addKey(node, send, t, h1, h2, OTHER_KEY | MESSAGE_ID_HASHED | (h3 & 0xffffffL) << 32 | (n & 0xffffffffL));
         }
     }
 
-    /** 64-bit hash of a byte string (multiply–rotate per 8 bytes, MurmurHash3's finalizer). */
-    private static long bytesHash(byte[] b, long seed) {
-        long h = seed ^ b.length;
-        int i = 0;
-        for (; i + 8 <= b.length; i += 8) {
+    /** 64-bit hash of the byte string {@code b[from, from + n)} (multiply–rotate per 8 bytes, MurmurHash3's finalizer). */
+    private static long bytesHash(byte[] b, int from, int n, long seed) {
+        long h = seed ^ n;
+        int end = from + n;
+        int i = from;
+        for (; i + 8 <= end; i += 8) {
             long w = 0;
             for (int j = 0; j < 8; j++) {
                 w = w << 8 | (b[i + j] & 0xffL);
@@ -124,7 +132,7 @@ public final class EventBlock {
             h = Long.rotateLeft(h ^ (w * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;
         }
         long w = 0;
-        for (; i < b.length; i++) {
+        for (; i < end; i++) {
             w = w << 8 | (b[i] & 0xffL);
         }
         h = Long.rotateLeft(h ^ (w * 0x87C37B91114253D5L), 31) * 0x4CF5AD432745937FL;

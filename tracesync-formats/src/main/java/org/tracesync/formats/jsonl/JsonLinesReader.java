@@ -6,16 +6,16 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.BufferedReader;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.tracesync.core.matching.EventBlock;
 import org.tracesync.core.matching.MessageIdKey;
 import org.tracesync.core.model.Direction;
 import org.tracesync.core.model.NetEvent;
@@ -25,7 +25,6 @@ import org.tracesync.core.model.NodeInfo;
 import org.tracesync.formats.AddressTable;
 import org.tracesync.formats.EventCursor;
 import org.tracesync.formats.EventTrace;
-import org.tracesync.formats.NetEventCursor;
 import org.tracesync.formats.TraceFormatException;
 
 /**
@@ -43,11 +42,16 @@ import org.tracesync.formats.TraceFormatException;
  * node name. Every error is a {@link TraceFormatException} naming the file, the line and what was
  * expected.
  *
- * <p>Streaming: one line in memory at a time; O(line length) per event. Events whose timestamp goes
+ * <p>Streaming: one buffer of the file (and at most one line) in memory; O(line length) per event.
+ * Lines of the common shape (plain ASCII strings, integers) are read straight from their bytes
+ * ({@link JsonLineScanner}); any other line goes through Jackson, with the same checks. Events whose timestamp goes
  * backwards are kept and reported in {@link #warnings()} (matching is windowed: a step back larger
  * than the match window can leave a counterpart unmatched).
  */
 public final class JsonLinesReader implements NetEventSource, EventTrace {
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -57,13 +61,21 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
     private final NodeInfo node;
     private final List<String> warnings = new ArrayList<>();
     private volatile long bytesRead;
+    /** Bytes a pass reads at a time (its buffer grows for a longer line). */
+    private final int readBuffer;
 
     /**
      * Opens {@code file} and reads up to its first event to learn the node name (the file stem
      * when the file holds no event).
      */
     public JsonLinesReader(Path file) throws IOException {
+        this(file, 1 << 18);
+    }
+
+    /** {@link #JsonLinesReader(Path)} reading {@code readBuffer} bytes at a time (tests: buffer edges). */
+    JsonLinesReader(Path file, int readBuffer) throws IOException {
         this.file = file;
+        this.readBuffer = readBuffer;
         if (!Files.isRegularFile(file)) {
             throw Files.exists(file)
                     ? new TraceFormatException(file, null, "not a regular file (expected a JSON-lines event log)")
@@ -94,6 +106,7 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
     private JsonLinesReader(Path file, NodeInfo node) {
         this.file = file;
         this.node = node;
+        this.readBuffer = 0;
     }
 
     /** One event line, parsed and checked as a pass over the file checks it. */
@@ -150,80 +163,196 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
 
     @Override
     public void stream(NetEventSink sink) throws IOException {
-        try (Lines lines = new Lines(null)) {
-            NetEvent e;
-            while ((e = lines.next()) != null) {
-                sink.event(e);
+        try (Pass pass = new Pass()) {
+            while (pass.advance()) {
+                sink.event(new NetEvent(pass.send ? Direction.SEND : Direction.RECEIVE, pass.t,
+                        new MessageIdKey(pass.msg())));
             }
         }
     }
 
     @Override
     public EventCursor cursor(int index, AddressTable addresses) throws IOException {
-        return new Lines(addresses);
+        return new Pass();
     }
 
-    /** One pass over the file's events, line by line; its warnings become the reader's at the end. */
-    private final class Lines extends NetEventCursor {
-        private final BufferedReader in;
+    /**
+     * One pass over the file's events. Lines are split from the file's bytes where
+     * {@link BufferedReader#readLine} splits them ({@code \n}, {@code \r}, {@code \r\n}; a UTF-8
+     * byte order mark dropped from the first), so line numbers are the same. A line of the common
+     * shape is read from its bytes ({@link JsonLineScanner}); any other line is decoded (strict
+     * UTF-8) and parsed with Jackson, which reads it or names what is wrong. Its warnings become
+     * the reader's at the end.
+     */
+    private final class Pass implements EventCursor {
+        private final InputStream in;
+        private final JsonLineScanner scanner;
+        private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
+        private byte[] buf = new byte[readBuffer];
+        private int pos;
+        private int lim;
+        private boolean eof;
         private long lineNumber;
         private long backwards;
         private long firstBackwardsLine;
         private long last = Long.MIN_VALUE;
         private long events;
         private boolean ended;
+        // the current event; its message id is msgBytes[msgFrom, msgFrom + msgLength) (UTF-8)
+        private long t;
+        private boolean send;
+        private byte[] msgBytes;
+        private int msgFrom;
+        private int msgLength;
+        private String msgText;
 
-        Lines(AddressTable addresses) throws IOException {
-            super(addresses);
+        Pass() throws IOException {
             warnings.clear();
             bytesRead = 0;
-            InputStream raw = Files.newInputStream(file);
-            in = new BufferedReader(new InputStreamReader(new FilterInputStream(raw) {
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    int n = super.read(b, off, len);
-                    if (n > 0) {
-                        bytesRead += n;
-                    }
-                    return n;
-                }
-            }, StandardCharsets.UTF_8.newDecoder()), 1 << 16);
+            in = Files.newInputStream(file);
+            scanner = new JsonLineScanner(node.name().getBytes(StandardCharsets.UTF_8));
         }
 
         @Override
-        protected NetEvent next() throws IOException {
+        public boolean advance() throws IOException {
             if (ended) {
-                return null;
+                return false;
             }
-            try {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    lineNumber++;
-                    if (lineNumber == 1 && line.startsWith("\uFEFF")) {
-                        line = line.substring(1);
+            int end;
+            while ((end = lineEnd()) >= 0) {
+                int from = pos;
+                int next = end;
+                if (end < lim) {
+                    next = end + 1;
+                    if (buf[end] == '\r' && next < lim && buf[next] == '\n') {
+                        next++;
                     }
+                }
+                pos = next;
+                lineNumber++;
+                if (lineNumber == 1 && end - from >= 3 && buf[from] == (byte) 0xEF && buf[from + 1] == (byte) 0xBB
+                        && buf[from + 2] == (byte) 0xBF) {
+                    from += 3; // UTF-8 byte order mark
+                }
+                if (scanner.scan(buf, from, end)) {
+                    t = scanner.t;
+                    send = scanner.send;
+                    msgBytes = buf;
+                    msgFrom = scanner.msgFrom;
+                    msgLength = scanner.msgTo - scanner.msgFrom;
+                    msgText = null;
+                } else {
+                    String line = decode(from, end);
                     if (line.isBlank()) {
                         continue;
                     }
                     Line e = parse(line, lineNumber, node.name(), null);
-                    if (e.t < last) {
-                        if (backwards++ == 0) {
-                            firstBackwardsLine = lineNumber;
-                        }
-                    }
-                    last = Math.max(last, e.t);
-                    events++;
-                    return new NetEvent(e.send ? Direction.SEND : Direction.RECEIVE, e.t, new MessageIdKey(e.msg));
+                    t = e.t;
+                    send = e.send;
+                    msgText = e.msg;
+                    msgBytes = e.msg.getBytes(StandardCharsets.UTF_8);
+                    msgFrom = 0;
+                    msgLength = msgBytes.length;
                 }
-            } catch (java.nio.charset.CharacterCodingException e) {
-                throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
+                if (t < last) {
+                    if (backwards++ == 0) {
+                        firstBackwardsLine = lineNumber;
+                    }
+                }
+                last = Math.max(last, t);
+                events++;
+                return true;
             }
             ended = true;
             if (backwards > 0) {
                 warnings.add(file + ": " + backwards + " of " + events + " events have a timestamp earlier than a "
                         + "previous line (first at line " + firstBackwardsLine + ")");
             }
-            return null;
+            return false;
+        }
+
+        /**
+         * The index of the terminator of the line at {@link #pos}, reading more of the file until
+         * the whole line (and the byte after a {@code \r}) is in the buffer; {@link #lim} for a last
+         * line without one; -1 at the end of the file.
+         */
+        private int lineEnd() throws IOException {
+            int i = pos;
+            while (true) {
+                while (i < lim) {
+                    if (i + 8 <= lim) {
+                        // eight bytes at a time: the lowest byte flagged by zeroByte is a true zero
+                        long w = (long) LONGS.get(buf, i);
+                        long m = zeroByte(w ^ 0x0A0A0A0A0A0A0A0AL) | zeroByte(w ^ 0x0D0D0D0D0D0D0D0DL);
+                        if (m == 0) {
+                            i += 8;
+                            continue;
+                        }
+                        i += Long.numberOfTrailingZeros(m) >>> 3;
+                    }
+                    byte c = buf[i];
+                    if (c == '\n') {
+                        return i;
+                    }
+                    if (c == '\r') {
+                        if (i + 1 < lim || eof) {
+                            return i;
+                        }
+                        break; // is it \r\n? read on from here
+                    }
+                    i++;
+                }
+                if (eof) {
+                    return pos < lim ? lim : -1;
+                }
+                int scanned = i - pos;
+                if (pos > 0) {
+                    System.arraycopy(buf, pos, buf, 0, lim - pos);
+                    lim -= pos;
+                    pos = 0;
+                } else if (lim == buf.length) {
+                    buf = java.util.Arrays.copyOf(buf, 2 * buf.length);
+                }
+                int n = in.read(buf, lim, buf.length - lim);
+                if (n < 0) {
+                    eof = true;
+                } else {
+                    lim += n;
+                    bytesRead += n;
+                }
+                i = pos + scanned;
+            }
+        }
+
+        /** The high bit of each zero byte of {@code v} set, and possibly of bytes above the lowest zero byte. */
+        private static long zeroByte(long v) {
+            return (v - 0x0101010101010101L) & ~v & 0x8080808080808080L;
+        }
+
+        private String decode(int from, int to) throws TraceFormatException {
+            try {
+                return utf8.reset().decode(java.nio.ByteBuffer.wrap(buf, from, to - from)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
+            }
+        }
+
+        String msg() {
+            if (msgText == null) {
+                msgText = new String(msgBytes, msgFrom, msgLength, StandardCharsets.US_ASCII);
+            }
+            return msgText;
+        }
+
+        @Override
+        public long time() {
+            return t;
+        }
+
+        @Override
+        public int emit(EventBlock block, int node, long time) {
+            block.addMessageId(node, send, time, msgBytes, msgFrom, msgLength);
+            return KEY;
         }
 
         @Override
