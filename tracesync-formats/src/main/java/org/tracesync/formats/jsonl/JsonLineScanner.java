@@ -26,8 +26,9 @@ final class JsonLineScanner {
     private static final int FROM = 32;
     private static final int REQUIRED = NODE | T | DIR | MSG;
 
-    private final byte[] expectedNode;
+    private final byte[] field;
     private final int[] otherNames = new int[2 * MAX_OTHER_FIELDS];
+    private byte[] expectedNode;
 
     /** The last accepted line's time (ns). */
     long t;
@@ -36,10 +37,28 @@ final class JsonLineScanner {
     /** The last accepted line's message id: its bytes (a string's content, or an integer's digits). */
     int msgFrom;
     int msgTo;
+    /** The last accepted line's node name: its bytes. */
+    int nodeFrom;
+    int nodeTo;
+    /** Where the last accepted line's {@code t} digits are, and its object's closing brace. */
+    int tFrom;
+    int tTo;
+    int close;
+    /** True when the last accepted line has a top-level field named {@code field}. */
+    boolean hasField;
 
-    /** @param expectedNode the UTF-8 bytes of the node every line must name */
-    JsonLineScanner(byte[] expectedNode) {
-        this.expectedNode = expectedNode;
+    /**
+     * A scanner of lines on any node until {@link #expect} names one.
+     *
+     * @param field the UTF-8 bytes of a field name whose presence {@link #hasField} reports, or null
+     */
+    JsonLineScanner(byte[] field) {
+        this.field = field;
+    }
+
+    /** From now on, a line must name the node whose UTF-8 bytes are {@code node}. */
+    void expect(byte[] node) {
+        this.expectedNode = node;
     }
 
     /** True when {@code b[from, to)} is a line of the common shape; its fields are then set. */
@@ -54,8 +73,7 @@ final class JsonLineScanner {
         i = skipSpace(b, i + 1, to);
         int seen = 0;
         int others = 0;
-        int nodeFrom = -1;
-        int nodeTo = -1;
+        hasField = false;
         while (true) {
             if (i >= to || b[i] != '"') {
                 return false;
@@ -73,12 +91,15 @@ final class JsonLineScanner {
             if (i >= to) {
                 return false;
             }
-            int field = field(b, nameFrom, nameTo);
-            if (field != 0) {
-                if ((seen & field) != 0) {
+            if (field != null && sameBytes(b, nameFrom, nameTo, field)) {
+                hasField = true;
+            }
+            int kind = field(b, nameFrom, nameTo);
+            if (kind != 0) {
+                if ((seen & kind) != 0) {
                     return false;
                 }
-                seen |= field;
+                seen |= kind;
             } else {
                 if (others == MAX_OTHER_FIELDS || seenBefore(b, nameFrom, nameTo, others)) {
                     return false;
@@ -89,7 +110,7 @@ final class JsonLineScanner {
             }
             byte c = b[i];
             int end;
-            switch (field) {
+            switch (kind) {
                 case NODE -> {
                     if (c != '"' || (end = stringEnd(b, i + 1, to)) <= i + 1) {
                         return false;
@@ -102,6 +123,8 @@ final class JsonLineScanner {
                     if ((end = time(b, i, to)) < 0) {
                         return false;
                     }
+                    tFrom = i;
+                    tTo = end;
                     i = end;
                 }
                 case DIR -> {
@@ -165,13 +188,14 @@ final class JsonLineScanner {
             if (b[i] == ',') {
                 i = skipSpace(b, i + 1, to);
             } else if (b[i] == '}') {
+                close = i;
                 break;
             } else {
                 return false;
             }
         }
         return skipSpace(b, i + 1, to) == to && (seen & REQUIRED) == REQUIRED
-                && sameBytes(b, nodeFrom, nodeTo, expectedNode);
+                && (expectedNode == null || sameBytes(b, nodeFrom, nodeTo, expectedNode));
     }
 
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
@@ -291,6 +315,6 @@ final class JsonLineScanner {
     }
 
     private static boolean sameBytes(byte[] b, int from, int to, byte[] other) {
-        return other != null && to - from == other.length && java.util.Arrays.equals(b, from, to, other, 0, other.length);
+        return to - from == other.length && java.util.Arrays.equals(b, from, to, other, 0, other.length);
     }
 }

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.CharsetDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -49,9 +47,6 @@ import org.tracesync.formats.TraceFormatException;
  * than the match window can leave a counterpart unmatched).
  */
 public final class JsonLinesReader implements NetEventSource, EventTrace {
-
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -177,22 +172,14 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
     }
 
     /**
-     * One pass over the file's events. Lines are split from the file's bytes where
-     * {@link BufferedReader#readLine} splits them ({@code \n}, {@code \r}, {@code \r\n}; a UTF-8
-     * byte order mark dropped from the first), so line numbers are the same. A line of the common
-     * shape is read from its bytes ({@link JsonLineScanner}); any other line is decoded (strict
-     * UTF-8) and parsed with Jackson, which reads it or names what is wrong. Its warnings become
-     * the reader's at the end.
+     * One pass over the file's events, line by line ({@link LineBytes}: the line numbers of
+     * {@link BufferedReader#readLine}). A line of the common shape is read from its bytes
+     * ({@link JsonLineScanner}); any other line is decoded (strict UTF-8) and parsed with Jackson,
+     * which reads it or names what is wrong. Its warnings become the reader's at the end.
      */
     private final class Pass implements EventCursor {
-        private final InputStream in;
+        private final LineBytes lines;
         private final JsonLineScanner scanner;
-        private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder();
-        private byte[] buf = new byte[readBuffer];
-        private int pos;
-        private int lim;
-        private boolean eof;
-        private long lineNumber;
         private long backwards;
         private long firstBackwardsLine;
         private long last = Long.MIN_VALUE;
@@ -209,8 +196,9 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
         Pass() throws IOException {
             warnings.clear();
             bytesRead = 0;
-            in = Files.newInputStream(file);
-            scanner = new JsonLineScanner(node.name().getBytes(StandardCharsets.UTF_8));
+            lines = new LineBytes(Files.newInputStream(file), readBuffer);
+            scanner = new JsonLineScanner(null);
+            scanner.expect(node.name().getBytes(StandardCharsets.UTF_8));
         }
 
         @Override
@@ -218,35 +206,23 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
             if (ended) {
                 return false;
             }
-            int end;
-            while ((end = lineEnd()) >= 0) {
-                int from = pos;
-                int next = end;
-                if (end < lim) {
-                    next = end + 1;
-                    if (buf[end] == '\r' && next < lim && buf[next] == '\n') {
-                        next++;
-                    }
+            while (lines.next()) {
+                if (lines.bytesRead != bytesRead) {
+                    bytesRead = lines.bytesRead;
                 }
-                pos = next;
-                lineNumber++;
-                if (lineNumber == 1 && end - from >= 3 && buf[from] == (byte) 0xEF && buf[from + 1] == (byte) 0xBB
-                        && buf[from + 2] == (byte) 0xBF) {
-                    from += 3; // UTF-8 byte order mark
-                }
-                if (scanner.scan(buf, from, end)) {
+                if (scanner.scan(lines.buf, lines.from, lines.end)) {
                     t = scanner.t;
                     send = scanner.send;
-                    msgBytes = buf;
+                    msgBytes = lines.buf;
                     msgFrom = scanner.msgFrom;
                     msgLength = scanner.msgTo - scanner.msgFrom;
                     msgText = null;
                 } else {
-                    String line = decode(from, end);
+                    String line = decode(lines);
                     if (line.isBlank()) {
                         continue;
                     }
-                    Line e = parse(line, lineNumber, node.name(), null);
+                    Line e = parse(line, lines.lineNumber, node.name(), null);
                     t = e.t;
                     send = e.send;
                     msgText = e.msg;
@@ -256,85 +232,20 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
                 }
                 if (t < last) {
                     if (backwards++ == 0) {
-                        firstBackwardsLine = lineNumber;
+                        firstBackwardsLine = lines.lineNumber;
                     }
                 }
                 last = Math.max(last, t);
                 events++;
                 return true;
             }
+            bytesRead = lines.bytesRead;
             ended = true;
             if (backwards > 0) {
                 warnings.add(file + ": " + backwards + " of " + events + " events have a timestamp earlier than a "
                         + "previous line (first at line " + firstBackwardsLine + ")");
             }
             return false;
-        }
-
-        /**
-         * The index of the terminator of the line at {@link #pos}, reading more of the file until
-         * the whole line (and the byte after a {@code \r}) is in the buffer; {@link #lim} for a last
-         * line without one; -1 at the end of the file.
-         */
-        private int lineEnd() throws IOException {
-            int i = pos;
-            while (true) {
-                while (i < lim) {
-                    if (i + 8 <= lim) {
-                        // eight bytes at a time: the lowest byte flagged by zeroByte is a true zero
-                        long w = (long) LONGS.get(buf, i);
-                        long m = zeroByte(w ^ 0x0A0A0A0A0A0A0A0AL) | zeroByte(w ^ 0x0D0D0D0D0D0D0D0DL);
-                        if (m == 0) {
-                            i += 8;
-                            continue;
-                        }
-                        i += Long.numberOfTrailingZeros(m) >>> 3;
-                    }
-                    byte c = buf[i];
-                    if (c == '\n') {
-                        return i;
-                    }
-                    if (c == '\r') {
-                        if (i + 1 < lim || eof) {
-                            return i;
-                        }
-                        break; // is it \r\n? read on from here
-                    }
-                    i++;
-                }
-                if (eof) {
-                    return pos < lim ? lim : -1;
-                }
-                int scanned = i - pos;
-                if (pos > 0) {
-                    System.arraycopy(buf, pos, buf, 0, lim - pos);
-                    lim -= pos;
-                    pos = 0;
-                } else if (lim == buf.length) {
-                    buf = java.util.Arrays.copyOf(buf, 2 * buf.length);
-                }
-                int n = in.read(buf, lim, buf.length - lim);
-                if (n < 0) {
-                    eof = true;
-                } else {
-                    lim += n;
-                    bytesRead += n;
-                }
-                i = pos + scanned;
-            }
-        }
-
-        /** The high bit of each zero byte of {@code v} set, and possibly of bytes above the lowest zero byte. */
-        private static long zeroByte(long v) {
-            return (v - 0x0101010101010101L) & ~v & 0x8080808080808080L;
-        }
-
-        private String decode(int from, int to) throws TraceFormatException {
-            try {
-                return utf8.reset().decode(java.nio.ByteBuffer.wrap(buf, from, to - from)).toString();
-            } catch (java.nio.charset.CharacterCodingException e) {
-                throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
-            }
         }
 
         String msg() {
@@ -367,7 +278,16 @@ public final class JsonLinesReader implements NetEventSource, EventTrace {
 
         @Override
         public void close() throws IOException {
-            in.close();
+            lines.close();
+        }
+    }
+
+    /** The current line of {@code lines} as strict UTF-8 text. */
+    private String decode(LineBytes lines) throws TraceFormatException {
+        try {
+            return lines.decode();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new TraceFormatException(file, null, "not UTF-8 text (expected a JSON-lines event log)", e);
         }
     }
 

@@ -1,13 +1,13 @@
 package org.tracesync.formats.jsonl;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import java.io.BufferedWriter;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Reader;
-import java.io.Writer;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +35,9 @@ import org.tracesync.formats.TraceFormatException;
  * {@code ReadingsInOrder} sees the events as the trace has them). A mapped time must be a
  * non-negative int64, as the reader requires; a negative one is an error naming the line.
  *
- * <p>Streaming: one line in memory at a time per file; O(line length) per event (one parse).
+ * <p>Streaming: one buffer (and at most one line) in memory per file; O(line length) per event.
+ * Event lines of the common shape are read and copied as bytes ({@link JsonLineScanner}); any
+ * other line is decoded, parsed as the reader parses it, and written back as UTF-8.
  * {@link #merge} reads its inputs side by side, one line of each in memory.
  */
 public final class JsonLinesRewriter {
@@ -80,23 +82,26 @@ public final class JsonLinesRewriter {
     /** Writes {@code in} with its times mapped by {@code time} to {@code out} (created or replaced). */
     public Outcome rewrite(Path in, Path out, LongUnaryOperator time) throws IOException {
         long events = 0;
-        try (EventLines lines = new EventLines(in, field); Writer w = writer(out)) {
+        try (EventLines lines = new EventLines(in); Output w = new Output(out)) {
             StringBuilder scratch = new StringBuilder();
+            LineBytes b = lines.bytes;
             while (lines.next()) {
-                if (lines.bom) {
-                    w.write('\uFEFF');
+                if (b.bom) {
+                    w.write(BOM, 0, BOM.length);
                 }
-                if (lines.event == null) {
-                    w.write(lines.text);
+                if (!lines.event) {
+                    w.write(b.buf, b.from, b.end - b.from);
                 } else {
-                    writeEvent(w, lines, 0, time.applyAsLong(lines.event.t()), scratch);
+                    writeEvent(w, lines, 0, time.applyAsLong(lines.t), scratch);
                     events++;
                 }
-                w.write(lines.terminator);
+                w.write(b.buf, b.end, b.next - b.end);
             }
-            return new Outcome(events, lines.lineNumber);
+            return new Outcome(events, b.lineNumber);
         }
     }
+
+    private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
     /**
      * Writes the events of all {@code inputs} into one file {@code out}, ordered by mapped time:
@@ -108,16 +113,16 @@ public final class JsonLinesRewriter {
     public long merge(List<Path> inputs, List<LongUnaryOperator> times, Path out) throws IOException {
         int k = inputs.size();
         List<EventLines> open = new ArrayList<>();
-        try (Writer w = writer(out)) {
+        try (Output w = new Output(out)) {
             for (Path p : inputs) {
-                open.add(new EventLines(p, field));
+                open.add(new EventLines(p));
             }
             long[] head = new long[k];
             boolean[] live = new boolean[k];
             for (int i = 0; i < k; i++) {
                 live[i] = open.get(i).nextEvent();
                 if (live[i]) {
-                    head[i] = times.get(i).applyAsLong(open.get(i).event.t());
+                    head[i] = times.get(i).applyAsLong(open.get(i).t);
                 }
             }
             StringBuilder scratch = new StringBuilder();
@@ -134,11 +139,11 @@ public final class JsonLinesRewriter {
                 }
                 EventLines l = open.get(best);
                 writeEvent(w, l, best, head[best], scratch);
-                w.write('\n');
+                w.write(NEWLINE, 0, 1);
                 n++;
                 live[best] = l.nextEvent();
                 if (live[best]) {
-                    head[best] = times.get(best).applyAsLong(l.event.t());
+                    head[best] = times.get(best).applyAsLong(l.t);
                 }
             }
         } finally {
@@ -148,74 +153,123 @@ public final class JsonLinesRewriter {
         }
     }
 
-    private void writeEvent(Writer w, EventLines l, int input, long synced, StringBuilder scratch) throws IOException {
-        JsonLinesReader.PlacedEvent e = l.event;
+    private static final byte[] NEWLINE = {'\n'};
+
+    private void writeEvent(Output w, EventLines l, int input, long synced, StringBuilder scratch) throws IOException {
         if (synced < 0) {
-            throw TraceFormatException.atLine(l.file, l.lineNumber, "\"t\" = " + e.t() + " maps to " + synced
+            throw TraceFormatException.atLine(l.file, l.bytes.lineNumber, "\"t\" = " + l.t + " maps to " + synced
                     + " ns, before the epoch of the reference clock; a JSON-lines time must not be negative");
         }
-        String text = l.text;
-        w.write(text, 0, e.tStart());
-        w.write(Long.toString(synced));
-        if (field == null) {
-            w.write(text, e.tEnd(), text.length() - e.tEnd());
+        if (field != null) {
+            scratch.setLength(0);
+            scratch.append(quotedField);
+            annotation.append(scratch, input, l.t, synced);
+            scratch.append('}');
+        }
+        if (l.scanned) {
+            // an ASCII line: its parts straight from the buffer
+            LineBytes b = l.bytes;
+            w.write(b.buf, b.from, l.tFrom - b.from);
+            w.writeText(Long.toString(synced));
+            if (field == null) {
+                w.write(b.buf, l.tTo, b.end - l.tTo);
+                return;
+            }
+            w.write(b.buf, l.tTo, l.close - l.tTo);
+            w.writeText(scratch);
+            w.write(b.buf, l.close, b.end - l.close);
             return;
         }
-        w.write(text, e.tEnd(), e.close() - e.tEnd());
-        scratch.setLength(0);
-        scratch.append(quotedField);
-        annotation.append(scratch, input, e.t(), synced);
-        scratch.append('}');
-        w.append(scratch);
-        w.write(text, e.close(), text.length() - e.close());
+        String text = l.text;
+        JsonLinesReader.PlacedEvent e = l.placed;
+        w.writeText(text.subSequence(0, e.tStart()));
+        w.writeText(Long.toString(synced));
+        if (field == null) {
+            w.writeText(text.subSequence(e.tEnd(), text.length()));
+            return;
+        }
+        w.writeText(text.subSequence(e.tEnd(), e.close()));
+        w.writeText(scratch);
+        w.writeText(text.subSequence(e.close(), text.length()));
     }
 
-    private static Writer writer(Path out) throws IOException {
-        return new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(out), StandardCharsets.UTF_8.newEncoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16);
+    /** A file written as bytes; text is written as strict UTF-8 (ASCII copied as it is). */
+    private static final class Output implements AutoCloseable {
+        private final OutputStream out;
+        private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        private byte[] ascii = new byte[64];
+
+        Output(Path file) throws IOException {
+            out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        }
+
+        void write(byte[] b, int from, int n) throws IOException {
+            out.write(b, from, n);
+        }
+
+        void writeText(CharSequence s) throws IOException {
+            int n = s.length();
+            if (ascii.length < n) {
+                ascii = new byte[Math.max(n, 2 * ascii.length)];
+            }
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    ByteBuffer bytes = utf8.reset().encode(CharBuffer.wrap(s));
+                    out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+                    return;
+                }
+                ascii[i] = (byte) c;
+            }
+            out.write(ascii, 0, n);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
     }
 
     /**
-     * The lines of one file, each with its own terminator, split as {@link java.io.BufferedReader#readLine}
-     * splits them (the reader's line numbers): at {@code \n}, {@code \r\n} or {@code \r}.
+     * The lines of one file ({@link LineBytes}: the reader's line numbers), each read as a pass of
+     * the reader reads it: a line of the common shape from its bytes ({@link JsonLineScanner}),
+     * any other decoded and parsed, a blank line kept as it is.
      */
-    private static final class EventLines implements AutoCloseable {
-        private final Path file;
-        private final String field;
-        private final Reader in;
-        private final char[] buf = new char[1 << 16];
-        private int pos;
-        private int lim;
-        private boolean eof;
-        private final StringBuilder line = new StringBuilder(256);
+    private final class EventLines implements AutoCloseable {
+        final Path file;
+        final LineBytes bytes;
+        private final JsonLineScanner scanner;
         private String node;
 
-        long lineNumber;
-        /** The current line, without its terminator or byte order mark. */
+        /** True when the current line is an event (false: a blank line). */
+        boolean event;
+        /** The current event's time. */
+        long t;
+        /** True when the current event was read from its bytes: its parts are at tFrom, tTo, close. */
+        boolean scanned;
+        int tFrom;
+        int tTo;
+        int close;
+        /** Else the current line's text and its event, parsed. */
         String text;
-        /** "\n", "\r\n", "\r", or "" for a last line without one. */
-        String terminator;
-        /** True when the current line (the first) began with a byte order mark. */
-        boolean bom;
-        /** The current line's event, or null for a blank line. */
-        JsonLinesReader.PlacedEvent event;
+        JsonLinesReader.PlacedEvent placed;
 
-        EventLines(Path file, String field) throws IOException {
+        EventLines(Path file) throws IOException {
             this.file = file;
-            this.field = field;
             if (!Files.isRegularFile(file)) {
                 throw Files.exists(file)
                         ? new TraceFormatException(file, null, "not a regular file (expected a JSON-lines event log)")
                         : new java.nio.file.NoSuchFileException(file.toString());
             }
-            this.in = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+            this.bytes = new LineBytes(Files.newInputStream(file), 1 << 16);
+            this.scanner = new JsonLineScanner(field == null ? null : field.getBytes(StandardCharsets.UTF_8));
         }
 
         /** Advances to the next event line (skipping blank ones); false at the end of the file. */
         boolean nextEvent() throws IOException {
             while (next()) {
-                if (event != null) {
+                if (event) {
                     return true;
                 }
             }
@@ -224,91 +278,53 @@ public final class JsonLinesRewriter {
 
         /** Advances to the next line; false at the end of the file. */
         boolean next() throws IOException {
-            if (!readLine()) {
+            if (!bytes.next()) {
                 return false;
             }
-            lineNumber++;
-            String s = line.toString();
-            bom = lineNumber == 1 && s.startsWith("\uFEFF");
-            text = bom ? s.substring(1) : s;
-            if (text.isBlank()) {
-                event = null;
-            } else {
-                event = JsonLinesReader.parsePlaced(file, text, lineNumber, node, field);
+            boolean hasField;
+            if (scanner.scan(bytes.buf, bytes.from, bytes.end)) {
+                scanned = true;
+                event = true;
+                t = scanner.t;
+                tFrom = scanner.tFrom;
+                tTo = scanner.tTo;
+                close = scanner.close;
+                hasField = scanner.hasField;
                 if (node == null) {
-                    node = event.node();
+                    node = new String(bytes.buf, scanner.nodeFrom, scanner.nodeTo - scanner.nodeFrom,
+                            StandardCharsets.US_ASCII);
+                    scanner.expect(node.getBytes(StandardCharsets.UTF_8));
                 }
-                if (field != null && event.hasField()) {
-                    throw TraceFormatException.atLine(file, lineNumber, "the event already has a field \"" + field
-                            + "\"; choose another annotation field (--annotate-field NAME)");
+            } else {
+                scanned = false;
+                try {
+                    text = bytes.decode();
+                } catch (CharacterCodingException e) {
+                    throw new TraceFormatException(file, "line " + bytes.lineNumber,
+                            "not UTF-8 text (expected a JSON-lines event log)", e);
+                }
+                event = !text.isBlank();
+                if (!event) {
+                    return true;
+                }
+                placed = JsonLinesReader.parsePlaced(file, text, bytes.lineNumber, node, field);
+                t = placed.t();
+                hasField = placed.hasField();
+                if (node == null) {
+                    node = placed.node();
+                    scanner.expect(node.getBytes(StandardCharsets.UTF_8));
                 }
             }
-            return true;
-        }
-
-        private boolean readLine() throws IOException {
-            line.setLength(0);
-            boolean any = false;
-            while (true) {
-                if (pos == lim && !fill()) {
-                    terminator = "";
-                    return any;
-                }
-                any = true;
-                int start = pos;
-                while (pos < lim) {
-                    char c = buf[pos];
-                    if (c == '\n') {
-                        line.append(buf, start, pos - start);
-                        pos++;
-                        terminator = "\n";
-                        return true;
-                    }
-                    if (c == '\r') {
-                        line.append(buf, start, pos - start);
-                        pos++;
-                        if (pos == lim) {
-                            fill();
-                        }
-                        if (pos < lim && buf[pos] == '\n') {
-                            pos++;
-                            terminator = "\r\n";
-                        } else {
-                            terminator = "\r";
-                        }
-                        return true;
-                    }
-                    pos++;
-                }
-                line.append(buf, start, pos - start);
+            if (field != null && hasField) {
+                throw TraceFormatException.atLine(file, bytes.lineNumber, "the event already has a field \"" + field
+                        + "\"; choose another annotation field (--annotate-field NAME)");
             }
-        }
-
-        private boolean fill() throws IOException {
-            if (eof) {
-                return false;
-            }
-            int n;
-            try {
-                n = in.read(buf, 0, buf.length);
-            } catch (CharacterCodingException e) {
-                throw new TraceFormatException(file, "line " + (lineNumber + 1),
-                        "not UTF-8 text (expected a JSON-lines event log)", e);
-            }
-            if (n < 0) {
-                eof = true;
-                pos = 0;
-                lim = 0;
-                return false;
-            }
-            pos = 0;
-            lim = n;
             return true;
         }
 
         @Override
         public void close() throws IOException {
-            in.close();
+            bytes.close();
         }
     }
 }

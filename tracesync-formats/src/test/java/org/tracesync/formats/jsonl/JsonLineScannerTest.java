@@ -28,11 +28,12 @@ class JsonLineScannerTest {
     private static final String[] NUMBERS = {"0", "7", "-3", "-0", "00", "01", "1.5", "1e9", "1E9", "-", "12a",
         "1700000000123456789", "9223372036854775807", "9223372036854775808", "99999999999999999999",
         "123456789012345678", "-9223372036854775808"};
+    private static final String[] FIELDS = {"tracesync", "level", "x", "t", "to"};
     private static final String[] OTHERS = {"null", "true", "false", "nul", "truex", "[1,2]", "{\"y\":1}", "{}"};
 
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
-    void acceptedLinesReadAsJacksonReadsThem(long seed) {
+    void acceptedLinesReadAsJacksonReadsThem(long seed) throws TraceFormatException {
         Random r = new Random(seed);
         int accepted = 0;
         int parsed = 0;
@@ -43,11 +44,17 @@ class JsonLineScannerTest {
             byte[] buffer = new byte[before + bytes.length + r.nextInt(4)];
             java.util.Arrays.fill(buffer, (byte) '}');
             System.arraycopy(bytes, 0, buffer, before, bytes.length);
-            JsonLineScanner scanner = new JsonLineScanner("a".getBytes(StandardCharsets.UTF_8));
+            // every other line: no node expected yet (a rewrite's first event), and a field asked about
+            boolean anyNode = k % 2 == 1;
+            String field = FIELDS[r.nextInt(FIELDS.length)];
+            JsonLineScanner scanner = new JsonLineScanner(field.getBytes(StandardCharsets.UTF_8));
+            if (!anyNode) {
+                scanner.expect("a".getBytes(StandardCharsets.UTF_8));
+            }
             boolean scanned = scanner.scan(buffer, before, before + bytes.length);
-            JsonLinesReader.LineEvent event = null;
+            JsonLinesReader.PlacedEvent event = null;
             try {
-                event = JsonLinesReader.parseLine(FILE, line, 1, "a");
+                event = JsonLinesReader.parsePlaced(FILE, line, 1, anyNode ? null : "a", field);
                 parsed++;
             } catch (TraceFormatException e) {
                 if (scanned) {
@@ -56,10 +63,18 @@ class JsonLineScannerTest {
             }
             if (scanned) {
                 accepted++;
-                assertThat(scanner.t).as(line).isEqualTo(event.t());
-                assertThat(scanner.send).as(line).isEqualTo(event.send());
+                JsonLinesReader.LineEvent read = JsonLinesReader.parseLine(FILE, line, 1, anyNode ? null : "a");
+                assertThat(scanner.t).as(line).isEqualTo(read.t());
+                assertThat(scanner.send).as(line).isEqualTo(read.send());
                 String msg = new String(buffer, scanner.msgFrom, scanner.msgTo - scanner.msgFrom, StandardCharsets.UTF_8);
-                assertThat(msg).as(line).isEqualTo(event.msg());
+                assertThat(msg).as(line).isEqualTo(read.msg());
+                String node = new String(buffer, scanner.nodeFrom, scanner.nodeTo - scanner.nodeFrom, StandardCharsets.UTF_8);
+                assertThat(node).as(line).isEqualTo(event.node());
+                // a scanned line is ASCII: its byte offsets are the parser's char offsets
+                assertThat(scanner.tFrom - before).as(line).isEqualTo(event.tStart());
+                assertThat(scanner.tTo - before).as(line).isEqualTo(event.tEnd());
+                assertThat(scanner.close - before).as(line).isEqualTo(event.close());
+                assertThat(scanner.hasField).as(line).isEqualTo(event.hasField());
             }
         }
         // the generator makes both kinds often; most lines Jackson reads are of the common shape
@@ -69,7 +84,8 @@ class JsonLineScannerTest {
 
     @Test
     void theCommonShapesAreScanned() {
-        JsonLineScanner scanner = new JsonLineScanner("h1".getBytes(StandardCharsets.UTF_8));
+        JsonLineScanner scanner = new JsonLineScanner(null);
+        scanner.expect("h1".getBytes(StandardCharsets.UTF_8));
         for (String line : List.of(
                 "{\"node\":\"h1\",\"t\":1700000000000694788,\"dir\":\"send\",\"msg\":\"m1\",\"to\":\"h3\"}",
                 "{\"node\":\"h1\",\"t\":1700000000000983072,\"dir\":\"recv\",\"msg\":\"m2\",\"from\":\"h2\"}",
