@@ -251,6 +251,261 @@ class HalfHullTest {
         }
     }
 
+    /**
+     * The half hull of (u, v) by the book: sorted by u (the extreme v kept at equal u), then one
+     * monotone chain pass whose turn tests are BigInteger cross products. The oracle of the pushes'
+     * fast paths (64-bit tests inside a box, three edges tested at once).
+     */
+    static long[][] referenceHull(long[] u, long[] v, HalfHull.Side side) {
+        long sign = side == HalfHull.Side.LOWER ? 1 : -1;
+        Integer[] order = new Integer[u.length];
+        for (int i = 0; i < u.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> u[a] != u[b] ? Long.compare(u[a], u[b]) : Long.compare(sign * v[a], sign * v[b]));
+        java.util.List<long[]> chain = new java.util.ArrayList<>();
+        for (int k = 0; k < order.length; k++) {
+            long pu = u[order[k]];
+            long pw = sign * v[order[k]];
+            if (!chain.isEmpty() && chain.get(chain.size() - 1)[0] == pu) {
+                continue; // the lowest stored w at this u came first
+            }
+            while (chain.size() >= 2) {
+                long[] a = chain.get(chain.size() - 2);
+                long[] b = chain.get(chain.size() - 1);
+                BigInteger cross = BigInteger.valueOf(b[0]).subtract(BigInteger.valueOf(a[0]))
+                        .multiply(BigInteger.valueOf(pw).subtract(BigInteger.valueOf(a[1])))
+                        .subtract(BigInteger.valueOf(b[1]).subtract(BigInteger.valueOf(a[1]))
+                                .multiply(BigInteger.valueOf(pu).subtract(BigInteger.valueOf(a[0]))));
+                if (cross.signum() > 0) {
+                    break;
+                }
+                chain.remove(chain.size() - 1);
+            }
+            chain.add(new long[] {pu, pw});
+        }
+        long[][] out = new long[2][chain.size()];
+        for (int k = 0; k < chain.size(); k++) {
+            out[0][k] = chain.get(k)[0];
+            out[1][k] = sign * chain.get(k)[1];
+        }
+        return out;
+    }
+
+    private static void assertReferenceHull(HalfHull h, long[] u, long[] v) {
+        long[][] ref = referenceHull(u, v, h.side());
+        assertThat(h.us()).containsExactly(ref[0]);
+        assertThat(h.vs()).containsExactly(ref[1]);
+    }
+
+    /**
+     * Points nearly in u order (a few late ones), pushed one by one, as a time bucket's messages
+     * come: a narrow band of latencies around a slope, with collinear runs, equal abscissas and
+     * repeated points. Some streams stay inside the box of the 64-bit tests, some reach its edges
+     * exactly, some leave it in u or in v partway (after which the hull's tests are the 128-bit
+     * ones), some start far from 0: every hull equals the reference.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+    void pushesEqualTheReferenceHullInsideAndAcrossTheBox(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        long box = 1L << 31;
+        for (int stream = 0; stream < 40; stream++) {
+            int n = 1 + r.nextInt(stream % 4 == 0 ? 12 : 800);
+            long u0 = switch (stream % 5) {
+                case 0 -> 0;
+                case 1 -> r.nextLong(-(1L << 40), 1L << 40);
+                case 2 -> (1L << 62) - 1 - r.nextLong(box); // near the box's limit: no box or a box
+                case 3 -> -(1L << 62) + r.nextLong(box);
+                default -> r.nextLong(1L << 50);
+            };
+            long v0 = switch (stream % 3) {
+                case 0 -> r.nextLong(-(1L << 40), 1L << 40);
+                case 1 -> stream % 2 == 0 ? (1L << 62) - 1 - r.nextLong(1L << 30) : -(1L << 62) + r.nextLong(1L << 30);
+                default -> 0;
+            };
+            // span of u: inside the box, exactly its width, or beyond it
+            long spanU = switch (r.nextInt(4)) {
+                case 0 -> box - 1;
+                case 1 -> box;
+                case 2 -> box * (2 + r.nextInt(4));
+                default -> 1 + r.nextLong(250_000_000L);
+            };
+            // band of v: inside the box's half height, at its edges, or wide
+            long band = switch (r.nextInt(4)) {
+                case 0 -> (1L << 30) - 1;
+                case 1 -> 1L << 30;
+                case 2 -> 1L << (31 + r.nextInt(8));
+                default -> 1 + r.nextLong(100_000);
+            };
+            long slope = r.nextInt(3) - 1;
+            long[] u = new long[n];
+            long[] v = new long[n];
+            long prev = u0;
+            for (int i = 0; i < n; i++) {
+                long step = Math.max(1, spanU / Math.max(1, n));
+                long ui = i == 0 ? u0 : prev + r.nextLong(step) * (r.nextInt(10) == 0 ? 0 : 1);
+                if (r.nextInt(40) == 0 && i > 0) {
+                    ui = prev - r.nextLong(step * 4 + 1); // late
+                }
+                if (i == n - 1 && r.nextBoolean()) {
+                    ui = u0 + spanU; // the span's far edge
+                }
+                long vi;
+                switch (r.nextInt(6)) {
+                    case 0 -> vi = v0 + slope * (ui - u0) / 1000; // on a line: collinear runs
+                    case 1 -> vi = i > 0 ? v[i - 1] : v0; // repeated v
+                    case 2 -> vi = v0 + (r.nextBoolean() ? band : -band); // the band's edges
+                    default -> vi = v0 + slope * (ui - u0) / 1000 + r.nextLong(-band, band + 1);
+                }
+                if (i > 0 && r.nextInt(30) == 0) {
+                    ui = u[i - 1];
+                    vi = v[i - 1]; // the same point again
+                }
+                u[i] = ui;
+                v[i] = vi;
+                prev = Math.max(prev, ui);
+            }
+            for (HalfHull.Side side : HalfHull.Side.values()) {
+                HalfHull h = new HalfHull(side);
+                for (int i = 0; i < n; i++) {
+                    h.add(u[i], v[i]);
+                }
+                assertReferenceHull(h, u, v);
+                // reused after a clear, for another stream (a ring slot's hulls are)
+                h.clear();
+                for (int i = n - 1; i >= 0; i -= 2) {
+                    h.add(u[i], v[i]);
+                }
+                long[] ru = new long[(n + 1) / 2];
+                long[] rv = new long[ru.length];
+                for (int i = n - 1, k = 0; i >= 0; i -= 2, k++) {
+                    ru[k] = u[i];
+                    rv[k] = v[i];
+                }
+                assertReferenceHull(h, ru, rv);
+            }
+        }
+    }
+
+    /**
+     * A hull made by {@link HalfHull#copyOf} or by a shifted merge into an empty one (vertices
+     * written without pushes) takes further pushes as one that pushed its points: inside the box,
+     * or outside it when the copy's vertices or the shift leave it.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void copiedAndShiftedHullsTakeFurtherPushesExactly(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (int stream = 0; stream < 20; stream++) {
+            int n = 2 + r.nextInt(400);
+            long span = stream % 2 == 0 ? 200_000_000L : 3L << 31;
+            long[] u = new long[n];
+            long[] v = new long[n];
+            for (int i = 0; i < n; i++) {
+                u[i] = span * i / n + r.nextLong(span / n + 1);
+                v[i] = r.nextLong(stream % 3 == 0 ? 1L << 31 : 1_000_000);
+            }
+            int half = n / 2;
+            long du = stream % 4 == 3 ? (1L << 62) - span * 4 : r.nextLong(-(1L << 40), 1L << 40);
+            long dv = stream % 5 == 4 ? -(1L << 62) + (1L << 32) : r.nextLong(-(1L << 40), 1L << 40);
+            for (HalfHull.Side side : HalfHull.Side.values()) {
+                HalfHull first = new HalfHull(side);
+                for (int i = 0; i < half; i++) {
+                    first.add(u[i], v[i]);
+                }
+                // the copies are hulls that were used, then emptied: nothing of their past counts
+                HalfHull copy = usedThenCleared(side, r);
+                copy.copyOf(first);
+                HalfHull shifted = usedThenCleared(side, r);
+                shifted.addAllShifted(first, du, dv);
+                long[] su = new long[n];
+                long[] sv = new long[n];
+                for (int i = 0; i < n; i++) {
+                    su[i] = u[i] + du;
+                    sv[i] = v[i] + dv;
+                }
+                for (int i = half; i < n; i++) {
+                    copy.add(u[i], v[i]);
+                    shifted.add(su[i], sv[i]);
+                }
+                assertReferenceHull(copy, u, v);
+                assertReferenceHull(shifted, su, sv);
+            }
+        }
+    }
+
+    /** A hull that took points near the origin (inside a box there), then was cleared. */
+    private static HalfHull usedThenCleared(HalfHull.Side side, SplittableRandom r) {
+        HalfHull h = new HalfHull(side);
+        for (int i = 0; i < 50; i++) {
+            h.add(i * 1000L, r.nextLong(1000));
+        }
+        h.clear();
+        return h;
+    }
+
+    /**
+     * Vertices copied in from far away (differences whose products overflow 64 bits), then points
+     * pushed near the origin, where an emptied hull's earlier points had been: the pushes test
+     * against the copied vertices exactly.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void pointsNearAnEarlierBoxAfterFarVerticesAreCopiedIn(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        for (HalfHull.Side side : HalfHull.Side.values()) {
+            long sign = side == HalfHull.Side.LOWER ? 1 : -1;
+            int n = 30;
+            long[] u = new long[2 * n];
+            long[] v = new long[2 * n];
+            HalfHull far = new HalfHull(side);
+            for (int i = 0; i < n; i++) {
+                u[i] = -(1L << 55) + i * (1L << 50) + r.nextLong(1L << 40);
+                // a convex curve of large v: every point a vertex, products of differences near 2^100
+                v[i] = sign * (((long) (n - i) * (n - i) << 40) + r.nextLong(1L << 30));
+                far.add(u[i], v[i]);
+            }
+            for (int i = n; i < 2 * n; i++) {
+                u[i] = (i - n) * 1000L;
+                v[i] = sign * r.nextLong(1000);
+            }
+            HalfHull copy = usedThenCleared(side, r);
+            copy.copyOf(far);
+            HalfHull shifted = usedThenCleared(side, r);
+            shifted.addAllShifted(far, 0, 0);
+            for (int i = n; i < 2 * n; i++) {
+                copy.add(u[i], v[i]);
+                shifted.add(u[i], v[i]);
+            }
+            assertReferenceHull(copy, u, v);
+            assertReferenceHull(shifted, u, v);
+        }
+    }
+
+    /**
+     * Differences that do not fit in a long give ArithmeticException, never a hull, whether the
+     * first point lies near the ends of the long range (no box: every test exact) or not.
+     */
+    @Test
+    void differencesBeyondALongThrowWhereverTheFirstPointIs() {
+        long[][] starts = {{0, Long.MIN_VALUE + 5}, {0, Long.MAX_VALUE - 5}, {0, -(1L << 62)}, {1L << 62, 0}, {0, 0}};
+        for (long[] start : starts) {
+            for (HalfHull.Side side : HalfHull.Side.values()) {
+                HalfHull h = new HalfHull(side);
+                h.add(start[0], start[1]);
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+                    h.add(start[0] + 10, Long.MAX_VALUE - 5);
+                    h.add(start[0] + 20, Long.MIN_VALUE + 5);
+                    h.add(start[0] + 30, Long.MAX_VALUE - 5);
+                    h.add(start[0] + 40, Long.MIN_VALUE + 5);
+                    h.size();
+                }).as("first point %d, %d, %s", start[0], start[1], side)
+                        .isInstanceOf(ArithmeticException.class);
+            }
+        }
+    }
+
     private static long[][] sortedCopy(long[] u, long[] v) {
         long[] su = u.clone();
         long[] sv = v.clone();
