@@ -99,6 +99,15 @@ public final class HalfHull {
         push(u, sign == 1 ? v : Math.negateExact(v)); // one call deep: the hot path of every message
     }
 
+    /**
+     * {@link #add} for the points of a long span (a trace's whole hull built from its buckets'
+     * vertices, a block of buckets): the same hull, through the path that takes points outside
+     * the box, so that the per-message path's compiled code never meets them (see {@link #pushBulk}).
+     */
+    public void addFromSpan(long u, long v) {
+        pushBulk(u, sign == 1 ? v : Math.negateExact(v));
+    }
+
     /** Adds every point of {@code other} (same side): the hull of the union. */
     public void addAll(HalfHull other) {
         if (other.side != side) {
@@ -106,7 +115,7 @@ public final class HalfHull {
         }
         other.compact();
         for (int i = 0; i < other.size; i++) {
-            push(other.us[i], other.vs[i]);
+            pushBulk(other.us[i], other.vs[i]);
         }
     }
 
@@ -134,7 +143,7 @@ public final class HalfHull {
             return;
         }
         for (int i = 0; i < other.size; i++) {
-            push(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
+            pushBulk(Math.addExact(other.us[i], du), Math.addExact(other.vs[i], dw));
         }
     }
 
@@ -312,18 +321,61 @@ public final class HalfHull {
     }
 
     /**
+     * {@link #push} for the bulk paths (another hull's vertices, pending points folded in): a point
+     * outside the box goes to {@link #pushWide} from here, after push's first steps. The bulk paths
+     * are where long spans leave the box (a long trace's whole hulls, the fit's block hulls), so
+     * push's own branch to the wide step stays untaken there and C2 does not recompile push (497
+     * bytes) when a long trace's whole hulls are built after its buckets' (measured: three C2
+     * compilations of push on the 24 h linear file, the process 1.03–1.06× the CPU).
+     */
+    private void pushBulk(long u, long w) {
+        int n = size;
+        if (n == 0 || (narrow && ((u - boxU) | (w - boxW + BOX_HALF_W)) >>> BOX_BITS == 0)) {
+            push(u, w);
+            return;
+        }
+        long lastU = us[n - 1];
+        if (u <= lastU) {
+            if (u < lastU) {
+                addPending(u, w); // left of the last vertex: folded in later
+                return;
+            }
+            if (w >= vs[n - 1]) {
+                return; // dominated by the vertex already at this abscissa
+            }
+            if (--n == 0) {
+                size = 0;
+                push(u, w); // the only vertex replaced: the box starts again at this point
+                return;
+            }
+        }
+        narrow = false;
+        pushWide(u, w, n);
+    }
+
+    /**
      * Pops the last of the first {@code n} vertices while it does not make a strict left turn
      * toward (u, w), every point in the box: 64-bit products, exact there. Gives the vertices left.
      */
     private static int popNarrow(long[] us, long[] vs, int n, long u, long w) {
-        while (n >= 2) {
-            long lu = us[n - 1];
-            long pu = us[n - 2];
-            long pv = vs[n - 2];
-            if ((lu - pu) * (w - pv) > (vs[n - 1] - pv) * (u - pu)) {
+        if (n < 2) {
+            return n;
+        }
+        // the loop's test is the turn, not the count, as in pushWide (a loop counted on n made C2
+        // add a limit check that failed once on the 24 h files and threw the compiled push away)
+        long lu = us[n - 1];
+        long lv = vs[n - 1];
+        long pu = us[n - 2];
+        long pv = vs[n - 2];
+        while ((lu - pu) * (w - pv) <= (lv - pv) * (u - pu)) {
+            n--;
+            if (n == 1) {
                 break;
             }
-            n--;
+            lu = pu;
+            lv = pv;
+            pu = us[n - 2];
+            pv = vs[n - 2];
         }
         return n;
     }
@@ -410,10 +462,10 @@ public final class HalfHull {
         int j = 0;
         while (i < n1 || j < n2) {
             if (j >= n2 || (i < n1 && oldU[i] <= pu[j])) {
-                push(oldU[i], oldV[i]);
+                pushBulk(oldU[i], oldV[i]);
                 i++;
             } else {
-                push(pu[j], pv[j]);
+                pushBulk(pu[j], pv[j]);
                 j++;
             }
         }

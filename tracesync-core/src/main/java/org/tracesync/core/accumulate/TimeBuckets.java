@@ -650,10 +650,10 @@ public final class TimeBuckets {
         int np = from.sealedP[i];
         int n = np + from.sealedQ[i];
         for (int k = 0; k < np; k++) {
-            p.add(Math.addExact(from.vertexU(i, k), du), Math.addExact(from.vertexV(i, k), dv));
+            p.addFromSpan(Math.addExact(from.vertexU(i, k), du), Math.addExact(from.vertexV(i, k), dv));
         }
         for (int k = np; k < n; k++) {
-            q.add(Math.addExact(from.vertexU(i, k), du), Math.addExact(from.vertexV(i, k), dv));
+            q.addFromSpan(Math.addExact(from.vertexU(i, k), du), Math.addExact(from.vertexV(i, k), dv));
         }
     }
 

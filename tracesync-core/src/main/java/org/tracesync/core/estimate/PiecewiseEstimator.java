@@ -1440,10 +1440,10 @@ public final class PiecewiseEstimator {
      */
     static void addVertices(HalfHull p, HalfHull q, Bucket bucket, long margin) {
         for (int k = 0; k < bucket.pu().length; k++) {
-            p.add(bucket.pu()[k], bucket.pv()[k] - margin);
+            p.addFromSpan(bucket.pu()[k], bucket.pv()[k] - margin);
         }
         for (int k = 0; k < bucket.qu().length; k++) {
-            q.add(bucket.qu()[k], bucket.qv()[k] + margin);
+            q.addFromSpan(bucket.qu()[k], bucket.qv()[k] + margin);
         }
     }
 
@@ -1523,10 +1523,10 @@ public final class PiecewiseEstimator {
                 long[] pv = bucket.pv();
                 long[] qv = bucket.qv();
                 for (int n = 0; n < pu.length; n++) {
-                    hp.add(pu[n] - ox, pv[n] + e - ov);
+                    hp.addFromSpan(pu[n] - ox, pv[n] + e - ov);
                 }
                 for (int n = 0; n < qu.length; n++) {
-                    hq.add(qu[n] - ox, qv[n] - e - ov);
+                    hq.addFromSpan(qu[n] - ox, qv[n] - e - ov);
                 }
             }
             np += pu.length;
