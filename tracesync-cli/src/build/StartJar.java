@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * before {@code main}, for the 450 classes such a run needs (docs/PERFORMANCE.md, "Start").
  *
  * <p>Checked here: the training run exits 0 or 1 (sync's "not every node synchronized"), and the
- * start jar holds every class it loaded from JAR; each class is copied byte for byte, so a class
+ * start jar holds every class it loaded from JAR (and the nested classes of tracesync's own among
+ * them); each class is copied byte for byte, so a class
  * comes out the same from either jar. Cost: one run of COMMAND and one pass over those entries.
  */
 public final class StartJar {
@@ -44,7 +45,7 @@ public final class StartJar {
         if (!start.getParent().equals(jar.getParent())) {
             throw new IllegalArgumentException(start + " must lie beside " + jar + " (its Class-Path names it alone)");
         }
-        Set<String> classes = loadedClasses(jar, Arrays.copyOfRange(args, 3, args.length));
+        Set<String> classes = withNested(jar, loadedClasses(jar, Arrays.copyOfRange(args, 3, args.length)));
         int n = write(jar, start, classes);
         System.out.println("StartJar: " + start.getFileName() + " holds the " + n + " classes the training run loaded from "
                 + jar.getFileName() + " (Class-Path: " + jar.getFileName() + ")");
@@ -78,6 +79,23 @@ public final class StartJar {
         } finally {
             Files.deleteIfExists(log);
         }
+    }
+
+    /**
+     * {@code classes} and the nested classes of tracesync's own among them: a run on another input
+     * meets a nested class the training run did not (a long trace's second threads, the fit's
+     * searches, the result's rendered rows), and one class missing from the start jar makes the
+     * JVM open {@code jar}'s whole directory (about 15 ms) for it.
+     */
+    static Set<String> withNested(Path jar, Set<String> classes) throws IOException {
+        Set<String> out = new LinkedHashSet<>(classes);
+        try (JarFile in = new JarFile(jar.toFile())) {
+            in.stream().map(JarEntry::getName)
+                    .filter(name -> name.startsWith("org/tracesync/") && name.endsWith(".class") && name.contains("$"))
+                    .filter(name -> classes.contains(name.substring(0, name.indexOf('$')) + ".class"))
+                    .forEach(out::add);
+        }
+        return out;
     }
 
     /** Writes {@code start}: {@code jar}'s manifest with {@code Class-Path: jar}, then {@code classes}; their count. */
