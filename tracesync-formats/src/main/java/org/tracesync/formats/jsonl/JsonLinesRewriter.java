@@ -170,7 +170,7 @@ public final class JsonLinesRewriter {
             // an ASCII line: its parts straight from the buffer
             LineBytes b = l.bytes;
             w.write(b.buf, b.from, l.tFrom - b.from);
-            w.writeText(Long.toString(synced));
+            w.writeTime(synced);
             if (field == null) {
                 w.write(b.buf, l.tTo, b.end - l.tTo);
                 return;
@@ -183,7 +183,7 @@ public final class JsonLinesRewriter {
         String text = l.text;
         JsonLinesReader.PlacedEvent e = l.placed;
         w.writeText(text.subSequence(0, e.tStart()));
-        w.writeText(Long.toString(synced));
+        w.writeTime(synced);
         if (field == null) {
             w.writeText(text.subSequence(e.tEnd(), text.length()));
             return;
@@ -199,6 +199,7 @@ public final class JsonLinesRewriter {
         private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         private byte[] ascii = new byte[64];
+        private final byte[] digits = new byte[19];
 
         Output(Path file) throws IOException {
             out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
@@ -206,6 +207,16 @@ public final class JsonLinesRewriter {
 
         void write(byte[] b, int from, int n) throws IOException {
             out.write(b, from, n);
+        }
+
+        /** Writes a non-negative time's decimal digits (no String per event). */
+        void writeTime(long t) throws IOException {
+            int i = digits.length;
+            do {
+                digits[--i] = (byte) ('0' + t % 10);
+                t /= 10;
+            } while (t != 0);
+            out.write(digits, i, digits.length - i);
         }
 
         void writeText(CharSequence s) throws IOException {
