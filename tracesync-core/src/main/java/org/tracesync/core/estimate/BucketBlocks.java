@@ -24,8 +24,9 @@ import org.tracesync.core.accumulate.TimeBuckets.Bucket;
  * saved, docs/PERFORMANCE.md).
  *
  * <p>Cost: O(V) to build (V the buckets' hull vertices: each pushed once into its smallest
- * block, the later half on a second thread from {@link PiecewiseEstimator#PARALLEL_BUCKETS}
- * buckets on; every larger block is two smaller ones' hull vertices pushed), memory about
+ * block; every larger block is two smaller ones' hull vertices pushed; from
+ * {@link PiecewiseEstimator#PARALLEL_BUCKETS} buckets on, the later part's blocks up to
+ * {@link #SPLIT_LEVELS} levels on a second thread), memory about
  * one more copy of the buckets' vertices (a block of twice the buckets keeps far fewer than twice
  * the vertices), O(h log m) per range read.
  */
@@ -58,29 +59,64 @@ final class BucketBlocks {
         if (count == 0) {
             return;
         }
-        // level 0 pushes every vertex: on a long trace its later half is built on a second thread
-        Bucket[] first = new Bucket[m / SMALLEST];
-        int half = first.length / 2;
-        SecondThreadTask<Bucket[]> later = new SecondThreadTask<>() {
+        // level l has (m / SMALLEST) >> l blocks (each level half the one below, rounded down)
+        for (int l = 0; l < count; l++) {
+            levels[l] = new Bucket[(m / SMALLEST) >> l];
+        }
+        // the levels up to `split` are built on two threads on a long trace: each thread the
+        // blocks of its part, the later one from level-0 block `half`, a multiple of 2^split, so
+        // that no block of those levels straddles the two parts; the few larger ones after
+        int n0 = levels[0].length;
+        int split = Math.min(count - 1, SPLIT_LEVELS);
+        while (split > 0 && (n0 / 2) >> split == 0) {
+            split--;
+        }
+        int half = (n0 / 2) >> split << split;
+        int top = split;
+        SecondThreadTask<Bucket[][]> later = new SecondThreadTask<>() {
             @Override
-            protected Bucket[] compute() {
-                firstLevel(b, first, half, first.length);
-                return first;
+            protected Bucket[][] compute() {
+                blocksOf(b, levels, half, n0, top);
+                return levels;
             }
         };
         later.start("tracesync-blocks", m >= PiecewiseEstimator.PARALLEL_BUCKETS);
-        firstLevel(b, first, 0, half);
+        blocksOf(b, levels, 0, half, top);
         later.join();
-        levels[0] = first;
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        for (int l = 1; l < count; l++) {
+        for (int l = split + 1; l < count; l++) {
             Bucket[] below = levels[l - 1];
-            Bucket[] level = new Bucket[below.length / 2];
+            Bucket[] level = levels[l];
             for (int k = 0; k < level.length; k++) {
                 level[k] = pair(below[2 * k], below[2 * k + 1], p, q);
             }
-            levels[l] = level;
+        }
+    }
+
+    /**
+     * Levels up to which {@link #BucketBlocks} builds a part's blocks on its own thread: 8, so the
+     * parts meet at a multiple of 256 level-0 blocks (1,024 buckets, 17 minutes of 1-s buckets;
+     * the two parts of a day differ by at most that) and only the levels of blocks of 2,048
+     * buckets and more (a few dozen blocks in a day) are left for after.
+     */
+    static final int SPLIT_LEVELS = 8;
+
+    /**
+     * The blocks of level-0 blocks [from, to) (a multiple of 2^top apart from 0 or the end),
+     * levels 0 to {@code top}: at level l, blocks [from >> l, to >> l), each from two of the
+     * level below (level 0 from the buckets' hulls).
+     */
+    private static void blocksOf(List<Bucket> b, Bucket[][] levels, int from, int to, int top) {
+        firstLevel(b, levels[0], from, to);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        for (int l = 1; l <= top; l++) {
+            Bucket[] below = levels[l - 1];
+            Bucket[] level = levels[l];
+            for (int k = from >> l; k < Math.min(to >> l, level.length); k++) {
+                level[k] = pair(below[2 * k], below[2 * k + 1], p, q);
+            }
         }
     }
 
