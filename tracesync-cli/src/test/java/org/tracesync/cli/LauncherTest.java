@@ -120,6 +120,76 @@ class LauncherTest {
         assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", small.toString())).isEqualTo("-Xmx4g");
     }
 
+    /**
+     * With C2 (512 MiB of input and more), the launcher gives the JVM the directives file beside it, which
+     * keeps the code run once per pair after the read at C1, and hides the JVM's line announcing it; only
+     * when every JVM option is the launcher's own, since -DisplayVMOutput would also hide the JVM's message
+     * about an option it refuses. Not with C1 alone, nor when the user's options replace the launcher's.
+     */
+    @Test
+    void theLauncherKeepsTheFitAtC1WithItsDirectivesFile() throws Exception {
+        Path small = Files.writeString(dir.resolve("small.txt"), "2\n0 1 1.0 2.0\n");
+        Path at = sparse("at.txt", THRESHOLD);
+        javaOptions(Map.of(), "--version"); // makes the launcher's copy
+        assertThat(javaOptions(Map.of(), "sync", at.toString())).isEqualTo(C2); // no file beside it: nothing
+        Path directives = dir.resolve("repo/bin/jit-directives.json");
+        Files.copy(SimulateCommandTest.repository().resolve("bin/jit-directives.json"), directives);
+        String jit = " -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -XX:CompilerDirectivesFile=" + directives;
+        assertThat(javaOptions(Map.of(), "sync", at.toString())).isEqualTo(C2 + jit);
+        assertThat(javaOptions(Map.of(), "sync", small.toString())).isEqualTo(G1_C1);
+        assertThat(javaOptions(Map.of("JAVA_TOOL_OPTIONS", "-Xss2m"), "sync", at.toString())).isEqualTo(C2);
+        assertThat(javaOptions(Map.of("JDK_JAVA_OPTIONS", "-Xss2m"), "sync", at.toString())).isEqualTo(C2);
+        assertThat(javaOptions(Map.of("TRACESYNC_JAVA_OPTS", "-Xmx4g"), "sync", at.toString())).isEqualTo("-Xmx4g");
+    }
+
+    /** This JVM reads the launcher's directives file: one directive, no error (a bad file stops the JVM, silently). */
+    @Test
+    void theDirectivesFileIsOneThisJvmReads() throws Exception {
+        Path directives = SimulateCommandTest.repository().resolve("bin/jit-directives.json");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:CompilerDirectivesFile=" + directives, "-version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        assertThat(out).as(out).startsWith("1 compiler directives added");
+    }
+
+    /**
+     * Every class and method the directives file names exists, so that a rename cannot turn it into a file
+     * that matches nothing: "pkg/Class.method" names a method (or constructor, {@code <init>}) that the
+     * class declares; "pkg/*.*" a package, which must hold the class this test names for it.
+     */
+    @Test
+    void everyClassAndMethodTheDirectivesNameExists() throws Exception {
+        String text = Files.readString(SimulateCommandTest.repository().resolve("bin/jit-directives.json"));
+        Map<String, String> packages = Map.of(
+                "org/tracesync/core/estimate/", "org.tracesync.core.estimate.PiecewiseEstimator",
+                "org/tracesync/formats/result/", "org.tracesync.formats.result.ResultFile",
+                "jdk/internal/math/", "jdk.internal.math.FloatingDecimal");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]+)\"").matcher(
+                text.replaceAll("(?m)^\\s*//.*$", ""));
+        int named = 0;
+        while (m.find()) {
+            String pattern = m.group(1);
+            named++;
+            if (pattern.endsWith("/*.*")) {
+                String pkg = pattern.substring(0, pattern.length() - 3);
+                assertThat(packages).as("a class of package %s for this test", pkg).containsKey(pkg);
+                Class<?> c = Class.forName(packages.get(pkg), false, getClass().getClassLoader());
+                assertThat(c.getPackageName().replace('.', '/') + "/").isEqualTo(pkg);
+                continue;
+            }
+            int dot = pattern.lastIndexOf('.');
+            assertThat(dot).as(pattern).isPositive();
+            Class<?> c = Class.forName(pattern.substring(0, dot).replace('/', '.'), false, getClass().getClassLoader());
+            String method = pattern.substring(dot + 1);
+            boolean found = method.equals("<init>") ? c.getDeclaredConstructors().length > 0
+                    : java.util.Arrays.stream(c.getDeclaredMethods()).anyMatch(x -> x.getName().equals(method));
+            assertThat(found).as("%s declares %s", c.getName(), method).isTrue();
+        }
+        assertThat(named).isEqualTo(9);
+    }
+
     /** The launcher starts the jar's main class by name (-cp, not -jar): the one the build writes into the manifest. */
     @Test
     void theLauncherStartsTheMainClassTheJarsManifestNames() throws IOException {
@@ -212,6 +282,8 @@ class LauncherTest {
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(dir.toFile());
         pb.environment().remove("TRACESYNC_JAVA_OPTS");
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        pb.environment().remove("JDK_JAVA_OPTIONS");
         pb.environment().putAll(env);
         pb.environment().put("PATH", stubs + ":" + pb.environment().get("PATH"));
         Process p = pb.start();
