@@ -800,7 +800,11 @@ public final class TimeBuckets {
     /**
      * Every bucket, sorted by key, with its half hulls (the hull of its sub-buckets' vertices).
      * Seals the open buckets. O(total vertices), on two threads from
-     * {@link #PARALLEL_SUB_BUCKETS} sub-buckets on.
+     * {@link #PARALLEL_SUB_BUCKETS} sub-buckets on: each takes the next chunk of about
+     * {@link #CHUNK_SUB_BUCKETS} sub-buckets (whole buckets) until none is left, so that neither
+     * waits long for the other (a fixed half each left the first thread waiting 15–25 ms for
+     * the second on a 24 h wandering file, the second slower while the JIT compiled), and the
+     * chunks' buckets are listed in order.
      */
     public List<Bucket> buckets() {
         sealAll();
@@ -809,24 +813,66 @@ public final class TimeBuckets {
             addBuckets(0, sealed, out);
             return out;
         }
-        // two threads, each a run of whole buckets: the later half is built beside this thread's
-        int mid = sealed / 2;
-        while (mid < sealed && bucketOf(sealedKey[mid]) == bucketOf(sealedKey[mid - 1])) {
-            mid++;
+        BucketChunks chunks = new BucketChunks((sealed + CHUNK_SUB_BUCKETS - 1) / CHUNK_SUB_BUCKETS);
+        chunks.start("tracesync-buckets", true);
+        chunks.take();
+        chunks.join();
+        for (List<Bucket> part : chunks.parts) {
+            out.addAll(part);
         }
-        LaterBuckets later = new LaterBuckets(mid);
-        later.start("tracesync-buckets", true);
-        addBuckets(0, mid, out);
-        out.addAll(later.join());
         return out;
     }
 
     /**
      * From this many sealed sub-buckets on (about an hour of 1-s buckets), {@link #buckets}
-     * builds the later half on a second thread: the buckets are independent and the sealed store
-     * is only read.
+     * builds them on two threads: the buckets are independent and the sealed store is only read.
      */
     static final int PARALLEL_SUB_BUCKETS = 16_384;
+
+    /** Sub-buckets in a chunk of {@link #buckets}' work (512 buckets of 1 s), before rounding to a bucket's start. */
+    static final int CHUNK_SUB_BUCKETS = 2048;
+
+    /** The first sealed sub-bucket of {@link #buckets}' chunk c: c · CHUNK_SUB_BUCKETS moved on to a bucket's start. */
+    private int chunkStart(int c) {
+        long i = (long) c * CHUNK_SUB_BUCKETS;
+        if (i >= sealed) {
+            return sealed;
+        }
+        int s = (int) i;
+        while (s > 0 && s < sealed && bucketOf(sealedKey[s]) == bucketOf(sealedKey[s - 1])) {
+            s++;
+        }
+        return s;
+    }
+
+    /**
+     * {@link #buckets}' chunks: the caller and a second thread each {@link #take} the next chunk
+     * not taken (an atomic counter) and list its buckets in {@code parts[c]}; the caller reads
+     * {@code parts} after {@link #join}, which orders the second thread's writes before.
+     */
+    private final class BucketChunks extends SecondThreadTask<BucketChunks> {
+        final List<Bucket>[] parts;
+        private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+
+        @SuppressWarnings("unchecked")
+        BucketChunks(int count) {
+            parts = new List[count];
+        }
+
+        void take() {
+            for (int c = next.getAndIncrement(); c < parts.length; c = next.getAndIncrement()) {
+                List<Bucket> part = new ArrayList<>();
+                addBuckets(chunkStart(c), chunkStart(c + 1), part);
+                parts[c] = part;
+            }
+        }
+
+        @Override
+        protected BucketChunks compute() {
+            take();
+            return this;
+        }
+    }
 
     /** Appends the buckets of sealed sub-buckets [from, to) (whole buckets), in key order, to {@code out}. */
     private void addBuckets(int from, int to, List<Bucket> out) {
@@ -855,22 +901,6 @@ public final class TimeBuckets {
             addBucket(this, k, 0, 0, p, q);
         }
         return new Bucket(bucketOf(sealedKey[from]), p.us(), p.vs(), q.us(), q.vs());
-    }
-
-    /** The buckets from sealed sub-bucket {@code from} to the end ({@link #buckets}'s later half). */
-    private final class LaterBuckets extends SecondThreadTask<List<Bucket>> {
-        private final int from;
-
-        LaterBuckets(int from) {
-            this.from = from;
-        }
-
-        @Override
-        protected List<Bucket> compute() {
-            List<Bucket> out = new ArrayList<>();
-            addBuckets(from, sealed, out);
-            return out;
-        }
     }
 
     /**

@@ -25,8 +25,8 @@ import org.tracesync.core.accumulate.TimeBuckets.Bucket;
  *
  * <p>Cost: O(V) to build (V the buckets' hull vertices: each pushed once into its smallest
  * block; every larger block is two smaller ones' hull vertices pushed; from
- * {@link PiecewiseEstimator#PARALLEL_BUCKETS} buckets on, the later part's blocks up to
- * {@link #SPLIT_LEVELS} levels on a second thread), memory about
+ * {@link PiecewiseEstimator#PARALLEL_BUCKETS} buckets on, the blocks up to {@link #SPLIT_LEVELS}
+ * levels on two threads, chunk by chunk), memory about
  * one more copy of the buckets' vertices (a block of twice the buckets keeps far fewer than twice
  * the vertices), O(h log m) per range read.
  */
@@ -63,26 +63,15 @@ final class BucketBlocks {
         for (int l = 0; l < count; l++) {
             levels[l] = new Bucket[(m / SMALLEST) >> l];
         }
-        // the levels up to `split` are built on two threads on a long trace: each thread the
-        // blocks of its part, the later one from level-0 block `half`, a multiple of 2^split, so
-        // that no block of those levels straddles the two parts; the few larger ones after
+        // the levels up to `split` are built in chunks of 2^split level-0 blocks, so that no
+        // block of those levels straddles two chunks: on a long trace this thread and a second
+        // one each take the next chunk until none is left; the few larger blocks after
         int n0 = levels[0].length;
         int split = Math.min(count - 1, SPLIT_LEVELS);
-        while (split > 0 && (n0 / 2) >> split == 0) {
-            split--;
-        }
-        int half = (n0 / 2) >> split << split;
-        int top = split;
-        SecondThreadTask<Bucket[][]> later = new SecondThreadTask<>() {
-            @Override
-            protected Bucket[][] compute() {
-                blocksOf(b, levels, half, n0, top);
-                return levels;
-            }
-        };
-        later.start("tracesync-blocks", m >= PiecewiseEstimator.PARALLEL_BUCKETS);
-        blocksOf(b, levels, 0, half, top);
-        later.join();
+        BlockChunks chunks = new BlockChunks(b, levels, n0, split);
+        chunks.start("tracesync-blocks", m >= PiecewiseEstimator.PARALLEL_BUCKETS);
+        chunks.take();
+        chunks.join();
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
         for (int l = split + 1; l < count; l++) {
@@ -95,15 +84,47 @@ final class BucketBlocks {
     }
 
     /**
-     * Levels up to which {@link #BucketBlocks} builds a part's blocks on its own thread: 8, so the
-     * parts meet at a multiple of 256 level-0 blocks (1,024 buckets, 17 minutes of 1-s buckets;
-     * the two parts of a day differ by at most that) and only the levels of blocks of 2,048
-     * buckets and more (a few dozen blocks in a day) are left for after.
+     * Levels that {@link #BucketBlocks} builds chunk by chunk (a chunk: 2^8 = 256 level-0 blocks,
+     * 1,024 buckets, 17 minutes of 1-s buckets; 85 chunks in a day), on two threads on a long
+     * trace, each taking the next chunk until none is left (a fixed half each left the first
+     * thread waiting about 15 ms for the second on a 24 h wandering file); only the blocks of
+     * 2,048 buckets and more (a few dozen in a day) are left for after.
      */
     static final int SPLIT_LEVELS = 8;
 
+    /** {@link #BucketBlocks}' chunks, taken by the caller and a second thread (an atomic counter). */
+    private static final class BlockChunks extends SecondThreadTask<BlockChunks> {
+        private final List<Bucket> b;
+        private final Bucket[][] levels;
+        private final int n0;
+        private final int split;
+        private final int count;
+        private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+
+        BlockChunks(List<Bucket> b, Bucket[][] levels, int n0, int split) {
+            this.b = b;
+            this.levels = levels;
+            this.n0 = n0;
+            this.split = split;
+            this.count = (n0 + (1 << split) - 1) >> split;
+        }
+
+        /** Builds chunks not taken yet, levels 0 to split, until none is left. */
+        void take() {
+            for (int c = next.getAndIncrement(); c < count; c = next.getAndIncrement()) {
+                blocksOf(b, levels, c << split, Math.min(n0, (c + 1) << split), split);
+            }
+        }
+
+        @Override
+        protected BlockChunks compute() {
+            take();
+            return this;
+        }
+    }
+
     /**
-     * The blocks of level-0 blocks [from, to) (a multiple of 2^top apart from 0 or the end),
+     * The blocks of level-0 blocks [from, to) (from a multiple of 2^top; to one too, or the end),
      * levels 0 to {@code top}: at level l, blocks [from >> l, to >> l), each from two of the
      * level below (level 0 from the buckets' hulls).
      */
