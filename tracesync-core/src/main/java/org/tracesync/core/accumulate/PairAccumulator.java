@@ -177,16 +177,54 @@ public final class PairAccumulator {
     }
 
     private void derive() {
+        deriveUnless(null);
+    }
+
+    /**
+     * Derives the whole pair's half hulls (what {@link #aToB} and {@link #bToA} read), unless
+     * {@code stop} answers true about the hulls of a run of a long trace's sub-buckets (see
+     * {@link TimeBuckets#addVerticesUnless}): then nothing is derived and this returns false, and
+     * the caller that stopped provides the hulls ({@link #takeHulls}) before they are read. True
+     * when the hulls are derived (now or before).
+     */
+    public boolean deriveUnless(TimeBuckets.PartStop stop) {
         if (aToB != null && bToA != null) {
-            return;
+            return true;
         }
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        if (buckets != null) {
-            buckets.addVerticesTo(p, q);
+        if (buckets != null && !buckets.addVerticesUnless(p, q, stop)) {
+            return false;
         }
         aToB = p;
         bToA = q;
+        return true;
+    }
+
+    /**
+     * Takes {@code p} (a → b, LOWER) and {@code q} (b → a, UPPER) as the whole pair's half hulls,
+     * in place of deriving them: for a caller that has built them from every vertex of
+     * {@link #timeBuckets()} another way (the piecewise fit, from its blocks of buckets). They are
+     * then the derived hulls exactly, the hull of a point set being unique; with assertions on,
+     * this derives them too and compares. The hulls are taken, not copied; read only after.
+     */
+    public void takeHulls(HalfHull p, HalfHull q) {
+        if (p.side() != HalfHull.Side.LOWER || q.side() != HalfHull.Side.UPPER) {
+            throw new IllegalArgumentException("a → b hull must be LOWER and b → a UPPER");
+        }
+        assert sameAsDerived(p, q) : "hulls taken for pair (" + a + "," + b + ") differ from its buckets' vertices'";
+        aToB = p;
+        bToA = q;
+    }
+
+    private boolean sameAsDerived(HalfHull p, HalfHull q) {
+        HalfHull dp = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull dq = new HalfHull(HalfHull.Side.UPPER);
+        if (buckets != null) {
+            buckets.addVerticesTo(dp, dq);
+        }
+        return java.util.Arrays.equals(dp.us(), p.us()) && java.util.Arrays.equals(dp.vs(), p.vs())
+                && java.util.Arrays.equals(dq.us(), q.us()) && java.util.Arrays.equals(dq.vs(), q.vs());
     }
 
     public long countAToB() {

@@ -678,21 +678,91 @@ public final class TimeBuckets {
      * vertices make a tenth of a second's work after the read).
      */
     public void addVerticesTo(HalfHull p, HalfHull q) {
+        addVerticesUnless(p, q, null);
+    }
+
+    /**
+     * A question asked of the hulls of a part of the pair's sub-buckets while
+     * {@link #addVerticesUnless} builds the whole ones: whether to stop (for the estimator, whether
+     * that part's hulls already cross, so that the whole pair's do too and no one line will be
+     * fitted). Asked from two threads at once: it must keep no state.
+     */
+    public interface PartStop {
+        /** True to stop: {@code p} and {@code q} hold the half hulls of a run of sub-buckets (read only). */
+        boolean stop(HalfHull p, HalfHull q);
+    }
+
+    /**
+     * Sub-buckets in the first run that {@link #addVerticesUnless} asks about on each thread:
+     * 2,048 (8.5 minutes of 1-s buckets); then 4,096, 8,192, … from the same start, while that
+     * thread's half lasts. On a linear trace, a few questions about small hulls per thread.
+     */
+    static final int FIRST_ASK = 2048;
+
+    /** Sub-buckets pushed between two looks at whether the other thread has stopped. */
+    private static final int CHUNK = 1024;
+
+    /**
+     * {@link #addVerticesTo}, except that on the two-thread path (from {@link #PARALLEL_SUB_BUCKETS}
+     * sub-buckets on, into empty hulls) each thread asks {@code stop} about the hulls of its
+     * half's first {@link #FIRST_ASK} sub-buckets, then of twice as many, and so on. When either
+     * is told to stop, both stop (the other within {@link #CHUNK} sub-buckets) and this returns
+     * false, p and q holding part of the hulls only. Otherwise (and on the other paths, where it
+     * is not asked, or when {@code stop} is null) the same pushes as {@link #addVerticesTo} and
+     * true. Cost on top: the questions (O(log n) of them per thread) and a look at a shared flag
+     * every {@link #CHUNK} sub-buckets.
+     */
+    public boolean addVerticesUnless(HalfHull p, HalfHull q, PartStop stop) {
         sealAll();
         if (sealed < PARALLEL_SUB_BUCKETS || !p.isEmpty() || !q.isEmpty()) {
             for (int i = 0; i < sealed; i++) {
                 addBucket(this, i, 0, 0, p, q);
             }
-            return;
+            return true;
         }
-        LaterVertices later = new LaterVertices(sealed / 2, p.side(), q.side());
+        LaterVertices later = new LaterVertices(sealed / 2, p.side(), q.side(), stop);
         later.start("tracesync-hulls", true);
-        for (int i = 0; i < later.from; i++) {
-            addBucket(this, i, 0, 0, p, q);
+        if (stop == null) {
+            for (int i = 0; i < later.from; i++) {
+                addBucket(this, i, 0, 0, p, q);
+            }
+        } else if (!addAsking(0, later.from, p, q, stop, later)) {
+            later.join();
+            return false;
         }
         HalfHull[] hulls = later.join();
+        if (hulls == null) {
+            return false; // the later half was told to stop
+        }
         p.addAll(hulls[0]);
         q.addAll(hulls[1]);
+        return true;
+    }
+
+    /**
+     * Pushes sealed sub-buckets [from, to) into p and q, asking {@code stop} after
+     * {@link #FIRST_ASK} of them, twice as many, and so on; false as soon as it says stop (then
+     * {@code shared.stopped} is set) or the other thread has set {@code shared.stopped}.
+     */
+    private boolean addAsking(int from, int to, HalfHull p, HalfHull q, PartStop stop, LaterVertices shared) {
+        long ask = from + (long) FIRST_ASK;
+        for (int i = from; i < to; ) {
+            int end = Math.min(to, i + CHUNK);
+            for (; i < end; i++) {
+                addBucket(this, i, 0, 0, p, q);
+            }
+            if (shared.stopped) {
+                return false;
+            }
+            if (i == ask && i < to) {
+                if (stop.stop(p, q)) {
+                    shared.stopped = true;
+                    return false;
+                }
+                ask = from + 2 * (ask - from);
+            }
+        }
+        return true;
     }
 
     /** The half hulls of sealed sub-buckets [from, sealed) ({@link #addVerticesTo}'s later half). */
@@ -700,19 +770,28 @@ public final class TimeBuckets {
         private final int from;
         private final HalfHull.Side pSide;
         private final HalfHull.Side qSide;
+        private final PartStop stop;
+        /** Set by the thread told to stop (see {@link #addAsking}); the other stops at its next look. */
+        volatile boolean stopped;
 
-        LaterVertices(int from, HalfHull.Side pSide, HalfHull.Side qSide) {
+        LaterVertices(int from, HalfHull.Side pSide, HalfHull.Side qSide, PartStop stop) {
             this.from = from;
             this.pSide = pSide;
             this.qSide = qSide;
+            this.stop = stop;
         }
 
+        /** The later half's hulls, or null when either thread was told to stop. */
         @Override
         protected HalfHull[] compute() {
             HalfHull p = new HalfHull(pSide);
             HalfHull q = new HalfHull(qSide);
-            for (int i = from; i < sealed; i++) {
-                addBucket(TimeBuckets.this, i, 0, 0, p, q);
+            if (stop == null) {
+                for (int i = from; i < sealed; i++) {
+                    addBucket(TimeBuckets.this, i, 0, 0, p, q);
+                }
+            } else if (!addAsking(from, sealed, p, q, stop, this)) {
+                return null;
             }
             return new HalfHull[] {p, q};
         }
@@ -721,7 +800,11 @@ public final class TimeBuckets {
     /**
      * Every bucket, sorted by key, with its half hulls (the hull of its sub-buckets' vertices).
      * Seals the open buckets. O(total vertices), on two threads from
-     * {@link #PARALLEL_SUB_BUCKETS} sub-buckets on.
+     * {@link #PARALLEL_SUB_BUCKETS} sub-buckets on: each takes the next chunk of about
+     * {@link #CHUNK_SUB_BUCKETS} sub-buckets (whole buckets) until none is left, so that neither
+     * waits long for the other (a fixed half each left the first thread waiting 15–25 ms for
+     * the second on a 24 h wandering file, the second slower while the JIT compiled), and the
+     * chunks' buckets are listed in order.
      */
     public List<Bucket> buckets() {
         sealAll();
@@ -730,24 +813,66 @@ public final class TimeBuckets {
             addBuckets(0, sealed, out);
             return out;
         }
-        // two threads, each a run of whole buckets: the later half is built beside this thread's
-        int mid = sealed / 2;
-        while (mid < sealed && bucketOf(sealedKey[mid]) == bucketOf(sealedKey[mid - 1])) {
-            mid++;
+        BucketChunks chunks = new BucketChunks((sealed + CHUNK_SUB_BUCKETS - 1) / CHUNK_SUB_BUCKETS);
+        chunks.start("tracesync-buckets", true);
+        chunks.take();
+        chunks.join();
+        for (List<Bucket> part : chunks.parts) {
+            out.addAll(part);
         }
-        LaterBuckets later = new LaterBuckets(mid);
-        later.start("tracesync-buckets", true);
-        addBuckets(0, mid, out);
-        out.addAll(later.join());
         return out;
     }
 
     /**
      * From this many sealed sub-buckets on (about an hour of 1-s buckets), {@link #buckets}
-     * builds the later half on a second thread: the buckets are independent and the sealed store
-     * is only read.
+     * builds them on two threads: the buckets are independent and the sealed store is only read.
      */
     static final int PARALLEL_SUB_BUCKETS = 16_384;
+
+    /** Sub-buckets in a chunk of {@link #buckets}' work (512 buckets of 1 s), before rounding to a bucket's start. */
+    static final int CHUNK_SUB_BUCKETS = 2048;
+
+    /** The first sealed sub-bucket of {@link #buckets}' chunk c: c · CHUNK_SUB_BUCKETS moved on to a bucket's start. */
+    private int chunkStart(int c) {
+        long i = (long) c * CHUNK_SUB_BUCKETS;
+        if (i >= sealed) {
+            return sealed;
+        }
+        int s = (int) i;
+        while (s > 0 && s < sealed && bucketOf(sealedKey[s]) == bucketOf(sealedKey[s - 1])) {
+            s++;
+        }
+        return s;
+    }
+
+    /**
+     * {@link #buckets}' chunks: the caller and a second thread each {@link #take} the next chunk
+     * not taken (an atomic counter) and list its buckets in {@code parts[c]}; the caller reads
+     * {@code parts} after {@link #join}, which orders the second thread's writes before.
+     */
+    private final class BucketChunks extends SecondThreadTask<BucketChunks> {
+        final List<Bucket>[] parts;
+        private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+
+        @SuppressWarnings("unchecked")
+        BucketChunks(int count) {
+            parts = new List[count];
+        }
+
+        void take() {
+            for (int c = next.getAndIncrement(); c < parts.length; c = next.getAndIncrement()) {
+                List<Bucket> part = new ArrayList<>();
+                addBuckets(chunkStart(c), chunkStart(c + 1), part);
+                parts[c] = part;
+            }
+        }
+
+        @Override
+        protected BucketChunks compute() {
+            take();
+            return this;
+        }
+    }
 
     /** Appends the buckets of sealed sub-buckets [from, to) (whole buckets), in key order, to {@code out}. */
     private void addBuckets(int from, int to, List<Bucket> out) {
@@ -776,22 +901,6 @@ public final class TimeBuckets {
             addBucket(this, k, 0, 0, p, q);
         }
         return new Bucket(bucketOf(sealedKey[from]), p.us(), p.vs(), q.us(), q.vs());
-    }
-
-    /** The buckets from sealed sub-bucket {@code from} to the end ({@link #buckets}'s later half). */
-    private final class LaterBuckets extends SecondThreadTask<List<Bucket>> {
-        private final int from;
-
-        LaterBuckets(int from) {
-            this.from = from;
-        }
-
-        @Override
-        protected List<Bucket> compute() {
-            List<Bucket> out = new ArrayList<>();
-            addBuckets(from, sealed, out);
-            return out;
-        }
     }
 
     /**

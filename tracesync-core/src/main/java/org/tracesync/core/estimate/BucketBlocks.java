@@ -24,8 +24,9 @@ import org.tracesync.core.accumulate.TimeBuckets.Bucket;
  * saved, docs/PERFORMANCE.md).
  *
  * <p>Cost: O(V) to build (V the buckets' hull vertices: each pushed once into its smallest
- * block, the later half on a second thread from {@link PiecewiseEstimator#PARALLEL_BUCKETS}
- * buckets on; every larger block is two smaller ones' hull vertices pushed), memory about
+ * block; every larger block is two smaller ones' hull vertices pushed; from
+ * {@link PiecewiseEstimator#PARALLEL_BUCKETS} buckets on, the blocks up to {@link #SPLIT_LEVELS}
+ * levels on two threads, chunk by chunk), memory about
  * one more copy of the buckets' vertices (a block of twice the buckets keeps far fewer than twice
  * the vertices), O(h log m) per range read.
  */
@@ -58,29 +59,85 @@ final class BucketBlocks {
         if (count == 0) {
             return;
         }
-        // level 0 pushes every vertex: on a long trace its later half is built on a second thread
-        Bucket[] first = new Bucket[m / SMALLEST];
-        int half = first.length / 2;
-        SecondThreadTask<Bucket[]> later = new SecondThreadTask<>() {
-            @Override
-            protected Bucket[] compute() {
-                firstLevel(b, first, half, first.length);
-                return first;
-            }
-        };
-        later.start("tracesync-blocks", m >= PiecewiseEstimator.PARALLEL_BUCKETS);
-        firstLevel(b, first, 0, half);
-        later.join();
-        levels[0] = first;
+        // level l has (m / SMALLEST) >> l blocks (each level half the one below, rounded down)
+        for (int l = 0; l < count; l++) {
+            levels[l] = new Bucket[(m / SMALLEST) >> l];
+        }
+        // the levels up to `split` are built in chunks of 2^split level-0 blocks, so that no
+        // block of those levels straddles two chunks: on a long trace this thread and a second
+        // one each take the next chunk until none is left; the few larger blocks after
+        int n0 = levels[0].length;
+        int split = Math.min(count - 1, SPLIT_LEVELS);
+        BlockChunks chunks = new BlockChunks(b, levels, n0, split);
+        chunks.start("tracesync-blocks", m >= PiecewiseEstimator.PARALLEL_BUCKETS);
+        chunks.take();
+        chunks.join();
         HalfHull p = new HalfHull(HalfHull.Side.LOWER);
         HalfHull q = new HalfHull(HalfHull.Side.UPPER);
-        for (int l = 1; l < count; l++) {
+        for (int l = split + 1; l < count; l++) {
             Bucket[] below = levels[l - 1];
-            Bucket[] level = new Bucket[below.length / 2];
+            Bucket[] level = levels[l];
             for (int k = 0; k < level.length; k++) {
                 level[k] = pair(below[2 * k], below[2 * k + 1], p, q);
             }
-            levels[l] = level;
+        }
+    }
+
+    /**
+     * Levels that {@link #BucketBlocks} builds chunk by chunk (a chunk: 2^8 = 256 level-0 blocks,
+     * 1,024 buckets, 17 minutes of 1-s buckets; 85 chunks in a day), on two threads on a long
+     * trace, each taking the next chunk until none is left (a fixed half each left the first
+     * thread waiting about 15 ms for the second on a 24 h wandering file); only the blocks of
+     * 2,048 buckets and more (a few dozen in a day) are left for after.
+     */
+    static final int SPLIT_LEVELS = 8;
+
+    /** {@link #BucketBlocks}' chunks, taken by the caller and a second thread (an atomic counter). */
+    private static final class BlockChunks extends SecondThreadTask<BlockChunks> {
+        private final List<Bucket> b;
+        private final Bucket[][] levels;
+        private final int n0;
+        private final int split;
+        private final int count;
+        private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+
+        BlockChunks(List<Bucket> b, Bucket[][] levels, int n0, int split) {
+            this.b = b;
+            this.levels = levels;
+            this.n0 = n0;
+            this.split = split;
+            this.count = (n0 + (1 << split) - 1) >> split;
+        }
+
+        /** Builds chunks not taken yet, levels 0 to split, until none is left. */
+        void take() {
+            for (int c = next.getAndIncrement(); c < count; c = next.getAndIncrement()) {
+                blocksOf(b, levels, c << split, Math.min(n0, (c + 1) << split), split);
+            }
+        }
+
+        @Override
+        protected BlockChunks compute() {
+            take();
+            return this;
+        }
+    }
+
+    /**
+     * The blocks of level-0 blocks [from, to) (from a multiple of 2^top; to one too, or the end),
+     * levels 0 to {@code top}: at level l, blocks [from >> l, to >> l), each from two of the
+     * level below (level 0 from the buckets' hulls).
+     */
+    private static void blocksOf(List<Bucket> b, Bucket[][] levels, int from, int to, int top) {
+        firstLevel(b, levels[0], from, to);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        for (int l = 1; l <= top; l++) {
+            Bucket[] below = levels[l - 1];
+            Bucket[] level = levels[l];
+            for (int k = from >> l; k < Math.min(to >> l, level.length); k++) {
+                level[k] = pair(below[2 * k], below[2 * k + 1], p, q);
+            }
         }
     }
 

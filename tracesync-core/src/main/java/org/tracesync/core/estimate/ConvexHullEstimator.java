@@ -1,6 +1,8 @@
 package org.tracesync.core.estimate;
 
+import org.tracesync.core.accumulate.HalfHull;
 import org.tracesync.core.accumulate.PairAccumulator;
+import org.tracesync.core.accumulate.TimeBuckets;
 import org.tracesync.core.geometry.Slope;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.transform.MonotoneBound;
@@ -63,6 +65,12 @@ public final class ConvexHullEstimator {
      */
     public static PairEstimate estimate(PairAccumulator acc, long tauAToB, long tauBToA, String source) {
         if (tauAToB == 0 && tauBToA == 0) {
+            if (!acc.deriveUnless(PART_CROSSES)) {
+                // the hulls of some minutes of a long trace already cross, so the whole pair's
+                // do: the piecewise fit builds the whole hulls from its blocks of buckets (far
+                // fewer vertices than the sub-buckets'), then the same fallback line as below
+                return PiecewiseEstimator.estimateCrossing(acc);
+            }
             PairEstimate linear = estimateLinear(acc);
             // hulls that cross: pieces of the trace may still each admit a line
             return linear.quality() == Quality.FALLBACK && linear.hullsCross()
@@ -89,6 +97,22 @@ public final class ConvexHullEstimator {
                     : plain.note() + "; tau not used (" + with + "): the hulls cross even without it");
         }
         return e;
+    }
+
+    /**
+     * Stops the whole hulls' derivation of a long trace when the hulls of a run of its buckets
+     * (the first minutes of either half, then longer runs: {@link TimeBuckets#addVerticesUnless})
+     * cross: every message of the run is a message of the pair, so the pair's feasible region lies
+     * inside the run's, which is empty. A class, not a lambda: nothing to link on the path after
+     * the read.
+     */
+    static final TimeBuckets.PartStop PART_CROSSES = new PartCrosses();
+
+    private static final class PartCrosses implements TimeBuckets.PartStop {
+        @Override
+        public boolean stop(HalfHull p, HalfHull q) {
+            return !p.isEmpty() && !q.isEmpty() && new FeasibleRegion(p.us(), p.vs(), q.us(), q.vs()).isEmpty();
+        }
     }
 
     /** One line for the whole pair without τ (fallback when the hulls cross). */

@@ -140,15 +140,47 @@ public final class PiecewiseEstimator {
             return fallback;
         }
         List<Bucket> b = tb.buckets();
-        int m = b.size();
-        if (m < 2) {
+        if (b.size() < 2) {
             return fallback;
         }
-        long x0 = acc.x0();
-        long v0 = acc.v0();
         // the hulls of aligned blocks of buckets: each vertex pushed once, here; the passes below
         // read a run's hulls from its blocks instead of pushing its buckets' vertices again
+        return fit(acc, fallback, tb, b, new BucketBlocks(b));
+    }
+
+    /**
+     * {@link ConvexHullEstimator#estimate}'s result for a pair whose whole hulls were not derived
+     * because the hulls of a run of its buckets already cross
+     * ({@link PairAccumulator#deriveUnless}): the whole hulls are the hull of its blocks' hulls
+     * ({@link BucketBlocks#addRange} over every bucket: a few large blocks' vertices instead of
+     * every sub-bucket's), taken by the accumulator, then the fallback line of those hulls and
+     * {@link #estimate}'s fit with the same blocks. The same estimate as deriving the hulls from
+     * the sub-buckets first (the hull of a point set is unique), without pushing the day's
+     * sub-bucket vertices into them. O(Σ bucket vertices) for the blocks, as {@link #estimate}.
+     */
+    static PairEstimate estimateCrossing(PairAccumulator acc) {
+        TimeBuckets tb = acc.timeBuckets();
+        List<Bucket> b = tb.buckets();
         BucketBlocks blocks = new BucketBlocks(b);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        if (!b.isEmpty()) {
+            blocks.addRange(p, q, 0, b.size() - 1, 0);
+        }
+        acc.takeHulls(p, q);
+        PairEstimate linear = ConvexHullEstimator.estimateLinear(acc);
+        if (b.size() < 2 || linear.quality() != org.tracesync.core.model.Quality.FALLBACK || !linear.hullsCross()) {
+            return linear; // not reached: a run's hulls cross, so the whole pair's do
+        }
+        return fit(acc, linear, tb, b, blocks);
+    }
+
+    /** {@link #estimate} with the pair's buckets (at least two) and their blocks. */
+    private static PairEstimate fit(PairAccumulator acc, PairEstimate fallback, TimeBuckets tb, List<Bucket> b,
+                                    BucketBlocks blocks) {
+        int m = b.size();
+        long x0 = acc.x0();
+        long v0 = acc.v0();
         // the transform pieces' scan (2. below) reads only the buckets: on a long trace it runs on
         // a second thread while this one scans and bounds the bound pieces (1.)
         TransformScan transformScan = new TransformScan(blocks, tb);

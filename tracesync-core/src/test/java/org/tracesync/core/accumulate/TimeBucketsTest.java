@@ -279,6 +279,105 @@ class TimeBucketsTest {
     }
 
     /**
+     * {@link TimeBuckets#addVerticesUnless} on a long trace asks about the hulls of every point of
+     * runs of sub-buckets: on each half, its first {@link TimeBuckets#FIRST_ASK}, then twice as
+     * many, and so on, within the half. Told to go on, it gives the hulls of every point
+     * ({@link TimeBuckets#addVerticesTo}'s); told to stop by either half, it returns false. A
+     * short trace (one-thread path) is never asked.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3})
+    void theDerivationAsksAboutRunsOfEachHalfAndStopsWhenTold(long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        TimeBuckets tb = new TimeBuckets(0);
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        int n = 3 * TimeBuckets.PARALLEL_SUB_BUCKETS;
+        long step = 300_000_000L; // more than a sub-bucket: about one point per sub-bucket
+        long sub = TimeBuckets.INITIAL_WIDTH / TimeBuckets.SUB_BUCKETS;
+        long[][] points = new long[n][]; // u, v, a → b (1) or not (0), index of its sub-bucket
+        int subs = 0;
+        long lastKey = Long.MIN_VALUE;
+        for (int k = 0; k < n; k++) {
+            long u = step * k + r.nextLong(step);
+            long lat = 40_000 + r.nextLong(2_000_000);
+            long skew = u / 1_000_000 % 9_000; // a wandering clock
+            long key = Math.floorDiv(u, sub);
+            if (key != lastKey) {
+                subs++;
+                lastKey = key;
+            }
+            boolean ab = r.nextBoolean();
+            long v = ab ? skew + lat : skew - lat;
+            points[k] = new long[] {u, v, ab ? 1 : 0, subs - 1};
+            if (ab) {
+                tb.addP(u, v);
+                p.add(u, v);
+            } else {
+                tb.addQ(u, v);
+                q.add(u, v);
+            }
+        }
+        List<long[][]> asked = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        TimeBuckets.PartStop goOn = (hp, hq) -> {
+            asked.add(new long[][] {hp.us(), hp.vs(), hq.us(), hq.vs()});
+            return false;
+        };
+        HalfHull[] h = hullPair();
+        assertThat(tb.addVerticesUnless(h[0], h[1], goOn)).isTrue();
+        assertThat(h[0].us()).containsExactly(p.us());
+        assertThat(h[0].vs()).containsExactly(p.vs());
+        assertThat(h[1].us()).containsExactly(q.us());
+        assertThat(h[1].vs()).containsExactly(q.vs());
+        // the runs asked about: [start, start + FIRST_ASK · 2^k) inside each half
+        int mid = subs / 2;
+        List<String> expected = new java.util.ArrayList<>();
+        List<String> expectedRuns = new java.util.ArrayList<>();
+        for (int[] half : new int[][] {{0, mid}, {mid, subs}}) {
+            for (long len = TimeBuckets.FIRST_ASK; half[0] + len < half[1]; len *= 2) {
+                HalfHull[] run = hullPair();
+                for (long[] pt : points) {
+                    if (pt[3] >= half[0] && pt[3] < half[0] + len) {
+                        run[pt[2] == 1 ? 0 : 1].add(pt[0], pt[1]);
+                    }
+                }
+                expected.add(key(run[0].us(), run[0].vs(), run[1].us(), run[1].vs()));
+                expectedRuns.add(half[0] + "+" + len);
+            }
+        }
+        List<String> got = new java.util.ArrayList<>();
+        for (long[][] a : asked) {
+            got.add(key(a[0], a[1], a[2], a[3]));
+        }
+        assertThat(expectedRuns).contains("0+2048", "0+4096", mid + "+2048");
+        assertThat(got).containsExactlyInAnyOrderElementsOf(expected);
+
+        HalfHull[] stopped = hullPair();
+        assertThat(tb.addVerticesUnless(stopped[0], stopped[1], (hp, hq) -> true)).isFalse();
+        // told to stop by the later half only (its points lie right of the first half's)
+        long laterU = points[n - 1][0] / 4; // the first half starts near 0, the later one near the middle
+        HalfHull[] byLater = hullPair();
+        assertThat(tb.addVerticesUnless(byLater[0], byLater[1], (hp, hq) -> hp.u(0) > laterU)).isFalse();
+
+        TimeBuckets small = new TimeBuckets(0);
+        for (int k = 0; k < 100; k++) {
+            small.addP(step * k, 1_000 + k % 7);
+            small.addQ(step * k + 1, -1_000 - k % 5);
+        }
+        HalfHull[] s = hullPair();
+        assertThat(small.addVerticesUnless(s[0], s[1], (hp, hq) -> true)).isTrue();
+        assertThat(s[0].size()).isGreaterThan(1);
+    }
+
+    private static String key(long[]... arrays) {
+        StringBuilder b = new StringBuilder();
+        for (long[] a : arrays) {
+            b.append(java.util.Arrays.toString(a)).append('|');
+        }
+        return b.toString();
+    }
+
+    /**
      * Each bucket read at the sub-buckets' resolution ({@link TimeBuckets#fine}) is the
      * concatenation of the half hulls of every point of each of its sub-buckets (a quarter of the
      * width), every point lies on its side of that polyline, and the polyline's hull is the

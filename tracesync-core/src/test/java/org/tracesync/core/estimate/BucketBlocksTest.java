@@ -114,6 +114,58 @@ class BucketBlocksTest {
         assertThat(checked).isEqualTo(75 + 37 + 18 + 9 + 4 + 2 + 1);
     }
 
+    /**
+     * A long pair's blocks (from {@link PiecewiseEstimator#PARALLEL_BUCKETS} buckets on: the later
+     * part's levels up to {@link BucketBlocks#SPLIT_LEVELS} on a second thread, the parts meeting
+     * at a multiple of 2^SPLIT_LEVELS level-0 blocks, the larger levels after) each hold the
+     * hulls of their buckets, at every level, on both sides of where the parts meet.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {PiecewiseEstimator.PARALLEL_BUCKETS, 3 * PiecewiseEstimator.PARALLEL_BUCKETS + 37})
+    void aLongPairsBlocksBuiltInTwoPartsHoldTheHullsOfTheirBuckets(int m) {
+        SplittableRandom r = new SplittableRandom(m);
+        List<Bucket> b = buckets(r, m);
+        BucketBlocks blocks = new BucketBlocks(b);
+        int checked = 0;
+        int expected = 0;
+        for (int l = 0; (long) BucketBlocks.SMALLEST << l <= m; l++) {
+            int size = BucketBlocks.size(l);
+            expected += m / BucketBlocks.SMALLEST >> l;
+            for (int i = 0; i + size <= m; i += size) {
+                Bucket block = blocks.block(l, i);
+                assertThat(block.key()).isEqualTo(b.get(i).key());
+                assertSameHulls("block " + l + " at " + i, block.pu(), block.pv(), block.qu(), block.qv(),
+                        pushedBlock(b, blocks, l, i));
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(expected).isGreaterThan(2 * m / BucketBlocks.SMALLEST - 20);
+        // and a range across the parts' meeting point, from the blocks
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        blocks.addRange(p, q, 3, m - 2, 0);
+        assertSameHulls("range", p.us(), p.vs(), q.us(), q.vs(), pushed(b, 3, m - 2, 0));
+    }
+
+    /** The hulls of block (l, i): its buckets' vertices pushed, or for l > 0 its two halves' blocks' (checked before). */
+    private static HalfHull[] pushedBlock(List<Bucket> b, BucketBlocks blocks, int l, int i) {
+        if (l == 0) {
+            return pushed(b, i, i + BucketBlocks.SMALLEST - 1, 0);
+        }
+        HalfHull p = new HalfHull(HalfHull.Side.LOWER);
+        HalfHull q = new HalfHull(HalfHull.Side.UPPER);
+        int half = BucketBlocks.size(l - 1);
+        for (Bucket h : new Bucket[] {blocks.block(l - 1, i), blocks.block(l - 1, i + half)}) {
+            for (int k = 0; k < h.pu().length; k++) {
+                p.add(h.pu()[k], h.pv()[k]);
+            }
+            for (int k = 0; k < h.qu().length; k++) {
+                q.add(h.qu()[k], h.qv()[k]);
+            }
+        }
+        return new HalfHull[] {p, q};
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {21, 22, 23})
     void vertexCountsAreThoseOfEveryBucketInTheRange(long seed) {
