@@ -33,7 +33,7 @@ ORDER=(wander linear)
 [ -n "${BASELINE_JAR:-}${BASELINE_BIN:-}" ] && ORDER+=(base base-w)
 for name in "${ORDER[@]}"; do : > "$WORK/times-$name"; done
 opts=${BASELINE_OPTS:-"-Xmx1g -XX:+UseParallelGC"}
-echo "launcher's JVM options: chosen by bin/tracesync from the input's size (these files are above its 512 MiB line: $(grep -o '"-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4[^"]*"' "$TS") with its Tier3 thresholds); baseline's: $(if [ -n "${BASELINE_BIN:-}" ]; then echo "$BASELINE_BIN's own"; else echo "$opts"; fi)"
+echo "launcher's JVM options: chosen by bin/tracesync from the input's size (these files are above its 512 MiB line: $(grep -o '"-Xmx1g -XX:+UseParallelGC -XX:TieredStopAtLevel=4[^"]*"' "$TS") with its Tier3 thresholds$([ -f "$HERE/bin/jit-directives.json" ] && echo " and the compiler directives of bin/jit-directives.json")); baseline's: $(if [ -n "${BASELINE_BIN:-}" ]; then echo "$BASELINE_BIN's own"; else echo "$opts"; fi)"
 for run in $(seq 0 "$RUNS"); do # run 0 warms the page cache and the CDS archive; not counted
   for name in "${ORDER[@]}"; do
     out="$WORK/times-$name"

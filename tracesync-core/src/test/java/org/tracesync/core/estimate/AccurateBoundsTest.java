@@ -44,21 +44,10 @@ class AccurateBoundsTest {
         MonotoneBound[] bounds = ConvexHullEstimator.accurateBounds(acc);
         if (linear.quality() == Quality.ACCURATE && linear.hasBounds()) {
             assertThat(bounds).isNotNull();
-            assertSame(bounds[0], linear.lowerAToB());
-            assertSame(bounds[1], linear.upperAToB());
+            BoundAssertions.assertSameBound(bounds[0], linear.lowerAToB());
+            BoundAssertions.assertSameBound(bounds[1], linear.upperAToB());
         } else {
             assertThat(bounds).as("quality %s", linear.quality()).isNull();
         }
-    }
-
-    private static void assertSame(MonotoneBound f, MonotoneBound g) {
-        assertThat(f.kind()).isEqualTo(g.kind());
-        assertThat(f.size()).isEqualTo(g.size());
-        for (int k = 0; k < f.size(); k++) {
-            assertThat(f.t(k)).isEqualTo(g.t(k));
-            assertThat(f.r(k)).isEqualTo(g.r(k));
-        }
-        assertThat(f.slopeLeft()).isEqualTo(g.slopeLeft());
-        assertThat(f.slopeRight()).isEqualTo(g.slopeRight());
     }
 }

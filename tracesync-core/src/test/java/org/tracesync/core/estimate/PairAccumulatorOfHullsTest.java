@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.tracesync.core.accumulate.HalfHull;
 import org.tracesync.core.accumulate.PairAccumulator;
 import org.tracesync.core.model.Quality;
-import org.tracesync.core.transform.MonotoneBound;
 
 /**
  * {@link PairAccumulator#ofHulls}, as {@code PiecewiseEstimator.bounds} uses it: the linear
@@ -52,8 +51,8 @@ class PairAccumulatorOfHullsTest {
         PairEstimate got = ConvexHullEstimator.estimateLinear(hulls);
         assertThat(want.quality()).isEqualTo(Quality.ACCURATE);
         assertThat(got.quality()).isEqualTo(want.quality());
-        assertSame(got.lowerAToB(), want.lowerAToB());
-        assertSame(got.upperAToB(), want.upperAToB());
+        BoundAssertions.assertSameBound(got.lowerAToB(), want.lowerAToB());
+        BoundAssertions.assertSameBound(got.upperAToB(), want.upperAToB());
     }
 
     @Test
@@ -62,15 +61,5 @@ class PairAccumulatorOfHullsTest {
         HalfHull upper = new HalfHull(HalfHull.Side.UPPER);
         assertThatThrownBy(() -> PairAccumulator.ofHulls(0, 0, upper, lower, 1, 1, 0, 0))
                 .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    private static void assertSame(MonotoneBound got, MonotoneBound want) {
-        assertThat(got.size()).isEqualTo(want.size());
-        for (int k = 0; k < want.size(); k++) {
-            assertThat(got.t(k)).isEqualTo(want.t(k));
-            assertThat(got.r(k)).isEqualTo(want.r(k));
-        }
-        assertThat(got.slopeLeft()).isEqualTo(want.slopeLeft());
-        assertThat(got.slopeRight()).isEqualTo(want.slopeRight());
     }
 }

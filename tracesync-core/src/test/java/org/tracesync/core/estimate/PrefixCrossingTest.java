@@ -15,7 +15,6 @@ import org.tracesync.core.simulate.ClusterSimulator;
 import org.tracesync.core.simulate.LatencyModel;
 import org.tracesync.core.simulate.SimulationConfig;
 import org.tracesync.core.simulate.Topology;
-import org.tracesync.core.transform.MonotoneBound;
 
 /**
  * A long pair whose hulls already cross over its first minutes is estimated without deriving its
@@ -103,8 +102,8 @@ class PrefixCrossingTest {
         assertThat(actual.hasBounds()).isEqualTo(expected.hasBounds());
         if (expected.hasBounds()) {
             assertThat(actual.meanAccuracy()).isEqualTo(expected.meanAccuracy());
-            assertSameBound(actual.lowerAToB(), expected.lowerAToB());
-            assertSameBound(actual.upperAToB(), expected.upperAToB());
+            BoundAssertions.assertSameBound(actual.lowerAToB(), expected.lowerAToB());
+            BoundAssertions.assertSameBound(actual.upperAToB(), expected.upperAToB());
         }
         assertThat(actual.piecewise() == null).isEqualTo(expected.piecewise() == null);
         if (expected.piecewise() != null) {
@@ -117,15 +116,5 @@ class PrefixCrossingTest {
             assertThat(a.unresolved()).isEqualTo(e.unresolved());
             assertThat(a.bucketWidth()).isEqualTo(e.bucketWidth());
         }
-    }
-
-    private static void assertSameBound(MonotoneBound actual, MonotoneBound expected) {
-        assertThat(actual.size()).isEqualTo(expected.size());
-        for (int k = 0; k < expected.size(); k++) {
-            assertThat(actual.t(k)).isEqualTo(expected.t(k));
-            assertThat(actual.r(k)).isEqualTo(expected.r(k));
-        }
-        assertThat(actual.slopeLeft()).isEqualTo(expected.slopeLeft());
-        assertThat(actual.slopeRight()).isEqualTo(expected.slopeRight());
     }
 }
