@@ -574,27 +574,6 @@ public final class PiecewiseEstimator {
     private static final int SLEW_BUCKETS = 8;
 
     /**
-     * A slew's first knot is also searched in up to this many more of the left piece's last
-     * buckets, and its second in up to this many more of the right piece's first buckets
-     * ({@link #slew}): at a few messages per second a greedy piece runs into a slew for a second
-     * or two (a line still fits its sparse messages there), so the slew's true corner can lie
-     * before the bucket where the search started (the grid's 2 h, 2 msg/s, 60 µs case: 1.2 s
-     * before it, and the chain taken erred by 588 µs; now 82 µs). Only candidate knots are added,
-     * so every chain searched before still is, and the leximin choice among the old ones is the
-     * same (their gaps to the added buckets' vertices are common to all of them).
-     */
-    private static final int SLEW_BACK = 2;
-
-    /** See {@link #SLEW_BACK}. */
-    private static final int SLEW_AHEAD = 2;
-
-    private static long[] concat(long[] x, long[] y) {
-        long[] out = Arrays.copyOf(x, x.length + y.length);
-        System.arraycopy(y, 0, out, x.length, y.length);
-        return out;
-    }
-
-    /**
      * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
      * most). A faster "slew" (chrony may slew at up to 83,333 ppm) is reported as a step.
      */
@@ -819,10 +798,7 @@ public final class PiecewiseEstimator {
      * {@link #MAX_SLEW_RATE}, such that the continuous function left → S → right fits every
      * message of the buckets around (a kink pair). The knots are tried on a grid of
      * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
-     * edge would hide is checked exactly), from the bucket before {@code from} to the one after
-     * {@code to}, and the first (second) knot also in up to {@link #SLEW_BACK}
-     * ({@link #SLEW_AHEAD}) more buckets of {@code left} ({@code right}), each set of candidates
-     * thinned to {@link #MAX_KNOT_CANDIDATES} apart. Every chain that fits is consistent with the messages,
+     * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
      * the true one among them when the clocks follow left and right outside the slew; the one
      * keeping the messages farthest away (leximin of the gaps) is taken. When none fits, a grid
      * {@value #FINE_STEPS} times finer is searched around the pair that came nearest. Null when none fits: a step (an offset
@@ -853,28 +829,6 @@ public final class PiecewiseEstimator {
         }
         if (search.best == null) {
             return null;
-        }
-        // the chain taken leaves the left line in the window's first bucket, or joins the right
-        // one in its last: at a few messages per second the greedy scan's pieces run a second or
-        // two into a slew (a line still fits their sparse messages there), so the slew's corner
-        // may lie beyond the window. Then the window is widened on that side, by up to SLEW_BACK
-        // buckets of the left piece (SLEW_AHEAD of the right one), and every candidate, old and
-        // new, searched again: the old chains keep their order (their gaps in the added buckets,
-        // which they leave to the pieces' lines, are common to all of them), so the choice changes
-        // only for a new chain that keeps the messages farther away
-        int zb = search.bestK1 < tb.startU(b.get(zf).key()) + w ? Math.max(left.first, zf - SLEW_BACK) : zf;
-        int za = search.bestK2 >= tb.startU(b.get(zt).key()) ? Math.min(right.last, zt + SLEW_AHEAD) : zt;
-        long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
-        long upperAhead = tb.startU(b.get(za).key()) + w;
-        boolean back = zb < zf && lowerBack < lower;
-        if (back || za > zt) {
-            long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
-            long[] k2s = za > zt ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead)) : candidates;
-            Search wider = new Search(left, right, b, back ? zb : zf, za);
-            wider.run(k1s, k2s);
-            if (wider.best != null) {
-                search = wider;
-            }
         }
         long bestK1 = search.bestK1;
         long bestK2 = search.bestK2;
