@@ -81,18 +81,7 @@ final class PcapReader extends CaptureReader {
         byte[] b = in.buffer();
         int p = in.position();
         recordOffset = at;
-        long time = Bytes.i64le(b, p);
-        long lengths = Bytes.i64le(b, p + 8);
-        time = bigEndian ? Long.reverseBytes(time) : Long.rotateLeft(time, 32);
-        lengths = bigEndian ? Long.reverseBytes(lengths) : Long.rotateLeft(lengths, 32);
-        long incl = lengths >>> 32;
-        long frac = time & 0xffffffffL;
-        originalLength = lengths & 0xffffffffL;
-        if (incl > MAX_RECORD || frac >= fractionLimit) {
-            throw badHeader(incl, frac);
-        }
-        timestamp = (time >>> 32) * 1_000_000_000L + frac * fractionNs;
-        int len = (int) incl;
+        int len = header(Bytes.i64le(b, p), Bytes.i64le(b, p + 8));
         if (!in.ensure(16 + len)) {
             throw truncatedRecord(len, in.available() - 16);
         }
@@ -132,8 +121,27 @@ final class PcapReader extends CaptureReader {
         }
         recordOffset = at;
         long a = w.address() + p; // 16 bytes available from here
-        long time = CaptureWindow.U.getLong(a); // little-endian loads, as Bytes.i64le
-        long lengths = CaptureWindow.U.getLong(a + 8);
+        // little-endian loads, as Bytes.i64le
+        int len = header(CaptureWindow.U.getLong(a), CaptureWindow.U.getLong(a + 8));
+        // the record ends beyond the window: moves it
+        if (p + 16 + len > w.held() && (p = w.require(at, 16 + len)) < 0) {
+            noRecord();
+            throw truncatedRecord(len, w.available(at) - 16);
+        }
+        windowAddress = w.address() + p + 16; // after require, which may have moved the window
+        capturedLength = len;
+        nextOffset = at + 16 + len;
+        return true;
+    }
+
+    /**
+     * A record header from its two 8-byte words loaded little-endian (seconds and fraction, then
+     * captured and original lengths, in the file's byte order): sets {@link #timestamp} and
+     * {@link #originalLength} and returns the captured length. A captured length above
+     * {@link #MAX_RECORD} or a fraction beyond the resolution is the file's error, and leaves no
+     * current record. Shared by the heap and the in-place reads.
+     */
+    private int header(long time, long lengths) throws TraceFormatException {
         time = bigEndian ? Long.reverseBytes(time) : Long.rotateLeft(time, 32);
         lengths = bigEndian ? Long.reverseBytes(lengths) : Long.rotateLeft(lengths, 32);
         long incl = lengths >>> 32;
@@ -144,16 +152,7 @@ final class PcapReader extends CaptureReader {
             throw badHeader(incl, frac);
         }
         timestamp = (time >>> 32) * 1_000_000_000L + frac * fractionNs;
-        int len = (int) incl;
-        // the record ends beyond the window: moves it
-        if (p + 16 + len > w.held() && (p = w.require(at, 16 + len)) < 0) {
-            noRecord();
-            throw truncatedRecord(len, w.available(at) - 16);
-        }
-        windowAddress = w.address() + p + 16; // after require, which may have moved the window
-        capturedLength = len;
-        nextOffset = at + 16 + len;
-        return true;
+        return (int) incl;
     }
 
     /** In place, no record at {@code at}: false at the end (of the file or the part), else the error of a truncated header. */
