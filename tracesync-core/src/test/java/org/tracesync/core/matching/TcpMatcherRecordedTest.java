@@ -27,27 +27,31 @@ class TcpMatcherRecordedTest {
                       long ack, int flags, int len, long id) {
     }
 
-    @ParameterizedTest(name = "seed {0}: {1} nodes, window {2} ns, key limit {3}, block {4}")
+    @ParameterizedTest(name = "seed {0}: {1} nodes, window {2} ns, key limit {3}, block {4}, {6} segments")
     @CsvSource({
-        "1, 3, 1000000000, 0, 4096, 0x696e61498340b84",
-        "2, 4, 200000000, 0, 4096, 0xa2aeb7650c48b2bc",
-        "3, 3, 20000000, 0, 97, 0x7be64cd73265674f",
-        "4, 4, 2000000000, 0, 4096, 0xa9a8a58e448ec2e8",
-        "5, 3, 500000000, 600, 4096, 0x34ea9b650a6e373b",
-        "6, 4, 100000000, 0, 1, 0x4049c9ffa20c48e4",
-        "7, 3, 50000000, 60, 333, 0x2fc9e7bcdbfa93f5",
-        "8, 4, 1000000000, 0, 4096, 0x1706a8c57210d42f",
+        "1, 3, 1000000000, 0, 4096, 0x696e61498340b84, 30000",
+        "2, 4, 200000000, 0, 4096, 0xa2aeb7650c48b2bc, 30000",
+        "3, 3, 20000000, 0, 97, 0x7be64cd73265674f, 30000",
+        "4, 4, 2000000000, 0, 4096, 0xa9a8a58e448ec2e8, 30000",
+        "5, 3, 500000000, 600, 4096, 0x34ea9b650a6e373b, 30000",
+        "6, 4, 100000000, 0, 1, 0x4049c9ffa20c48e4, 30000",
+        "7, 3, 50000000, 60, 333, 0x2fc9e7bcdbfa93f5, 30000",
+        "8, 4, 1000000000, 0, 4096, 0x1706a8c57210d42f, 30000",
+        // about 200,000 data messages: the exchange cache's 65,536 entries written over three times
+        "9, 3, 2000000000, 0, 4096, 0xfc88f22e2065a267, 400000",
+        "10, 4, 5000000000, 0, 4096, 0x82c138b8989c29d6, 400000",
     })
-    void sameAsTheRecordedMatcher(long seed, int nodes, long window, int keyLimit, int blockSize, String recorded) {
-        long digest = run(seed, nodes, window, keyLimit, blockSize);
+    void sameAsTheRecordedMatcher(long seed, int nodes, long window, int keyLimit, int blockSize, String recorded,
+                                  int segments) {
+        long digest = run(seed, nodes, window, keyLimit, blockSize, segments);
         if (Boolean.getBoolean("tracesync.printDigests")) {
             System.out.printf("seed %d: 0x%016x%n", seed, digest);
         }
         assertThat(String.format("0x%x", digest)).isEqualTo(recorded);
     }
 
-    private long run(long seed, int nodes, long window, int keyLimit, int blockSize) {
-        List<Ev> merged = stream(seed, nodes, window);
+    private long run(long seed, int nodes, long window, int keyLimit, int blockSize, int segments) {
+        List<Ev> merged = stream(seed, nodes, window, segments);
         long[] digest = {seed};
         TcpMatcher m = new TcpMatcher(nodes, window, keyLimit > 0 ? keyLimit : Integer.MAX_VALUE,
                 (s, r, ts, tr) -> fold(digest, 1, s, r, ts, tr));
@@ -101,11 +105,11 @@ class TcpMatcherRecordedTest {
     }
 
     /**
-     * About 30,000 segments over 20 s between {@code nodes} hosts, each captured by its sender
+     * {@code segments} segments, 30,000 over about 20 s, between {@code nodes} hosts, each captured by its sender
      * and its receiver with their clocks' offsets, merged by the captures' head times (so a
      * capture whose clock steps back puts times out of order in the merged stream).
      */
-    private static List<Ev> stream(long seed, int nodes, long window) {
+    private static List<Ev> stream(long seed, int nodes, long window, int segments) {
         SplittableRandom r = new SplittableRandom(seed);
         long[] offset = new long[nodes];
         for (int n = 1; n < nodes; n++) {
@@ -128,7 +132,7 @@ class TcpMatcherRecordedTest {
         }
         long t = 1_000_000_000_000L;
         long ids = 0;
-        for (int i = 0; i < 30_000; i++) {
+        for (int i = 0; i < segments; i++) {
             t += r.nextLong(1_300_000);
             int k = r.nextInt(conns);
             int a = k % nodes;
