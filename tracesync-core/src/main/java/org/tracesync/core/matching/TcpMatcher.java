@@ -83,39 +83,18 @@ public final class TcpMatcher {
     private static final int EXCHANGE_SLOTS = 1 << 16;
     private static final int EXCHANGE_MASK = EXCHANGE_SLOTS - 1;
     /**
-     * Where entry d of the cache lives: 0 while it was never written, else its record's position
-     * in {@link #exLog} plus one (low {@value #POS_BITS} bits) under the {@link #fingerprint} of
-     * the acknowledgement number it expects (the high bits). An acknowledgement, or a data message
-     * that must know whether the entry expects the same acknowledgement, reads the record only
-     * when the fingerprints agree: almost every data message writes its record without reading
-     * anything but this 256 kB array, which stays in the second-level cache, where the cache's
-     * entries (2 MB when they were kept in place) were read and written at random.
+     * Entry d at {@code ex[4d ..]}: flow, expected ack|state|from|to, t2 − t1 of the data message
+     * (the round trip needs only that difference), decision time. 32 bytes rather than a cache
+     * line per entry: the table (2 MB) is touched at random once or twice per message, and at half
+     * the size more of it stays cached (measured: about a fifth of the matcher's time on the real
+     * capture set).
      */
-    private final int[] exIndex = new int[EXCHANGE_SLOTS];
-    private static final int POS_BITS = 18;
-    private static final int POS_MASK = (1 << POS_BITS) - 1;
-    /** Records in {@link #exLog}: twice the entries, so that at most half the records are current. */
-    private static final int LOG_RECORDS = 2 * EXCHANGE_SLOTS;
-    private static final int RECORD = 5;
+    private final long[] ex = new long[EXCHANGE_SLOTS * 4];
     /**
-     * The data messages' records, written in turn around a ring ({@link #exNext}): at
-     * {@code RECORD * p}: flow (the reversed connection), expected ack|state|from|to, t2 − t1 of
-     * the data message (the round trip needs only that difference), decision time, t1; the entry
-     * d it is the record of at {@code exRecordEntry[p]}. A record stays current while
-     * {@code exIndex[d]} names it (an
-     * acknowledgement may still read it, or mark it used); the ring steps over current records
-     * and writes over the others. So an entry reads and changes as the direct-mapped cache of
-     * {@value #EXCHANGE_SLOTS} entries did, written in place: the same exchanges are found and
-     * lost (docs/PERFORMANCE.md, "Captures, twelfth session").
+     * Only with an exchange sink: t1 of entry d at {@code exSend[d]} (t2 is t1 + the stored
+     * t2 − t1). A separate array so that the default path keeps its 32-byte entries.
      */
-    private final long[] exLog = new long[LOG_RECORDS * RECORD];
-    /**
-     * The entry each record of {@link #exLog} is the record of: read, one record ahead of each
-     * write, to step over current records (apart from the records, so that the ring's lines,
-     * written long before, are not read).
-     */
-    private final short[] exRecordEntry = new short[LOG_RECORDS];
-    private long exNext;
+    private long[] exSend;
     private ExchangeSink exchangeSink;
     private long tcpSegments;
     private static final long AWAITING = 1;
@@ -196,10 +175,13 @@ public final class TcpMatcher {
     /**
      * Sends every exchange found from now on to {@code sink} (data a → b sent t1, received t2;
      * acknowledgement b → a sent t3, received t4), right after the acknowledgement's message.
-     * (Each data message's record keeps t1 in any case.)
+     * Costs one more 512 kB array and one store per data message.
      */
     public void exchangesTo(ExchangeSink sink) {
         this.exchangeSink = sink;
+        if (sink != null && exSend == null) {
+            exSend = new long[EXCHANGE_SLOTS];
+        }
     }
 
     /**
@@ -293,8 +275,8 @@ public final class TcpMatcher {
                     dataSlot = dataSlot(k0, k1, (int) k2);
                     slots[nx++] = dataSlot;
                 }
-                ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) ackSlot << 48
-                        | (long) dataSlot << 32;
+                ring[e + KeyWindow.HASH] = (hw & 0xffff_ffffL) | (long) (ackSlot >> 2) << 48
+                        | (long) (dataSlot >> 2) << 32;
             } else {
                 // not a message so far (ambiguous, unmatched): its decision most likely looks up no
                 // exchange, so none is read ahead; should a last event make it one, exchange()
@@ -307,9 +289,11 @@ public final class TcpMatcher {
         for (int k = 0; k < nh; k++) {
             read += keys.home(homes[k]);
         }
-        int[] index = exIndex;
+        long[] ex = this.ex;
         for (int k = 0; k < nx; k++) {
-            read += index[slots[k]];
+            // both ends of the 32-byte entry: an entry may straddle two cache lines (arrays are
+            // not line-aligned), and the decision reads all of it
+            read += ex[slots[k]] + ex[slots[k] + 3];
         }
         return read;
     }
@@ -319,25 +303,17 @@ public final class TcpMatcher {
     private final int[] aheadHomes = new int[RUN];
     private final int[] aheadSlots = new int[2 * RUN];
 
-    /** The cache entry an acknowledgement of key (k0, k1) looks up. */
+    /** Index in {@link #ex} of the entry an acknowledgement of key (k0, k1) looks up. */
     private static int ackSlot(long k0, long k1) {
-        return KeyWindow.hash(k0, k1 & 0xffffffffL, 0) & EXCHANGE_MASK;
+        return (KeyWindow.hash(k0, k1 & 0xffffffffL, 0) & EXCHANGE_MASK) << 2;
     }
 
-    /**
-     * 14 bits of an acknowledgement number, the same for a data message's expected number: two
-     * records whose fingerprints differ cannot expect the same number.
-     */
-    private static int fingerprint(long ackNo) {
-        return (int) ((ackNo * 0x9E3779B97F4A7C15L) >>> 50);
-    }
-
-    /** The cache entry a data segment of key (k0, k1, length) waits in. */
+    /** Index in {@link #ex} of the entry a data segment of key (k0, k1, length) waits in. */
     private static int dataSlot(long k0, long k1, int len) {
         long reversed = (k0 >>> 32 & 0xffff) << 48 | (k0 >>> 48) << 32
                 | (k0 & 0xffff) << 16 | (k0 >>> 16 & 0xffff);
         long expected = ((k1 >>> 32) + len) & 0xffffffffL;
-        return KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK;
+        return (KeyWindow.hash(reversed, expected, 0) & EXCHANGE_MASK) << 2;
     }
 
     /** The key's first word: the connection direction. */
@@ -493,33 +469,27 @@ public final class TcpMatcher {
             // then): computed again (the same when it was slot 0)
             int ackKept = (int) (slotsKept >>> 48);
             acknowledgement(from, to, t1, t2, k0, k1 & 0xffffffffL,
-                    kept && ackKept != 0 ? ackKept : ackSlot(k0, k1));
+                    kept && ackKept != 0 ? ackKept << 2 : ackSlot(k0, k1));
         }
         int len = (int) k2;
         if (len > 0) {
             awaitAcknowledgement(from, to, t1, t2, k0, k1 >>> 32, len,
-                    kept ? (int) (slotsKept >>> 32) & 0xffff : dataSlot(k0, k1, len));
+                    kept ? ((int) (slotsKept >>> 32) & 0xffff) << 2 : dataSlot(k0, k1, len));
         }
     }
 
     /** A message with ACK set: completes the exchange of the data message waiting in entry {@code d}, if it is there. */
     private void acknowledgement(int from, int to, long t1, long t2, long k0, long ackNo, int d) {
-        int v = exIndex[d];
-        if (v == 0 || v >>> POS_BITS != fingerprint(ackNo)) {
-            return; // never written, or its record expects another number
-        }
-        long[] log = exLog;
-        int r = ((v & POS_MASK) - 1) * RECORD;
-        if (log[r + 1] == exWord(ackNo, AWAITING, to, from) && log[r] == k0
-                && decisionTime - log[r + 3] <= window) {
+        if (ex[d + 1] == exWord(ackNo, AWAITING, to, from) && ex[d] == k0
+                && decisionTime - ex[d + 3] <= window) {
             // (t4 − t1) − (t3 − t2) = (t4 − t3) + (t2 − t1), the same long even on overflow
-            roundTrips.add(to, from, (t2 - t1) + log[r + 2]);
+            roundTrips.add(to, from, (t2 - t1) + ex[d + 2]);
             exchanges++;
             if (exchangeSink != null) {
-                long dataSent = log[r + 4];
-                exchangeSink.exchange(to, from, dataSent, dataSent + log[r + 2], t1, t2);
+                long dataSent = exSend[d >> 2];
+                exchangeSink.exchange(to, from, dataSent, dataSent + ex[d + 2], t1, t2);
             }
-            log[r + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
+            ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
         }
     }
 
@@ -547,42 +517,16 @@ public final class TcpMatcher {
                 ackConnections = null; // too many to be worth it: every acknowledgement looks up
             }
         }
-        int fp = fingerprint(expected);
-        int v = exIndex[d];
-        long[] log = exLog;
-        boolean same = false;
-        if (v != 0 && v >>> POS_BITS == fp) {
-            int q = ((v & POS_MASK) - 1) * RECORD;
-            long w = log[q + 1];
-            same = (w & STATE_MASK) != 0 && log[q] == reversed && w >>> 32 == expected
-                    && decisionTime - log[q + 3] <= window;
-        }
-        int p = nextRecord();
-        int r = p * RECORD;
-        log[r] = reversed;
+        long w = ex[d + 1];
+        boolean same = (w & STATE_MASK) != 0 && ex[d] == reversed && w >>> 32 == expected
+                && decisionTime - ex[d + 3] <= window;
+        ex[d] = reversed;
         // two data segments expecting the same ack: the ack cannot tell which, neither counts
-        log[r + 1] = exWord(expected, same ? USED : AWAITING, from, to);
-        log[r + 2] = t2 - t1;
-        log[r + 3] = decisionTime;
-        log[r + 4] = t1;
-        exRecordEntry[p] = (short) d;
-        exIndex[d] = fp << POS_BITS | (p + 1);
-    }
-
-    /**
-     * The next record of the ring that is not current (no entry names it): at most
-     * {@value #EXCHANGE_SLOTS} of the {@value #LOG_RECORDS} are, so this ends, after about 1.2
-     * steps on average (a record is still current one turn later when its entry was not written
-     * again in the meantime: about e^-2 of them).
-     */
-    private int nextRecord() {
-        short[] entry = exRecordEntry;
-        int[] index = exIndex;
-        while (true) {
-            int p = (int) exNext++ & (LOG_RECORDS - 1);
-            if ((index[entry[p] & 0xffff] & POS_MASK) != p + 1) {
-                return p;
-            }
+        ex[d + 1] = exWord(expected, same ? USED : AWAITING, from, to);
+        ex[d + 2] = t2 - t1;
+        ex[d + 3] = decisionTime;
+        if (exSend != null) {
+            exSend[d >> 2] = t1;
         }
     }
 
