@@ -4,12 +4,12 @@ package org.tracesync.core.matching;
  * How much the 60 s window's memory costs the matching half, by its size (docs/PERFORMANCE.md,
  * "Captures, twelfth session"): the memory pattern of {@link MinimalMatcher} (one probe per event
  * into a linear-probing table with the block's hash, one record per key appended to a ring, keys
- * removed in first-event order by backward shift, the run's home slots and the removals' slots read
- * ahead), with a ring record of 4 or 8 longs and a table of 1, 2 or 4 slots per record, so that the
- * footprint changes while the work stays the same (records sized once for the peak, rounded up
- * to a power of two: 1,048,576 records on the benchmark set, 40 to 96 MB with the table). Not a matcher to use: it keeps only the key,
- * the first time and the two sides' counts (no times, nodes or pair update), enough for the same
- * keys to be messages.
+ * removed in first-event order by backward shift, the run's home slots and the removals' slots
+ * read ahead), with a ring record of 4 or 8 longs and a table of 1, 2 or 4 slots per record, so
+ * that the footprint changes while the work stays the same (records sized once for the peak,
+ * rounded up to a power of two: 1,048,576 records on the benchmark set, 40 to 96 MB with the
+ * table). Not a matcher to use: it keeps only the key, the first time and the two sides' counts
+ * (no times, nodes or pair update), enough for the same keys to be messages.
  */
 public final class FootprintMatcher {
 
