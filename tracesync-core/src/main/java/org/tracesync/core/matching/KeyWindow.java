@@ -61,30 +61,8 @@ final class KeyWindow {
     /** The chunk of the entry the last {@link #findOrInsert} returned. */
     long[] found;
 
-
-    /**
-     * The probe tables of two generations. {@code cur} holds the keys inserted since id
-     * {@link #curStart}, none of them removed yet (the head has not reached them); {@code prev}
-     * holds the generation before it, whose keys with ids below the head are removed: their slots
-     * stay until the whole table is dropped, and a lookup that meets one goes on past it. When the
-     * head reaches {@link #curStart}, every key of {@code prev} is removed: it is cleared and
-     * becomes the new {@code cur}, and {@code cur} becomes {@code prev}. So no key is ever taken
-     * out of a table one by one: removal only advances the head.
-     */
-    private long[] cur;
-    private int curMask;
-    private int curCount;
-    private int curGrowAt;
-    long curStart;
-    private long[] prev;
-    private int prevMask;
-    /**
-     * One bit per eight slots' worth of keys, set for every key of a generation ({@link #bit}):
-     * a key whose bit is clear in {@code prevBits} is not in {@code prev}, so an insert probes
-     * {@code prev} only for about one key in twelve. An eighth of the table's size.
-     */
-    private long[] curBits;
-    private long[] prevBits;
+    private long[] slots;
+    private int slotMask;
 
     KeyWindow() {
         this(0);
@@ -97,36 +75,9 @@ final class KeyWindow {
         chunks = new long[4][];
         chunkMask = chunks.length - 1;
         nextChunkAt = firstId; // the first insert makes the first chunk
-        cur = new long[MIN_SLOTS];
-        curMask = cur.length - 1;
-        curGrowAt = growAt(cur.length);
-        curStart = firstId;
-        prev = new long[MIN_SLOTS];
-        prevMask = prev.length - 1;
-        curBits = new long[bitWords(cur.length)];
-        prevBits = new long[bitWords(prev.length)];
-    }
-
-    /** Words of the filter of a table of {@code slots} slots: 8 bits per slot. */
-    private static int bitWords(int slots) {
-        return Math.max(1, slots / 8);
-    }
-
-    /** The bit of hash {@code h} in a filter of {@code words} words (its high bits: the table uses the low ones). */
-    private static int bit(int h, int words) {
-        return (h * 0x9E3779B9) >>> Integer.numberOfLeadingZeros(words * 64 - 1);
-    }
-
-    private static boolean has(long[] bits, int h) {
-        int b = bit(h, bits.length);
-        return (bits[b >>> 6] & 1L << b) != 0;
-    }
-
-    private static final int MIN_SLOTS = 16;
-
-    /** A table of {@code n} slots doubles once it holds this many keys (5/8 full). */
-    private static int growAt(int n) {
-        return n / 8 * 5;
+        slots = new long[1 << 11];
+        slotMask = slots.length - 1;
+        growAt = slots.length / 2;
     }
 
     int size() {
@@ -181,12 +132,9 @@ final class KeyWindow {
         return ((int) (h >>> 32) ^ (int) (h >>> 43)) | 0x8000_0000;
     }
 
-    /**
-     * The id of a slot's entry, rebuilt from its low 32 bits: ids in either table lie within 2^31
-     * of the head (live ones above it, removed ones of {@code prev} below it).
-     */
+    /** The id of a slot's entry, rebuilt from its low 32 bits (live ids lie within 2^31 of head). */
     private long idOf(long slot) {
-        return head + (int) ((int) slot - (int) head);
+        return head + (((int) slot - (int) head) & 0xffff_ffffL);
     }
 
     /** The id of the entry with this key, or -1. */
@@ -196,13 +144,11 @@ final class KeyWindow {
 
     /** {@link #find(long, long, long)} with the key's {@link #tableHash} already known. */
     long find(long a, long b, long c, int h) {
-        long[] t = cur;
-        int mask = curMask;
-        int i = h & mask;
+        int i = h & slotMask;
         while (true) {
-            long s = t[i];
+            long s = slots[i];
             if (s == 0) {
-                return has(prevBits, h) ? findInPrevious(a, b, c, h) : -1;
+                return -1;
             }
             if ((int) (s >>> 32) == h) {
                 long id = idOf(s);
@@ -212,59 +158,37 @@ final class KeyWindow {
                     return id;
                 }
             }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /** The id of the live entry with this key in the previous generation's table, or -1. */
-    private long findInPrevious(long a, long b, long c, int h) {
-        long[] t = prev;
-        int mask = prevMask;
-        int i = h & mask;
-        while (true) {
-            long s = t[i];
-            if (s == 0) {
-                return -1;
-            }
-            if ((int) (s >>> 32) == h) {
-                long id = idOf(s);
-                if (id >= head) {
-                    long[] ring = chunk(id);
-                    int e = at(id);
-                    if (ring[e] == a && ring[e + 1] == b && ring[e + 2] == c) {
-                        found = ring;
-                        return id;
-                    }
-                }
-            }
-            i = (i + 1) & mask;
+            i = (i + 1) & slotMask;
         }
     }
 
     /**
      * The id of the entry with this key, inserting it (inserted time {@code time}, payload zeroed)
      * when absent; {@link #inserted} tells which happened. A new key takes the empty slot that
-     * ends its probe run in the current generation's table.
+     * ends its probe run.
      */
     long findOrInsert(long a, long b, long c, long time) {
         return findOrInsert(a, b, c, tableHash(a, b, c), time);
     }
 
-    /** The slots where the search for a key of hash {@code h} starts, summed (read to bring them into cache). */
+    /** The slot where the search for a key of hash {@code h} starts (read to bring it into cache). */
     long home(int h) {
-        return cur[h & curMask] + prevBits[bit(h, prevBits.length) >>> 6];
+        return slots[h & slotMask];
     }
 
     /** {@link #findOrInsert(long, long, long, long)} with the key's {@link #tableHash} already known. */
     long findOrInsert(long a, long b, long c, int h, long time) {
+        if (tail - head >= growAt) {
+            growSlots();
+        }
         if (tail >= nextChunkAt) {
             nextChunk();
         }
-        long[] t = cur;
-        int mask = curMask;
+        long[] slots = this.slots;
+        int mask = slotMask;
         int i = h & mask;
         while (true) {
-            long s = t[i];
+            long s = slots[i];
             if (s == 0) {
                 break;
             }
@@ -280,20 +204,6 @@ final class KeyWindow {
             }
             i = (i + 1) & mask;
         }
-        if (has(prevBits, h)) {
-            long old = findInPrevious(a, b, c, h);
-            if (old >= 0) {
-                inserted = false;
-                return old;
-            }
-        }
-        if (curCount >= curGrowAt) {
-            growCurrent();
-            i = h & curMask;
-            while (cur[i] != 0) {
-                i = (i + 1) & curMask;
-            }
-        }
         long id = tail++;
         long[] ring = tailChunk;
         found = ring;
@@ -306,10 +216,7 @@ final class KeyWindow {
         ring[e + RECV_TIME] = 0;
         ring[e + META] = 0;
         ring[e + HASH] = h;
-        cur[i] = (long) h << 32 | (id & 0xffff_ffffL);
-        int fb = bit(h, curBits.length);
-        curBits[fb >>> 6] |= 1L << fb;
-        curCount++;
+        slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
         inserted = true;
         return id;
     }
@@ -318,58 +225,47 @@ final class KeyWindow {
     boolean inserted;
 
     /**
-     * Removes the oldest entry (its ring record stays readable until the next insert): the head
-     * moves on; its slot stays in its table until that table is dropped. When the head reaches the
-     * current generation's first id, a new generation starts ({@link #nextGeneration}).
+     * Removes the oldest entry (its ring record stays readable until the next insert): its slot,
+     * found from the hash in its record, is emptied and the rest of its probe run shifted back
+     * over it (Knuth's deletion for linear probing: a slot moves back unless its home lies
+     * cyclically after the hole), so no lookup ever passes a removed key.
      */
     void removeHead() {
+        int h = (int) headChunk[at(head) + HASH];
+        long want = (long) h << 32 | (head & 0xffff_ffffL);
+        long[] slots = this.slots;
+        int mask = slotMask;
+        int i = h & mask;
+        while (slots[i] != want) {
+            i = (i + 1) & mask;
+        }
+        int j = i;
+        while (true) {
+            j = (j + 1) & mask;
+            long s = slots[j];
+            if (s == 0) {
+                break;
+            }
+            int home = (int) (s >>> 32) & mask;
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                slots[i] = s;
+                i = j;
+            }
+        }
+        slots[i] = 0;
         head++;
         if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
             leaveChunk();
         }
-        if (head >= curStart) {
-            nextGeneration();
-        }
     }
 
-    /**
-     * Every key of {@code prev} is removed: its table is dropped (cleared and reused, or replaced by
-     * one of the size the current generation needed), the current table becomes {@code prev}, and
-     * the keys inserted from now on go into the emptied one. Costs O(slots of the new table), which
-     * is O(keys of the generation that ends): amortized O(1) per key.
-     */
-    private void nextGeneration() {
-        long[] t = prev;
-        int want = MIN_SLOTS;
-        while (growAt(want) <= curCount) {
-            want <<= 1;
-        }
-        if (t.length == want) {
-            java.util.Arrays.fill(t, 0);
-        } else {
-            t = new long[want];
-        }
-        long[] bits = prevBits;
-        if (bits.length == bitWords(want)) {
-            java.util.Arrays.fill(bits, 0);
-        } else {
-            bits = new long[bitWords(want)];
-        }
-        prevBits = curBits;
-        curBits = bits;
-        prev = cur;
-        prevMask = curMask;
-        cur = t;
-        curMask = t.length - 1;
-        curCount = 0;
-        curGrowAt = growAt(t.length);
-        curStart = tail;
-    }
-
-    /** The hash of entry {@code id}'s key. */
+    /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */
     int hashOf(long id) {
         return (int) chunk(id)[at(id) + HASH];
     }
+
+    /** Size at which {@link #growSlots} must run: the probe table half full. */
+    private long growAt;
 
     /**
      * The tail enters a new chunk: it takes a chunk the head has left (or a new one when there is
@@ -420,30 +316,20 @@ final class KeyWindow {
         headChunk = chunk(head); // null when the window is now empty: nextChunk sets it then
     }
 
-    /** Doubles the current generation's table (it would be more than 5/8 full) and re-places its slots. */
-    private void growCurrent() {
-        long[] old = cur;
-        long[] t = new long[old.length * 2];
-        int mask = t.length - 1;
+    /** Doubles the probe table (live keys would fill more than half of it) and re-places every slot. */
+    private void growSlots() {
+        long[] old = slots;
+        slots = new long[old.length * 2];
+        slotMask = slots.length - 1;
         for (long s : old) {
             if (s != 0) {
-                int i = (int) (s >>> 32) & mask;
-                while (t[i] != 0) {
-                    i = (i + 1) & mask;
+                int i = (int) (s >>> 32) & slotMask;
+                while (slots[i] != 0) {
+                    i = (i + 1) & slotMask;
                 }
-                t[i] = s;
+                slots[i] = s;
             }
         }
-        cur = t;
-        curMask = mask;
-        curGrowAt = growAt(t.length);
-        long[] bits = new long[bitWords(t.length)];
-        for (long s : t) {
-            if (s != 0) {
-                int fb = bit((int) (s >>> 32), bits.length);
-                bits[fb >>> 6] |= 1L << fb;
-            }
-        }
-        curBits = bits;
+        growAt = slots.length / 2;
     }
 }

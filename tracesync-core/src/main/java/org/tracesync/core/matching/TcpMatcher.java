@@ -248,7 +248,9 @@ public final class TcpMatcher {
     private long touchExchanges(long limit) {
         long id = Math.max(keys.head, exAhead);
         long stop = Math.min(keys.tail, id + RUN);
+        int nh = 0;
         int nx = 0;
+        int[] homes = aheadHomes;
         int[] slots = aheadSlots;
         for (; id < stop; id++) {
             long[] ring = keys.chunk(id);
@@ -257,6 +259,7 @@ public final class TcpMatcher {
                 break;
             }
             long hw = ring[e + KeyWindow.HASH];
+            homes[nh++] = (int) hw;
             long k2 = ring[e + 2];
             if (k2 >= 0 && isMessage(ring[e + KeyWindow.META])) {
                 long k0 = ring[e];
@@ -283,6 +286,9 @@ public final class TcpMatcher {
         }
         exAhead = id;
         long read = 0;
+        for (int k = 0; k < nh; k++) {
+            read += keys.home(homes[k]);
+        }
         long[] ex = this.ex;
         for (int k = 0; k < nx; k++) {
             // both ends of the 32-byte entry: an entry may straddle two cache lines (arrays are
@@ -294,6 +300,7 @@ public final class TcpMatcher {
 
     /** Keys below this id had their slots read ahead, and their exchange slots kept, by {@link #touchExchanges}. */
     private long exAhead;
+    private final int[] aheadHomes = new int[RUN];
     private final int[] aheadSlots = new int[2 * RUN];
 
     /** Index in {@link #ex} of the entry an acknowledgement of key (k0, k1) looks up. */
