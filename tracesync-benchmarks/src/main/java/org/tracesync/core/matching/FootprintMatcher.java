@@ -115,26 +115,7 @@ public final class FootprintMatcher {
         if ((ring[e + 3] & 0xff) == 17) { // sent once, received once
             matched++;
         }
-        int h = KeyWindow.tableHash(ring[e], ring[e + 1], ring[e + 2]);
-        long want = (long) h << 32 | (head & 0xffff_ffffL);
-        int i = h & mask;
-        while (slots[i] != want) {
-            i = (i + 1) & mask;
-        }
-        int j = i;
-        while (true) {
-            j = (j + 1) & mask;
-            long s = slots[j];
-            if (s == 0) {
-                break;
-            }
-            int home = (int) (s >>> 32) & mask;
-            if (((j - home) & mask) >= ((j - i) & mask)) {
-                slots[i] = s;
-                i = j;
-            }
-        }
-        slots[i] = 0;
+        MinimalMatcher.removeSlot(slots, mask, KeyWindow.tableHash(ring[e], ring[e + 1], ring[e + 2]), head);
         head++;
     }
 

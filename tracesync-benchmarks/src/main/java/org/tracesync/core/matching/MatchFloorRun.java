@@ -169,22 +169,22 @@ public final class MatchFloorRun {
     }
 
     private static java.util.function.LongSupplier minimal(List<EventBlock> blocks, MinimalMatcher m) {
-        return () -> {
-            for (EventBlock b : blocks) {
-                m.match(b);
-            }
-            m.finish();
-            return m.matched();
-        };
+        return replay(blocks, m::match, m::finish, m::matched);
     }
 
     private static java.util.function.LongSupplier footprint(List<EventBlock> blocks, FootprintMatcher m) {
+        return replay(blocks, m::match, m::finish, m::matched);
+    }
+
+    /** Every block into {@code match}, then {@code finish}; returns the messages found. */
+    private static java.util.function.LongSupplier replay(List<EventBlock> blocks,
+            java.util.function.Consumer<EventBlock> match, Runnable finish, java.util.function.LongSupplier found) {
         return () -> {
             for (EventBlock b : blocks) {
-                m.match(b);
+                match.accept(b);
             }
-            m.finish();
-            return m.matched();
+            finish.run();
+            return found.getAsLong();
         };
     }
 
