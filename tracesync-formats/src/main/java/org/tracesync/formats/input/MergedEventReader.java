@@ -98,10 +98,6 @@ final class MergedEventReader implements Closeable {
     }
 
     /**
-     * Appends events to {@code block} until it is full or the traces end; returns false when
-     * they have ended (the block may still hold their last events).
-     */
-    /**
      * Trace i's first and last event times (local ns) read so far, {first, last}; null when it
      * had no event. "Last" is the latest read, which is the maximum unless times went backwards.
      */
@@ -109,10 +105,39 @@ final class MergedEventReader implements Closeable {
         return first[i] == Long.MIN_VALUE ? null : new long[] {first[i], last[i]};
     }
 
+    /**
+     * Appends events to {@code block} until it is full or the traces end; returns false when
+     * they have ended (the block may still hold their last events). A file cut during the read
+     * ends it in the input error naming that file ({@link #inputFault}).
+     */
     boolean fill(EventBlock block) throws IOException {
-        if (linear) {
-            return fillLinear(block);
+        try {
+            return linear ? fillLinear(block) : fillHeap(block);
+        } catch (InternalError e) {
+            throw inputFault(e);
         }
+    }
+
+    /**
+     * The input error that explains {@code fault}, the JVM's InternalError for a load by address
+     * that faulted (a mapped capture cut during the read; raised where the thread next polls, so
+     * anywhere in the merge): the first cursor whose file changed, else the first whose reads can
+     * fault. Rethrows {@code fault} when no cursor explains it.
+     */
+    IOException inputFault(InternalError fault) throws IOException {
+        for (boolean changedOnly : new boolean[] {true, false}) {
+            for (EventCursor c : cursors) {
+                IOException e = c == null ? null : c.inputFault(fault, changedOnly);
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+        throw fault;
+    }
+
+    /** {@link #fill} by the heap of the traces' times. */
+    private boolean fillHeap(EventBlock block) throws IOException {
         // counts in locals (written back on every exit), and kept without branches: which cursor
         // comes next, what kind of event it was and whether its time went back are not predictable
         long events = this.events;

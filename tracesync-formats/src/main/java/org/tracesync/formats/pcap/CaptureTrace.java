@@ -255,6 +255,11 @@ final class CaptureTrace implements EventTrace {
         }
 
         @Override
+        public IOException inputFault(InternalError fault, boolean changedOnly) throws IOException {
+            return r.fault(fault, changedOnly);
+        }
+
+        @Override
         public long bytesRead() {
             return r.recordOffset();
         }
