@@ -66,7 +66,7 @@ public final class ReadAlternation {
             node = l.loadClass("org.tracesync.formats.EventTrace").getMethod("node");
         }
 
-        /** One pass: {ns of CPU per event, events}. */
+        /** One pass: {ns of CPU per event, events, ns of user CPU per event}. */
         double[] pass(List<Path> files, ThreadMXBean cpu) throws Exception {
             Object opts = options.getMethod("defaults").invoke(null);
             List<?> traces = (List<?>) open.invoke(null, files, opts);
@@ -76,6 +76,7 @@ public final class ReadAlternation {
             }
             Object b = block.newInstance(4096);
             long start = cpu.getCurrentThreadCpuTime();
+            long user = cpu.getCurrentThreadUserTime();
             Object r = reader.newInstance(traces, addressTable.invoke(null, nodes), new long[nodes.size()], Long.MAX_VALUE);
             try {
                 boolean more;
@@ -87,7 +88,8 @@ public final class ReadAlternation {
                 ((AutoCloseable) r).close();
             }
             long n = events.getLong(r);
-            return new double[] {(cpu.getCurrentThreadCpuTime() - start) / (double) n, n};
+            return new double[] {(cpu.getCurrentThreadCpuTime() - start) / (double) n, n,
+                (cpu.getCurrentThreadUserTime() - user) / (double) n};
         }
     }
 
@@ -100,16 +102,19 @@ public final class ReadAlternation {
         }
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         double[][] ns = new double[2][rounds];
+        double[][] userNs = new double[2][rounds];
         double[] events = new double[2];
         for (int k = 0; k < rounds; k++) {
             for (int turn = 0; turn < 2; turn++) {
                 int v = k % 2 == 0 ? turn : 1 - turn;
                 double[] r = build[v].pass(files, cpu);
                 ns[v][k] = r[0];
+                userNs[v][k] = r[2];
                 events[v] = r[1];
             }
-            System.out.printf("round %d: old %.1f | new %.1f ns CPU per event | new/old %.3f | load %s%n", k + 1,
-                    ns[0][k], ns[1][k], ns[1][k] / ns[0][k], RunStats.load());
+            System.out.printf("round %d: old %.1f (user %.1f) | new %.1f (user %.1f) ns CPU per event | new/old %.3f"
+                    + " | load %s%n", k + 1, ns[0][k], userNs[0][k], ns[1][k], userNs[1][k], ns[1][k] / ns[0][k],
+                    RunStats.load());
         }
         if (events[0] != events[1]) {
             throw new IllegalStateException("the builds read different numbers of events: " + Arrays.toString(events));
