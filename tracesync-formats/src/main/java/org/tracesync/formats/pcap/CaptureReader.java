@@ -248,8 +248,13 @@ public abstract class CaptureReader implements Closeable {
         return null;
     }
 
+    /**
+     * The error {@code message} at {@code offset}, or — when the file changed size since it was
+     * opened — the error saying so: what looked wrong was then probably the change.
+     */
     TraceFormatException error(long offset, String message) {
-        return TraceFormatException.atOffset(in.file(), offset, message);
+        TraceFormatException changed = in.changed(offset);
+        return changed != null ? changed : TraceFormatException.atOffset(in.file(), offset, message);
     }
 
     @Override

@@ -201,18 +201,7 @@ final class CaptureWindow implements Closeable {
     }
 
     private TraceFormatException changedError(long offset, long now) {
-        String m;
-        if (now < sizeAtOpen) {
-            m = "file truncated during the read: " + sizeAtOpen + " bytes when opened, " + now
-                    + " now (cut by another process?)";
-        } else if (now > sizeAtOpen) {
-            m = "file changed during the read: " + sizeAtOpen + " bytes when opened, " + now
-                    + " now (still being written?); read it once it is complete";
-        } else {
-            m = "a fault reading the mapped file (an I/O error, or the file changed during the read"
-                    + " and back to its size, " + now + " bytes)";
-        }
-        return TraceFormatException.atOffset(file, offset, m);
+        return BlockInput.changedError(file, offset, sizeAtOpen, now);
     }
 
     private int move(long offset, int n) throws IOException {

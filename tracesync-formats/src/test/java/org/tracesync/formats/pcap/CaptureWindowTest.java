@@ -170,7 +170,8 @@ class CaptureWindowTest {
      * or a record made of bytes that are no longer the file's.
      */
     @ParameterizedTest(name = "kind={0} cutAt={1}")
-    @CsvSource({"MAPPED,4096", "MAPPED,40000", "MAPPED,200000", "DIRECT,4096", "DIRECT,200000"})
+    @CsvSource({"MAPPED,4096", "MAPPED,40000", "MAPPED,200000", "DIRECT,4096", "DIRECT,200000", "HEAP,4096",
+            "HEAP,200000"})
     void fileTruncatedDuringTheReadGivesAClearError(CaptureWindow.Kind kind, long cutAt) throws IOException {
         Path f = randomPcap(11, 3000, true, false);
         long size = Files.size(f);
@@ -178,7 +179,7 @@ class CaptureWindowTest {
         Throwable thrown = null;
         int read = 0;
         try (CaptureReader r = CaptureReader.openInPlace(f, kind, 1 << 16)) {
-            assertThat(r.readsInPlace).isTrue();
+            assertThat(r.readsInPlace).isEqualTo(kind != CaptureWindow.Kind.HEAP);
             while (r.next() && r.recordOffset() < 30_000) {
                 read++;
             }
@@ -206,9 +207,12 @@ class CaptureWindowTest {
                 .hasMessageContaining(size + " bytes when opened, " + cutAt + " now");
     }
 
-    /** A capture that grows while it is read in place (still being written) is not read past its size at open: an error says so. */
+    /**
+     * A capture that grows while it is read (still being written), in place or through the heap
+     * buffer: an error says so, at the latest where the read meets the file's end.
+     */
     @ParameterizedTest(name = "kind={0}")
-    @CsvSource({"MAPPED", "DIRECT"})
+    @CsvSource({"MAPPED", "DIRECT", "HEAP"})
     void fileGrownDuringTheReadGivesAClearError(CaptureWindow.Kind kind) throws IOException {
         Path f = randomPcap(12, 3000, true, false);
         long size = Files.size(f);
@@ -224,6 +228,45 @@ class CaptureWindowTest {
             }).isInstanceOf(TraceFormatException.class)
                     .hasMessageStartingWith(f + ":offset ")
                     .hasMessageContaining("changed during the read: " + size + " bytes when opened, " + (size + 100) + " now");
+        }
+    }
+
+    /** A pcapng capture (read through the heap buffer) cut or grown during the read: the same errors. */
+    @ParameterizedTest(name = "cutAt={0}")
+    @CsvSource({"4096", "200000", "-1"})
+    void pcapngChangedDuringTheReadGivesAClearError(long cutAt) throws IOException {
+        Path f = dir.resolve("r.pcapng");
+        SplittableRandom rnd = new SplittableRandom(13);
+        byte[] buf = new byte[400];
+        try (PcapngWriter w = new PcapngWriter(f, false)) {
+            w.addInterface(PcapngWriter.Interface.of(LinkTypes.ETHERNET, "eth0"));
+            for (int i = 0; i < 3000; i++) {
+                int len = rnd.nextInt(301);
+                rnd.nextBytes(buf);
+                w.writePacket(0, 1_700_000_000_000_000_000L + i * 1000L, buf, 0, len, len);
+            }
+        }
+        long size = Files.size(f);
+        try (CaptureReader r = CaptureReader.open(f)) {
+            while (r.next() && r.recordOffset() < 30_000) {
+                // some records
+            }
+            if (cutAt < 0) {
+                Files.write(f, new byte[100], StandardOpenOption.APPEND);
+            } else {
+                try (FileChannel w = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                    w.truncate(cutAt);
+                }
+            }
+            assertThatThrownBy(() -> {
+                while (r.next()) {
+                    r.data();
+                }
+            }).isInstanceOf(TraceFormatException.class)
+                    .hasMessageStartingWith(f + ":offset ")
+                    .hasMessageContaining(cutAt < 0
+                            ? "changed during the read: " + size + " bytes when opened, " + (size + 100) + " now"
+                            : "truncated during the read: " + size + " bytes when opened, " + cutAt + " now");
         }
     }
 
