@@ -91,6 +91,7 @@ final class CaptureTrace implements EventTrace {
             // a classic pcap's link type is the file's: checked once here, not per packet
             this.ethernetInPlace = fused && r.readsInPlace && r instanceof PcapReader
                     && r.linkType() == LinkTypes.ETHERNET;
+            this.inPlacePcap = r.readsInPlace && r instanceof PcapReader p ? p : null;
             for (int k = 0; k < PAIRS; k++) {
                 pairKey[k] = pairSlot(EMPTY_A) == k ? EMPTY_B : EMPTY_A;
             }
@@ -101,7 +102,7 @@ final class CaptureTrace implements EventTrace {
 
         @Override
         public boolean advance() throws IOException {
-            boolean more = r.next();
+            boolean more = inPlacePcap != null ? inPlacePcap.nextFromWindow() : r.next();
             if (!interfacesRead) {
                 readInterfaces();
             }
@@ -127,25 +128,38 @@ final class CaptureTrace implements EventTrace {
             return r.timestamp();
         }
 
+        /**
+         * Small enough in bytecode (under C2's 325 bytes for a hot call) for the merge loop to
+         * inline it with the in-place fast path ({@link #inPlace}); every other packet goes
+         * through {@link #emitOther}, out of line.
+         */
         @Override
         public int emit(EventBlock block, int node, long ts) {
             long in;
             if (ethernetInPlace && r.capturedLength >= 54 && (in = r.windowAddress) != 0) {
-                // in place: 54 bytes or more readable from in
-                sun.misc.Unsafe u = CaptureWindow.U;
-                int kind = ethernetIpv4Tcp(block, node, ts, Long.reverseBytes(u.getLong(in + 12)),
-                        Long.reverseBytes(u.getLong(in + 20)), Long.reverseBytes(u.getLong(in + 26)),
-                        Long.reverseBytes(u.getLong(in + 34)), Long.reverseBytes(u.getLong(in + 42)));
-                return kind != NOT_FAST ? kind : decoded(block, node, ts);
+                int kind = inPlace(block, node, ts, in);
+                if (kind != NOT_FAST) {
+                    return kind;
+                }
             }
-            if (fused && r.linkType() == LinkTypes.ETHERNET && r.capturedLength() >= 54) {
+            return emitOther(block, node, ts);
+        }
+
+        /** {@link #ethernetIpv4Tcp} of the record in place at {@code in} (54 bytes or more readable from it). */
+        private int inPlace(EventBlock block, int node, long ts, long in) {
+            sun.misc.Unsafe u = CaptureWindow.U;
+            return ethernetIpv4Tcp(block, node, ts, Long.reverseBytes(u.getLong(in + 12)),
+                    Long.reverseBytes(u.getLong(in + 20)), Long.reverseBytes(u.getLong(in + 26)),
+                    Long.reverseBytes(u.getLong(in + 34)), Long.reverseBytes(u.getLong(in + 42)));
+        }
+
+        /** {@link #emit} of a packet that the in-place fast path did not take. */
+        private int emitOther(EventBlock block, int node, long ts) {
+            if (fused && !ethernetInPlace && r.linkType() == LinkTypes.ETHERNET && r.capturedLength() >= 54) {
                 int kind;
                 long a = r.windowAddress; // in place: 54 bytes or more readable from a
                 if (a != 0) {
-                    sun.misc.Unsafe u = CaptureWindow.U;
-                    kind = ethernetIpv4Tcp(block, node, ts, Long.reverseBytes(u.getLong(a + 12)),
-                            Long.reverseBytes(u.getLong(a + 20)), Long.reverseBytes(u.getLong(a + 26)),
-                            Long.reverseBytes(u.getLong(a + 34)), Long.reverseBytes(u.getLong(a + 42)));
+                    kind = inPlace(block, node, ts, a);
                 } else {
                     byte[] b = r.data();
                     int off = r.dataOffset();
@@ -162,6 +176,8 @@ final class CaptureTrace implements EventTrace {
         private static final int NOT_FAST = -1;
         /** A classic pcap of Ethernet frames read in place: {@link #emit} loads the fast path's words from the window with no other check than the length. */
         private final boolean ethernetInPlace;
+        /** The reader when it is a classic pcap read in place: {@link #advance} calls its in-place step directly. */
+        private final PcapReader inPlacePcap;
         /** Whether {@link #emit} takes {@link #ethernetIpv4Tcp} first (false only in tests: the other path alone). */
         private final boolean fused;
 

@@ -63,9 +63,16 @@ final class PcapReader extends CaptureReader {
     public boolean next() throws IOException {
         // two methods, each small enough for the JIT to inline into the merge loop (360 bytes of
         // bytecode together were compiled as a call per packet)
-        if (inPlace == null) {
-            return nextInBuffer();
-        }
+        return inPlace == null ? nextInBuffer() : nextFromWindow();
+    }
+
+    /**
+     * {@link #next()} of a reader that reads in place ({@link #readsInPlace}). The matching cursor
+     * calls it directly: the JIT then compiles its cursor's step with the in-place read alone
+     * (through {@code next}, the heap readers of the address scan add the heap read to the
+     * profile, and the step grew too big to be inlined into the merge loop).
+     */
+    boolean nextFromWindow() throws IOException {
         try {
             return nextInPlace();
         } catch (InternalError e) { // a load from a mapped page past the file's new end (see CaptureWindow)
