@@ -574,6 +574,31 @@ public final class PiecewiseEstimator {
     private static final int SLEW_BUCKETS = 8;
 
     /**
+     * A slew's first knot is also searched in up to this many more of the left piece's last
+     * buckets, and its second in up to this many more of the right piece's first buckets
+     * ({@link #slew}): at a few messages per second a greedy piece runs into a slew for a second
+     * or two (a line still fits its sparse messages there), so the slew's true corner can lie
+     * before the bucket where the search started (the grid's 2 h, 2 msg/s, 60 µs case: 1.2 s
+     * before it, and the chain taken erred by 588 µs; now 82 µs). The window is widened only when
+     * the chain the first search takes meets its edge on that side, and the wider search tries
+     * only the pairs of knots that involve an added candidate, against the first search's choice:
+     * the order of the old chains stays (their gaps to the added buckets' vertices are common to
+     * all of them), so the result is the first choice or a new chain that keeps the messages
+     * farther away, at a fraction of a full second search (docs/PERFORMANCE.md, acceptance grid,
+     * twelfth session: the 24 h wandering day's two widened searches 57 → 7 ms).
+     */
+    private static final int SLEW_BACK = 2;
+
+    /** See {@link #SLEW_BACK}. */
+    private static final int SLEW_AHEAD = 2;
+
+    private static long[] concat(long[] x, long[] y) {
+        long[] out = Arrays.copyOf(x, x.length + y.length);
+        System.arraycopy(y, 0, out, x.length, y.length);
+        return out;
+    }
+
+    /**
      * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
      * most). A faster "slew" (chrony may slew at up to 83,333 ppm) is reported as a step.
      */
@@ -798,7 +823,10 @@ public final class PiecewiseEstimator {
      * {@link #MAX_SLEW_RATE}, such that the continuous function left → S → right fits every
      * message of the buckets around (a kink pair). The knots are tried on a grid of
      * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
-     * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
+     * edge would hide is checked exactly), from the bucket before {@code from} to the one after
+     * {@code to}, and the first (second) knot also in up to {@link #SLEW_BACK}
+     * ({@link #SLEW_AHEAD}) more buckets of {@code left} ({@code right}), each set of candidates
+     * thinned to {@link #MAX_KNOT_CANDIDATES} apart. Every chain that fits is consistent with the messages,
      * the true one among them when the clocks follow left and right outside the slew; the one
      * keeping the messages farthest away (leximin of the gaps) is taken. When none fits, a grid
      * {@value #FINE_STEPS} times finer is searched around the pair that came nearest. Null when none fits: a step (an offset
@@ -829,6 +857,30 @@ public final class PiecewiseEstimator {
         }
         if (search.best == null) {
             return null;
+        }
+        // the chain taken leaves the left line in the window's first bucket, or joins the right
+        // one in its last: at a few messages per second the greedy scan's pieces run a second or
+        // two into a slew (a line still fits their sparse messages there), so the slew's corner
+        // may lie beyond the window. Then the window is widened on that side, by up to SLEW_BACK
+        // buckets of the left piece (SLEW_AHEAD of the right one). The old chains keep their order
+        // there (their gaps in the added buckets, which they leave to the pieces' lines, are
+        // common to all of them), so the first choice stands for all of them: it is offered
+        // first, and only the pairs that involve an added candidate are searched; the choice
+        // changes only for a new chain that keeps the messages farther away
+        int zb = search.bestK1 < tb.startU(b.get(zf).key()) + w ? Math.max(left.first, zf - SLEW_BACK) : zf;
+        int za = search.bestK2 >= tb.startU(b.get(zt).key()) ? Math.min(right.last, zt + SLEW_AHEAD) : zt;
+        long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
+        long upperAhead = tb.startU(b.get(za).key()) + w;
+        boolean back = zb < zf && lowerBack < lower;
+        if (back || za > zt) {
+            long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
+            long[] k2s = za > zt ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead)) : candidates;
+            Search wider = new Search(left, right, b, back ? zb : zf, za);
+            wider.offer(search.bestK1, search.bestK2);
+            wider.run(k1s, k2s, k1s.length - candidates.length, candidates.length);
+            if (wider.best != null) {
+                search = wider;
+            }
         }
         long bestK1 = search.bestK1;
         long bestK2 = search.bestK2;
@@ -959,15 +1011,26 @@ public final class PiecewiseEstimator {
         }
 
         void run(long[] k1s, long[] k2s) {
+            run(k1s, k2s, k1s.length, 0);
+        }
+
+        /**
+         * Searches the pairs of {@code k1s} × {@code k2s} but those of {@code k1s[oldFrom…]} ×
+         * {@code k2s[…oldTo)} (the pairs an earlier search over a narrower window has tried; see
+         * {@link #offer}).
+         */
+        void run(long[] k1s, long[] k2s, int oldFrom, int oldTo) {
             Piece s = new Piece();
             Piece[] chain = {left, s, right};
-            for (long k1 : k1s) {
+            for (int x = 0; x < k1s.length; x++) {
+                long k1 = k1s[x];
                 double v1 = left.at(k1);
                 int i1 = lowerBound(k1);
                 if (prefLeft[i1] < threshold()) {
                     continue; // every pair with this k1 is ruled out before k1
                 }
-                for (long k2 : k2s) {
+                for (int y = x < oldFrom ? 0 : oldTo; y < k2s.length; y++) {
+                    long k2 = k2s[y];
                     if (k2 <= k1) {
                         continue;
                     }
@@ -998,16 +1061,36 @@ public final class PiecewiseEstimator {
                         }
                         continue;
                     }
-                    for (int i = 0; i < gaps.length; i++) {
-                        gaps[i] = gap(i < i1 ? left : i < i2 ? s : right, i);
-                    }
-                    Arrays.sort(gaps);
-                    if (best == null || Arrays.compare(gaps, best) > 0) {
-                        best = gaps.clone();
-                        bestK1 = k1;
-                        bestK2 = k2;
-                    }
+                    take(k1, k2, i1, i2, s);
                 }
+            }
+        }
+
+        /**
+         * Takes the chain through knots k1 &lt; k2 as the best when it fits and none is yet (the
+         * chain an earlier search over a narrower window chose, whose order among that search's
+         * chains the wider window keeps: see {@link #slew}).
+         */
+        void offer(long k1, long k2) {
+            Piece s = new Piece();
+            s.uk = k1;
+            s.vk = left.at(k1);
+            s.d = (right.at(k2) - s.vk) / (double) (k2 - k1);
+            if (best == null && sides(b, zf - 1, zt + 1, new long[] {k1, k2}, new Piece[] {left, s, right})) {
+                take(k1, k2, lowerBound(k1), lowerBound(k2), s);
+            }
+        }
+
+        /** The chain left → s (from k1) → right (from k2) as the best if its gaps are leximin-larger. */
+        private void take(long k1, long k2, int i1, int i2, Piece s) {
+            for (int i = 0; i < gaps.length; i++) {
+                gaps[i] = gap(i < i1 ? left : i < i2 ? s : right, i);
+            }
+            Arrays.sort(gaps);
+            if (best == null || Arrays.compare(gaps, best) > 0) {
+                best = gaps.clone();
+                bestK1 = k1;
+                bestK2 = k2;
             }
         }
     }
