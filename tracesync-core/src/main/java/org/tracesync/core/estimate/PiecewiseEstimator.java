@@ -326,9 +326,10 @@ public final class PiecewiseEstimator {
                 continue;
             }
             if (!cross(left, right, fb, tb, x0) && !join(left, right, fb, tb, x0, joined)) {
-                // with a slew-rate bound, a jump no slew within it explains is a step: a slew
-                // within it is tried around the boundary first (without the bound, a step of S
-                // and a slew of S / MAX_SLEW_RATE seconds with no message inside look the same)
+                // with a slew-rate bound, a slew within it is tried around the boundary before the
+                // jump is classified (a step or a break): without the bound a step of S and a slew
+                // of S / MAX_SLEW_RATE seconds with no message inside look the same, so a slew is
+                // not tried here; with it, a step needs more than the bound allows
                 Piece between = maxSlewRate == NO_SLEW_RATE_BOUND ? null
                         : slew(left, right, right.first, right.first - 1, fb, tb, x0, maxSlewRate);
                 if (between != null) {
