@@ -46,6 +46,28 @@ class PiecewiseEstimatorTest {
                 false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
     }
 
+    /**
+     * The clocks of issue #13's grid for NTP + slews ({@code LongTraceGridRun}, {@code simulate
+     * --nodes 2 --ntp 1 --slews 2 --seed SEED}): NTP-like rate corrections and two slews of
+     * {@code slewRate} per clock, {@code minLatency} both ways (100 µs exponential tail).
+     */
+    static SimulationConfig ntpSlews(long seed, long duration, double rate, long minLatency, double slewRate) {
+        LatencyModel latency = new LatencyModel(minLatency, minLatency, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, slewRate).apply(clocks, seed, START, duration);
+        return new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, duration, rate, false, 0, 0.0,
+                org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+    }
+
+    /** {@code result} scored against {@code config}'s clocks: no message inverted, the truth inside the bounds everywhere. */
+    static TruthScore.Score assertNoInversionTruthInside(SimulationConfig config, SyncResult result) {
+        TruthScore.Score s = score(config, result);
+        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        return s;
+    }
+
     static TruthScore.Score score(SimulationConfig config, SyncResult result) {
         Map<String, ClockModel> truth = config.clocks().stream().collect(Collectors.toMap(ClockModel::name, Function.identity()));
         TruthScore s = new TruthScore(result, config.names(), truth, 2.0);
@@ -163,13 +185,7 @@ class PiecewiseEstimatorTest {
      */
     @Test
     void slewBoundsComeFromTheBoundPiecesOutsideTheSlew() throws Exception {
-        long seed = 1;
-        LatencyModel latency = new LatencyModel(40_000, 40_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
-                1_000_000_000L, 50e-6, 0.0);
-        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 6 * HOUR);
-        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 6 * HOUR,
-                5.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SimulationConfig config = ntpSlews(1, 6 * HOUR, 5.0, 40_000, 500e-6);
         SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).steps()).isEmpty();
         TruthScore.Score s = score(config, result);
@@ -187,13 +203,7 @@ class PiecewiseEstimatorTest {
      */
     @Test
     void boundsHoldAroundABreak() throws Exception {
-        long seed = 10;
-        LatencyModel latency = new LatencyModel(30_000, 30_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
-                1_000_000_000L, 50e-6, 0.0);
-        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 2 * HOUR);
-        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 2 * HOUR,
-                50.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SimulationConfig config = ntpSlews(10, 2 * HOUR, 50.0, 30_000, 500e-6);
         SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).note()).contains("breaks");
         TruthScore.Score s = score(config, result);
@@ -213,21 +223,13 @@ class PiecewiseEstimatorTest {
      */
     @Test
     void aSlewAtTwoMessagesPerSecondIsSearchedFromBeforeTheGreedyPiecesEnd() throws Exception {
-        long seed = 1;
-        LatencyModel latency = new LatencyModel(60_000, 60_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
-                1_000_000_000L, 50e-6, 0.0);
-        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 2 * HOUR);
-        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 2 * HOUR,
-                2.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SimulationConfig config = ntpSlews(1, 2 * HOUR, 2.0, 60_000, 500e-6);
         SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config),
                 Synchronizer.Options.defaults().withReference("0")).result();
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         assertThat(pair.steps()).isEmpty();
-        TruthScore.Score s = score(config, result);
-        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
-        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        TruthScore.Score s = assertNoInversionTruthInside(config, result);
         assertThat(s.maxError()).as("max error (ns)").isLessThan(95_000);
     }
 

@@ -2,19 +2,13 @@ package org.tracesync.core.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
-import org.tracesync.core.simulate.ClockModel;
-import org.tracesync.core.simulate.ClockWander;
 import org.tracesync.core.simulate.ClusterSimulator;
-import org.tracesync.core.simulate.KeyKind;
-import org.tracesync.core.simulate.LatencyModel;
 import org.tracesync.core.simulate.SimulationConfig;
-import org.tracesync.core.simulate.Topology;
 import org.tracesync.core.simulate.TruthScore;
 
 /**
@@ -28,19 +22,11 @@ import org.tracesync.core.simulate.TruthScore;
 class SlewRateBoundTest {
 
     private static final long HOUR = 3_600_000_000_000L;
-    private static final long START = SimulationConfig.DEFAULT_START;
     private static final double PPM = 1e-6;
 
-    /** The grid's NTP + slews clocks ({@code LongTraceGridRun}): slews of {@code slewRate}, both ways {@code minLatency}. */
+    /** The grid's NTP + slews clocks, seed 1 ({@link PiecewiseEstimatorTest#ntpSlews}). */
     private static SimulationConfig ntpSlews(long hours, double rate, long minLatency, double slewRate) {
-        long seed = 1;
-        LatencyModel latency = new LatencyModel(minLatency, minLatency, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
-                1_000_000_000L, 50e-6, 0.0);
-        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, slewRate)
-                .apply(clocks, seed, START, hours * HOUR);
-        return new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, hours * HOUR, rate,
-                false, 0, 0.0, KeyKind.MESSAGE_ID);
+        return PiecewiseEstimatorTest.ntpSlews(1, hours * HOUR, rate, minLatency, slewRate);
     }
 
     private static SyncResult sync(SimulationConfig config, double maxSlewRate) throws Exception {
@@ -61,9 +47,7 @@ class SlewRateBoundTest {
         PairResult pair = bounded.pairs().get(0);
         assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
         assertThat(pair.steps()).isEmpty();
-        TruthScore.Score s = PiecewiseEstimatorTest.score(config, bounded);
-        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
-        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        TruthScore.Score s = PiecewiseEstimatorTest.assertNoInversionTruthInside(config, bounded);
         assertThat(s.maxError()).as("max error (ns)").isLessThan(30_000);
         assertThat(bounded.stats()).containsEntry("max_slew_rate_ppm", 500.0).containsEntry("slews_beyond_bound", 0);
         assertThat(bounded.warnings()).noneMatch(w -> w.contains("slew-rate bound"));
@@ -83,9 +67,7 @@ class SlewRateBoundTest {
         assertThat(sync(config, PiecewiseEstimator.NO_SLEW_RATE_BOUND).pairs().get(0).steps()).hasSize(1);
         SyncResult bounded = sync(config, 500 * PPM);
         assertThat(bounded.pairs().get(0).steps()).isEmpty();
-        TruthScore.Score s = PiecewiseEstimatorTest.score(config, bounded);
-        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
-        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        TruthScore.Score s = PiecewiseEstimatorTest.assertNoInversionTruthInside(config, bounded);
         assertThat(s.maxError()).as("max error (ns)").isLessThan(60_000);
     }
 
@@ -104,9 +86,7 @@ class SlewRateBoundTest {
         assertThat((Integer) bounded.stats().get("slews_beyond_bound")).isPositive();
         assertThat(bounded.warnings()).anyMatch(w -> w.startsWith("pair 0/1: ")
                 && w.contains("faster than the slew-rate bound of 500.0 ppm"));
-        TruthScore.Score s = PiecewiseEstimatorTest.score(config, bounded);
-        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
-        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        PiecewiseEstimatorTest.assertNoInversionTruthInside(config, bounded);
     }
 
     /** Without a bound (the default options) the result is the default fit's: no bound said, none counted. */
