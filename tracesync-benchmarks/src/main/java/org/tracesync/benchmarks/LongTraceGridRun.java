@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.tracesync.core.estimate.ClockStep;
+import org.tracesync.core.estimate.PiecewiseEstimator;
 import org.tracesync.core.model.MessageInput;
 import org.tracesync.core.reduce.PairResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -44,8 +45,12 @@ import org.tracesync.core.simulate.TruthScore;
  * and no other.
  *
  * <pre>java -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.benchmarks.LongTraceGridRun
- *     [behaviours=quadratic,walk,ntp-slews,steps] [rates=2,5,50] [latencies-us=30,60] [hours=2,6,12] [seed=1]</pre>
- * Each argument is a comma-separated list; "-" keeps the default.
+ *     [behaviours=quadratic,walk,ntp-slews,steps] [rates=2,5,50] [latencies-us=30,60] [hours=2,6,12] [seed=1]
+ *     [max-slew-rate-ppm=-]</pre>
+ * Each argument is a comma-separated list; "-" keeps the default. The sixth, a number, synchronizes
+ * with that slew-rate bound ({@code sync --max-slew-rate PPM}; default none), and each case's line
+ * then ends with how many slews the fit kept beyond it. {@code -Dgrid.floors=false} skips the floors
+ * (printed "-"; they do not depend on the fit).
  */
 public final class LongTraceGridRun {
 
@@ -61,6 +66,11 @@ public final class LongTraceGridRun {
         List<String> latencies = list(args, 2, "30,60");
         List<String> hours = list(args, 3, "2,6,12");
         long seed = args.length > 4 && !args[4].equals("-") ? Long.parseLong(args[4]) : 1;
+        double maxSlewRate = args.length > 5 && !args[5].equals("-") ? Double.parseDouble(args[5]) * 1e-6
+                : PiecewiseEstimator.NO_SLEW_RATE_BOUND;
+        if (maxSlewRate != PiecewiseEstimator.NO_SLEW_RATE_BOUND) {
+            System.out.printf(Locale.ROOT, "slew-rate bound: %.1f ppm (sync --max-slew-rate)%n", maxSlewRate * 1e6);
+        }
         System.out.printf(Locale.ROOT, "%-10s %5s %6s %6s %9s %6s %5s %9s %10s %6s %9s %9s %9s %8s %s%n", "behaviour", "hours",
                 "msg/s", "lat", "messages", "pieces", "inv", "inside", "max err", "/lat", "floor", "floor500", "steps",
                 "in steps", "verdict");
@@ -70,7 +80,7 @@ public final class LongTraceGridRun {
                 for (String r : rates) {
                     for (String l : latencies) {
                         failed += run(behaviour, (long) (Double.parseDouble(h) * HOUR), Double.parseDouble(r),
-                                Long.parseLong(l) * 1_000L, seed) ? 0 : 1;
+                                Long.parseLong(l) * 1_000L, seed, maxSlewRate) ? 0 : 1;
                     }
                 }
             }
@@ -101,10 +111,12 @@ public final class LongTraceGridRun {
                 0.0, KeyKind.MESSAGE_ID);
     }
 
-    static boolean run(String behaviour, long duration, double rate, long minLatency, long seed) throws Exception {
+    static boolean run(String behaviour, long duration, double rate, long minLatency, long seed, double maxSlewRate)
+            throws Exception {
         SimulationConfig config = config(behaviour, duration, rate, minLatency, seed);
         MessageInput input = ClusterSimulator.input(config);
-        SyncResult result = Synchronizer.synchronize(input, Synchronizer.Options.defaults().withReference("0")).result();
+        SyncResult result = Synchronizer.synchronize(input,
+                Synchronizer.Options.defaults().withReference("0").withMaxSlewRate(maxSlewRate)).result();
         Map<String, ClockModel> truth = config.clocks().stream()
                 .collect(Collectors.toMap(ClockModel::name, Function.identity()));
         TruthScore score = new TruthScore(result, config.names(), truth, 2.0);
@@ -147,7 +159,7 @@ public final class LongTraceGridRun {
                 away[0] = Math.max(away[0], Math.abs(error));
             }
         });
-        boolean slews = behaviour.equals("ntp-slews");
+        boolean slews = behaviour.equals("ntp-slews") && !"false".equals(System.getProperty("grid.floors"));
         double floor = slews ? slewFloor(config, minLatency, FLOOR_MAX_RATE, FLOOR_GRID) : Double.NaN;
         double floorSlewRate = slews ? slewFloor(config, minLatency, Double.NaN, FLOOR500_GRID) : Double.NaN;
         if (slews && away[0] > minLatency && floorSlewRate < REFINE_BELOW * minLatency && FINE_FLOOR_GRID < FLOOR500_GRID) {
@@ -162,7 +174,9 @@ public final class LongTraceGridRun {
                 s.inversions(), 100 * Math.floor(inside * 1e5) / 1e5, away[0] / 1000, away[0] / minLatency,
                 Double.isNaN(floor) ? "-" : String.format(Locale.ROOT, "%.1fus", floor / 1000),
                 Double.isNaN(floorSlewRate) ? "-" : String.format(Locale.ROOT, "%.1fus", floorSlewRate / 1000),
-                found, trueSteps.size(), pair.steps().size(), inSteps[0], pass ? "PASS" : "FAIL " + s.firstViolation());
+                found, trueSteps.size(), pair.steps().size(), inSteps[0], (pass ? "PASS" : "FAIL " + s.firstViolation())
+                        + (maxSlewRate == PiecewiseEstimator.NO_SLEW_RATE_BOUND ? ""
+                                : " beyond bound: " + result.stats().get("slews_beyond_bound")));
         System.out.flush();
         return pass;
     }

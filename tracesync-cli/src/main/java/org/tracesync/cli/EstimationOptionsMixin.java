@@ -52,6 +52,14 @@ public final class EstimationOptionsMixin {
                     + " half its pair's round trip (assumes symmetric minimum latencies); checked like --min-latency."})
     String rtt;
 
+    @Option(names = "--max-slew-rate", paramLabel = "PPM", converter = PpmConverter.class,
+            description = {"Fastest rate, in ppm, at which a slew changes one clock's offset to another's (ntpd: 500),"
+                    + " when you know how the clocks are disciplined: a piecewise fit (clocks not linear over the trace)"
+                    + " then takes no slew faster than that from the rate before it, and a jump no slower slew explains"
+                    + " for a step. Where no slower slew fits the messages, that place is fitted as without the option,"
+                    + " with a warning. At most 1000. Default: none (slews of up to 1000 ppm)."})
+    Double maxSlewRatePpm;
+
     public String reference() {
         return reference;
     }
@@ -70,6 +78,11 @@ public final class EstimationOptionsMixin {
 
     public String rtt() {
         return rtt;
+    }
+
+    /** --max-slew-rate in ppm, null when not given. */
+    public Double maxSlewRatePpm() {
+        return maxSlewRatePpm;
     }
 
     /** Whether the minimum latency comes from the TCP exchanges the matching finds. */
@@ -93,11 +106,15 @@ public final class EstimationOptionsMixin {
         if (minLatency != null && rtt != null) {
             return "give either --rtt or --min-latency, not both";
         }
+        if (maxSlewRatePpm != null && !(maxSlewRatePpm > 0 && maxSlewRatePpm <= 1000)) {
+            return "--max-slew-rate must be above 0 and at most 1000 ppm (a faster change is taken for a step), not "
+                    + new java.math.BigDecimal(Double.toString(maxSlewRatePpm)).stripTrailingZeros().toPlainString();
+        }
         return null;
     }
 
     /**
-     * Estimator, confidence, reference and reduction, plus the minimum latency when it is known
+     * Estimator, confidence, reference, reduction and slew-rate bound, plus the minimum latency when it is known
      * before the messages are read (--min-latency, an RTT file); {@code --rtt exchanges} is the
      * caller's, once the exchanges are found. τmin goes into every pair's hulls, so the global
      * program adds none of its own.
@@ -108,6 +125,9 @@ public final class EstimationOptionsMixin {
                 confidence, reference, reduction == ReductionChoice.path ? PathReduction::reduce
                         : GlobalReduction.reducer(reduction == ReductionChoice.global
                                 ? GlobalReduction.Mode.EVERY_GROUP : GlobalReduction.Mode.WHERE_REDUNDANT, 0.0));
+        if (maxSlewRatePpm != null) {
+            options = options.withMaxSlewRate(maxSlewRatePpm * 1e-6);
+        }
         if (minLatency != null) {
             return options.withLatency(MinimumLatency.uniform(nodes.size(), minLatency, "--min-latency " + minLatency + " ns"));
         }

@@ -177,6 +177,18 @@ final class PrebuiltCommandSpecs {
                 .initialValue(command.estimation.rtt)
                 .getter(new SyncFields(command, 7)).setter(new SyncFields(command, 7))
                 .build());
+        estimation.addOption(OptionSpec.builder("--max-slew-rate")
+                .arity(Range.valueOf("1").unspecified(true))
+                .paramLabel("PPM")
+                .description("Fastest rate, in ppm, at which a slew changes one clock's offset to another's (ntpd: 500), when you know how the clocks are disciplined: a piecewise fit (clocks not linear over the trace) then takes no slew faster than that from the rate before it, and a jump no slower slew explains for a step. Where no slower slew fits the messages, that place is fitted as without the option, with a warning. At most 1000. Default: none (slews of up to 1000 ppm).")
+                .descriptionKey("")
+                .prompt("")
+                .type(java.lang.Double.class).auxiliaryTypes(java.lang.Double.class)
+                .converters(new org.tracesync.cli.PpmConverter())
+                .withToString("field Double org.tracesync.cli.EstimationOptionsMixin.maxSlewRatePpm")
+                .initialValue(command.estimation.maxSlewRatePpm)
+                .getter(new SyncFields(command, 8)).setter(new SyncFields(command, 8))
+                .build());
         spec.addMixin("estimation", estimation);
         spec.addOption(OptionSpec.builder("-q", "--quiet")
                 .arity(Range.valueOf("0").unspecified(true))
@@ -187,7 +199,7 @@ final class PrebuiltCommandSpecs {
                 .type(boolean.class).auxiliaryTypes(boolean.class)
                 .withToString("field boolean org.tracesync.cli.SyncCommand.quiet")
                 .initialValue(command.quiet)
-                .getter(new SyncFields(command, 8)).setter(new SyncFields(command, 8))
+                .getter(new SyncFields(command, 9)).setter(new SyncFields(command, 9))
                 .build());
         spec.addOption(OptionSpec.builder("--all-pairs")
                 .arity(Range.valueOf("0").unspecified(true))
@@ -198,7 +210,7 @@ final class PrebuiltCommandSpecs {
                 .type(boolean.class).auxiliaryTypes(boolean.class)
                 .withToString("field boolean org.tracesync.cli.SyncCommand.allPairs")
                 .initialValue(command.allPairs)
-                .getter(new SyncFields(command, 9)).setter(new SyncFields(command, 9))
+                .getter(new SyncFields(command, 10)).setter(new SyncFields(command, 10))
                 .build());
         command.captureOptions = new org.tracesync.cli.CaptureOptionsMixin();
         CommandSpec captureOptions = CommandSpec.wrapWithoutInspection(command.captureOptions)
@@ -216,7 +228,7 @@ final class PrebuiltCommandSpecs {
                 .splitRegex(",")
                 .withToString("field java.util.List<String> org.tracesync.cli.MatchOptionsMixin.names")
                 .initialValue(command.captureOptions.match.names)
-                .getter(new SyncFields(command, 10)).setter(new SyncFields(command, 10))
+                .getter(new SyncFields(command, 11)).setter(new SyncFields(command, 11))
                 .build());
         captureOptions_match.addOption(OptionSpec.builder("--node-address")
                 .arity(Range.valueOf("1").unspecified(true))
@@ -227,7 +239,7 @@ final class PrebuiltCommandSpecs {
                 .type(java.util.Map.class).auxiliaryTypes(java.lang.String.class, java.lang.String.class)
                 .withToString("field java.util.Map<String, String> org.tracesync.cli.MatchOptionsMixin.nodeAddresses")
                 .initialValue(command.captureOptions.match.nodeAddresses)
-                .getter(new SyncFields(command, 11)).setter(new SyncFields(command, 11))
+                .getter(new SyncFields(command, 12)).setter(new SyncFields(command, 12))
                 .build());
         captureOptions_match.addOption(OptionSpec.builder("--match-window")
                 .arity(Range.valueOf("1").unspecified(true))
@@ -239,7 +251,7 @@ final class PrebuiltCommandSpecs {
                 .defaultValue("60")
                 .withToString("field double org.tracesync.cli.MatchOptionsMixin.windowSeconds")
                 .initialValue(command.captureOptions.match.windowSeconds)
-                .getter(new SyncFields(command, 12)).setter(new SyncFields(command, 12))
+                .getter(new SyncFields(command, 13)).setter(new SyncFields(command, 13))
                 .build());
         captureOptions.addMixin("match", captureOptions_match);
         captureOptions.addOption(OptionSpec.builder("--no-reader-thread")
@@ -251,7 +263,7 @@ final class PrebuiltCommandSpecs {
                 .type(boolean.class).auxiliaryTypes(boolean.class)
                 .withToString("field boolean org.tracesync.cli.CaptureOptionsMixin.noReaderThread")
                 .initialValue(command.captureOptions.noReaderThread)
-                .getter(new SyncFields(command, 13)).setter(new SyncFields(command, 13))
+                .getter(new SyncFields(command, 14)).setter(new SyncFields(command, 14))
                 .build());
         spec.addMixin("captureOptions", captureOptions);
         spec.addOption(OptionSpec.builder("--repair")
@@ -264,7 +276,7 @@ final class PrebuiltCommandSpecs {
                 .defaultValue("auto")
                 .withToString("field org.tracesync.cli.SyncCommand$RepairChoice org.tracesync.cli.SyncCommand.repair")
                 .initialValue(command.repair)
-                .getter(new SyncFields(command, 14)).setter(new SyncFields(command, 14))
+                .getter(new SyncFields(command, 15)).setter(new SyncFields(command, 15))
                 .build());
         command.spanOptions = new org.tracesync.cli.SpanOptionsMixin();
         CommandSpec spanOptions = CommandSpec.wrapWithoutInspection(command.spanOptions)
@@ -278,7 +290,7 @@ final class PrebuiltCommandSpecs {
                 .type(java.lang.String.class).auxiliaryTypes(java.lang.String.class)
                 .withToString("field String org.tracesync.cli.SpanOptionsMixin.nodeKey")
                 .initialValue(command.spanOptions.nodeKey)
-                .getter(new SyncFields(command, 15)).setter(new SyncFields(command, 15))
+                .getter(new SyncFields(command, 16)).setter(new SyncFields(command, 16))
                 .build());
         spanOptions.addOption(OptionSpec.builder("--pending-spans")
                 .arity(Range.valueOf("1").unspecified(true))
@@ -290,7 +302,7 @@ final class PrebuiltCommandSpecs {
                 .defaultValue("1048576")
                 .withToString("field int org.tracesync.cli.SpanOptionsMixin.pendingSpans")
                 .initialValue(command.spanOptions.pendingSpans)
-                .getter(new SyncFields(command, 16)).setter(new SyncFields(command, 16))
+                .getter(new SyncFields(command, 17)).setter(new SyncFields(command, 17))
                 .build());
         spec.addMixin("spanOptions", spanOptions);
         CommandSpec mixinStandardHelpOptions = standardHelpOptions();
@@ -312,15 +324,16 @@ final class PrebuiltCommandSpecs {
                 case 5 -> command.estimation.reduction;
                 case 6 -> command.estimation.minLatency;
                 case 7 -> command.estimation.rtt;
-                case 8 -> command.quiet;
-                case 9 -> command.allPairs;
-                case 10 -> command.captureOptions.match.names;
-                case 11 -> command.captureOptions.match.nodeAddresses;
-                case 12 -> command.captureOptions.match.windowSeconds;
-                case 13 -> command.captureOptions.noReaderThread;
-                case 14 -> command.repair;
-                case 15 -> command.spanOptions.nodeKey;
-                case 16 -> command.spanOptions.pendingSpans;
+                case 8 -> command.estimation.maxSlewRatePpm;
+                case 9 -> command.quiet;
+                case 10 -> command.allPairs;
+                case 11 -> command.captureOptions.match.names;
+                case 12 -> command.captureOptions.match.nodeAddresses;
+                case 13 -> command.captureOptions.match.windowSeconds;
+                case 14 -> command.captureOptions.noReaderThread;
+                case 15 -> command.repair;
+                case 16 -> command.spanOptions.nodeKey;
+                case 17 -> command.spanOptions.pendingSpans;
                 default -> throw new IllegalStateException("no field " + index);
             };
             return (T) value;
@@ -338,15 +351,16 @@ final class PrebuiltCommandSpecs {
                 case 5 -> command.estimation.reduction = (org.tracesync.cli.EstimationOptionsMixin.ReductionChoice) value;
                 case 6 -> command.estimation.minLatency = (java.lang.Long) value;
                 case 7 -> command.estimation.rtt = (java.lang.String) value;
-                case 8 -> command.quiet = (Boolean) value;
-                case 9 -> command.allPairs = (Boolean) value;
-                case 10 -> command.captureOptions.match.names = (java.util.List<java.lang.String>) value;
-                case 11 -> command.captureOptions.match.nodeAddresses = (java.util.Map<java.lang.String, java.lang.String>) value;
-                case 12 -> command.captureOptions.match.windowSeconds = (Double) value;
-                case 13 -> command.captureOptions.noReaderThread = (Boolean) value;
-                case 14 -> command.repair = (org.tracesync.cli.SyncCommand.RepairChoice) value;
-                case 15 -> command.spanOptions.nodeKey = (java.lang.String) value;
-                case 16 -> command.spanOptions.pendingSpans = (Integer) value;
+                case 8 -> command.estimation.maxSlewRatePpm = (java.lang.Double) value;
+                case 9 -> command.quiet = (Boolean) value;
+                case 10 -> command.allPairs = (Boolean) value;
+                case 11 -> command.captureOptions.match.names = (java.util.List<java.lang.String>) value;
+                case 12 -> command.captureOptions.match.nodeAddresses = (java.util.Map<java.lang.String, java.lang.String>) value;
+                case 13 -> command.captureOptions.match.windowSeconds = (Double) value;
+                case 14 -> command.captureOptions.noReaderThread = (Boolean) value;
+                case 15 -> command.repair = (org.tracesync.cli.SyncCommand.RepairChoice) value;
+                case 16 -> command.spanOptions.nodeKey = (java.lang.String) value;
+                case 17 -> command.spanOptions.pendingSpans = (Integer) value;
                 default -> throw new IllegalStateException("no field " + index);
             }
             return old;

@@ -37,6 +37,17 @@ public interface EventCursor extends Closeable {
         return List.of();
     }
 
+    /**
+     * When the JVM raised {@code fault} during this pass (its InternalError for a load by address
+     * that faulted, as from a mapped file cut during the read, raised at some later point of the
+     * reading thread), the input error to raise instead if this cursor's input may be its cause,
+     * naming the file and the offset; null otherwise. {@code changedOnly}: only when the cause is
+     * certain (its file changed during the read), so that a merge asks every cursor that first.
+     */
+    default IOException inputFault(InternalError fault, boolean changedOnly) throws IOException {
+        return null;
+    }
+
     /** Bytes of the trace consumed so far, for progress displays; -1 when unknown. */
     default long bytesRead() {
         return -1;

@@ -30,7 +30,9 @@ import org.tracesync.formats.InputOptions;
  * {@code direct}: {@link MergedEventReader} filling blocks, as {@code TraceStageRun}'s reading half,
  * its captures read through heap buffers, mapped windows or a direct buffer
  * ({@code tracesync.capture.window}; {@code -Dtracesync.capture.windowBytes=N} sets the size of
- * both windows).
+ * both windows). {@code windowed}: the floor's decoding over windows mapped and unmapped as the
+ * reader's are (the floor of a reader whose memory stays flat: the kernel's work on the pages
+ * included).
  *
  * <pre>java -Xmx1g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.formats.input.ReadFloorRun ROUNDS CAPTURE...</pre>
  */
@@ -56,7 +58,7 @@ public final class ReadFloorRun {
         InputOptions opts = InputOptions.defaults();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         // "today" in each of the capture windows (CaptureWindow: heap buffers, mapped windows, a direct buffer)
-        String[] names = {"minimal", "viaHeap", "heap", "mapped", "direct"};
+        String[] names = {"minimal", "viaHeap", "heap", "mapped", "direct", "windowed"};
         int kinds = names.length;
         double[][] ns = new double[kinds][rounds];
         long[] events = new long[kinds];
@@ -79,6 +81,8 @@ public final class ReadFloorRun {
                     n = minimal(maps, block);
                 } else if (v == 1) {
                     n = viaHeap(files, block);
+                } else if (v == 5) {
+                    n = windowed(files, block, Integer.getInteger("tracesync.capture.windowBytes", 1 << 20));
                 } else {
                     System.setProperty("tracesync.capture.window", names[v]);
                     List<EventTrace> traces = TraceStageRun.open(files, opts);
@@ -116,7 +120,7 @@ public final class ReadFloorRun {
             System.out.printf("  %-8s %6.1f (%.1f-%.1f) ns per packet, %d packets%n", names[v],
                     r[r.length / 2], r[0], r[r.length - 1], events[v]);
         }
-        for (int v = 3; v < kinds; v++) {
+        for (int v = 3; v < 5; v++) {
             double[] q = new double[rounds - 1];
             for (int k = 1; k < rounds; k++) {
                 q[k - 1] = ns[v][k] / ns[2][k];
@@ -197,6 +201,97 @@ public final class ReadFloorRun {
                     c.close();
                 }
             }
+        }
+    }
+
+    /**
+     * The floor's decoding over the files mapped as today's reader maps them: windows of
+     * {@code size} bytes mapped when reached and unmapped ({@code invokeCleaner}) once passed, a
+     * record that straddles two mapped again from its start, so that the difference from
+     * {@link #minimal} (whose files were mapped and loaded before it was timed) is the kernel's
+     * work on the pages (faults, unmapping) and the window's bookkeeping: the floor of a reader
+     * whose memory stays flat.
+     */
+    static long windowed(List<Path> files, EventBlock block, int size) throws IOException {
+        int n = files.size();
+        FileChannel[] ch = new FileChannel[n];
+        ByteBuffer[] win = new ByteBuffer[n];
+        long[] base = new long[n];
+        long[] end = new long[n];
+        long[] pos = new long[n];
+        long[] head = new long[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                ch[i] = FileChannel.open(files.get(i), StandardOpenOption.READ);
+                end[i] = ch[i].size();
+                pos[i] = 24;
+                head[i] = recordAhead(ch, win, base, end, pos, i, size);
+            }
+            long packets = 0;
+            while (true) {
+                int next = earliest(head);
+                if (next < 0) {
+                    return packets;
+                }
+                int p = (int) (pos[next] - base[next]);
+                pos[next] += addRecord(win[next], p, next, next + 1, head[next], block) - p;
+                packets++;
+                head[next] = recordAhead(ch, win, base, end, pos, next, size);
+            }
+        } finally {
+            for (int i = 0; i < n; i++) {
+                unmap(win[i]);
+                if (ch[i] != null) {
+                    ch[i].close();
+                }
+            }
+        }
+    }
+
+    /** Maps file i's window so that the record at pos[i] lies wholly within it; its time, or Long.MAX_VALUE at the end. */
+    private static long recordAhead(FileChannel[] ch, ByteBuffer[] win, long[] base, long[] end, long[] pos, int i,
+                                    int size) throws IOException {
+        if (pos[i] + 16 > end[i]) {
+            return Long.MAX_VALUE;
+        }
+        if (win[i] == null || pos[i] + 16 > base[i] + win[i].limit()) {
+            remap(ch, win, base, end, pos, i, size, 16);
+        }
+        int p = (int) (pos[i] - base[i]);
+        int len = 16 + Integer.reverseBytes(win[i].getInt(p + 8));
+        if (pos[i] + len > end[i]) {
+            return Long.MAX_VALUE;
+        }
+        if (pos[i] + len > base[i] + win[i].limit()) {
+            remap(ch, win, base, end, pos, i, size, len);
+            p = 0;
+        }
+        return timeAt(win[i], p);
+    }
+
+    private static void remap(FileChannel[] ch, ByteBuffer[] win, long[] base, long[] end, long[] pos, int i, int size,
+                              int need) throws IOException {
+        unmap(win[i]);
+        win[i] = ch[i].map(FileChannel.MapMode.READ_ONLY, pos[i], Math.min(Math.max(size, need), end[i] - pos[i]))
+                .order(ByteOrder.BIG_ENDIAN);
+        base[i] = pos[i];
+    }
+
+    private static final sun.misc.Unsafe UNSAFE = unsafe();
+
+    private static sun.misc.Unsafe unsafe() {
+        try {
+            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (sun.misc.Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void unmap(ByteBuffer b) {
+        if (b != null) {
+            UNSAFE.invokeCleaner(b);
         }
     }
 

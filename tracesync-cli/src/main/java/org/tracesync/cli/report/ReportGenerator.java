@@ -92,8 +92,12 @@ public final class ReportGenerator {
                 }
                 sampler = s;
                 inputWarnings.addAll(traces.warnings());
+                // the slew-rate bound sync was given (sync --max-slew-rate), so that a piecewise
+                // pair's drawn bounds are those of the fit the result holds
+                double slewBound = result.stats().get("max_slew_rate_ppm") instanceof Number ppm
+                        ? ppm.doubleValue() * 1e-6 : org.tracesync.core.estimate.PiecewiseEstimator.NO_SLEW_RATE_BOUND;
                 for (PairAccumulator pa : acc.nonEmptyPairs()) {
-                    PairEstimate e = ConvexHullEstimator.estimate(pa);
+                    PairEstimate e = ConvexHullEstimator.estimate(pa, 0, 0, "", slewBound);
                     geometry.put(nodes.get(e.a()).name() + "|" + nodes.get(e.b()).name(), e);
                 }
             } catch (IOException | RuntimeException e) {

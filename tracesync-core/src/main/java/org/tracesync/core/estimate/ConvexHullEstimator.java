@@ -64,17 +64,28 @@ public final class ConvexHullEstimator {
      * @param source where τ came from, for the notes
      */
     public static PairEstimate estimate(PairAccumulator acc, long tauAToB, long tauBToA, String source) {
+        return estimate(acc, tauAToB, tauBToA, source, PiecewiseEstimator.NO_SLEW_RATE_BOUND);
+    }
+
+    /**
+     * {@link #estimate(PairAccumulator, long, long, String)} whose piecewise fit, if the hulls
+     * cross, bounds a slew's rate from the line before by {@code maxSlewRate} (dimensionless;
+     * {@link PiecewiseEstimator#NO_SLEW_RATE_BOUND} for none: the same estimate as without it).
+     * See {@link PiecewiseEstimator#estimate(PairAccumulator, PairEstimate, double)}.
+     */
+    public static PairEstimate estimate(PairAccumulator acc, long tauAToB, long tauBToA, String source,
+                                        double maxSlewRate) {
         if (tauAToB == 0 && tauBToA == 0) {
             if (!acc.deriveUnless(PART_CROSSES)) {
                 // the hulls of some minutes of a long trace already cross, so the whole pair's
                 // do: the piecewise fit builds the whole hulls from its blocks of buckets (far
                 // fewer vertices than the sub-buckets'), then the same fallback line as below
-                return PiecewiseEstimator.estimateCrossing(acc);
+                return PiecewiseEstimator.estimateCrossing(acc, maxSlewRate);
             }
             PairEstimate linear = estimateLinear(acc);
             // hulls that cross: pieces of the trace may still each admit a line
             return linear.quality() == Quality.FALLBACK && linear.hullsCross()
-                    ? PiecewiseEstimator.estimate(acc, linear) : linear;
+                    ? PiecewiseEstimator.estimate(acc, linear, maxSlewRate) : linear;
         }
         long[] pv = acc.aToB().vs().clone();
         for (int k = 0; k < pv.length; k++) {
@@ -90,7 +101,7 @@ public final class ConvexHullEstimator {
                 tauAToB, tauBToA, source);
         PairEstimate e = estimate(acc, acc.aToB().us(), pv, qu, qv, "; " + with);
         if (e.quality() == Quality.FALLBACK && acc.countAToB() > 0 && acc.countBToA() > 0) {
-            PairEstimate plain = estimate(acc, 0, 0, "");
+            PairEstimate plain = estimate(acc, 0, 0, "", maxSlewRate);
             return plain.withNote(plain.quality() != Quality.FALLBACK
                     ? "tau ignored: with " + with + " the hulls cross, so some message was faster than that; "
                             + "estimated without it; " + plain.note()

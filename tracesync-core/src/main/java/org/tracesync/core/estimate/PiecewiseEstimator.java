@@ -135,6 +135,19 @@ public final class PiecewiseEstimator {
      * is possible (fewer than two buckets, a piece with messages in one direction only).
      */
     public static PairEstimate estimate(PairAccumulator acc, PairEstimate fallback) {
+        return estimate(acc, fallback, NO_SLEW_RATE_BOUND);
+    }
+
+    /**
+     * {@link #estimate(PairAccumulator, PairEstimate)} with a bound on a slew's rate: a slew's
+     * line may depart from the line before it by at most {@code maxSlewRate} (dimensionless: 5e-4
+     * for 500 ppm; {@link #NO_SLEW_RATE_BOUND} for none), and two pieces that neither a crossing
+     * nor a bridge joins are tried for such a slew before a step or a break is concluded. Where no
+     * slew within the bound fits the messages, the fit takes what it takes without it, and the
+     * fit counts it ({@link PiecewiseFit#slewsBeyondBound}, said in the note): the data
+     * contradict the bound there (a faster slew, or a step).
+     */
+    public static PairEstimate estimate(PairAccumulator acc, PairEstimate fallback, double maxSlewRate) {
         TimeBuckets tb = acc.timeBuckets();
         if (tb == null) {
             return fallback;
@@ -145,7 +158,7 @@ public final class PiecewiseEstimator {
         }
         // the hulls of aligned blocks of buckets: each vertex pushed once, here; the passes below
         // read a run's hulls from its blocks instead of pushing its buckets' vertices again
-        return fit(acc, fallback, tb, b, new BucketBlocks(b));
+        return fit(acc, fallback, tb, b, new BucketBlocks(b), maxSlewRate);
     }
 
     /**
@@ -158,7 +171,7 @@ public final class PiecewiseEstimator {
      * the sub-buckets first (the hull of a point set is unique), without pushing the day's
      * sub-bucket vertices into them. O(Σ bucket vertices) for the blocks, as {@link #estimate}.
      */
-    static PairEstimate estimateCrossing(PairAccumulator acc) {
+    static PairEstimate estimateCrossing(PairAccumulator acc, double maxSlewRate) {
         TimeBuckets tb = acc.timeBuckets();
         List<Bucket> b = tb.buckets();
         BucketBlocks blocks = new BucketBlocks(b);
@@ -172,12 +185,12 @@ public final class PiecewiseEstimator {
         if (b.size() < 2 || linear.quality() != org.tracesync.core.model.Quality.FALLBACK || !linear.hullsCross()) {
             return linear; // not reached: a run's hulls cross, so the whole pair's do
         }
-        return fit(acc, linear, tb, b, blocks);
+        return fit(acc, linear, tb, b, blocks, maxSlewRate);
     }
 
     /** {@link #estimate} with the pair's buckets (at least two) and their blocks. */
     private static PairEstimate fit(PairAccumulator acc, PairEstimate fallback, TimeBuckets tb, List<Bucket> b,
-                                    BucketBlocks blocks) {
+                                    BucketBlocks blocks, double maxSlewRate) {
         int m = b.size();
         long x0 = acc.x0();
         long v0 = acc.v0();
@@ -257,6 +270,7 @@ public final class PiecewiseEstimator {
         //    bucket's hull edge bridges
         List<Bucket> fb = refined(b, tb, pieces, brokenBefore);
         java.util.Map<Integer, Long> stepCuts = new java.util.HashMap<>(); // first broken bucket → cut
+        List<Piece> beyondBound = new ArrayList<>(); // slews faster than maxSlewRate (none within it fit)
         List<Piece> joined = new ArrayList<>();
         joined.add(pieces.get(0));
         for (int k = 1; k < pieces.size(); k++) {
@@ -272,8 +286,20 @@ public final class PiecewiseEstimator {
                 target++;
             }
             Piece slew = null;
+            int farthest = target;
             for (; target >= (broken >= 0 ? k : k + 1) && slew == null; target--) {
-                slew = slew(left, pieces.get(target), from, pieces.get(target).first - 1, fb, tb, x0);
+                slew = slew(left, pieces.get(target), from, pieces.get(target).first - 1, fb, tb, x0, maxSlewRate);
+            }
+            if (slew == null && maxSlewRate != NO_SLEW_RATE_BOUND) {
+                // no slew within the bound fits: the fit without it (the data contradict the
+                // bound here: a faster slew, or a step), counted and said
+                for (target = farthest; target >= (broken >= 0 ? k : k + 1) && slew == null; target--) {
+                    slew = slew(left, pieces.get(target), from, pieces.get(target).first - 1, fb, tb, x0,
+                            NO_SLEW_RATE_BOUND);
+                }
+                if (slew != null && beyond(slew, left, maxSlewRate)) {
+                    beyondBound.add(slew);
+                }
             }
             if (slew != null) {
                 target++;
@@ -300,7 +326,17 @@ public final class PiecewiseEstimator {
                 continue;
             }
             if (!cross(left, right, fb, tb, x0) && !join(left, right, fb, tb, x0, joined)) {
-                classify(left, right, b, fb, right.first, x0, v0, tb, boundPieces);
+                // with a slew-rate bound, a slew within it is tried around the boundary before the
+                // jump is classified (a step or a break): without the bound a step of S and a slew
+                // of S / MAX_SLEW_RATE seconds with no message inside look the same, so a slew is
+                // not tried here; with it, a step needs more than the bound allows
+                Piece between = maxSlewRate == NO_SLEW_RATE_BOUND ? null
+                        : slew(left, right, right.first, right.first - 1, fb, tb, x0, maxSlewRate);
+                if (between != null) {
+                    joined.add(between);
+                } else {
+                    classify(left, right, b, fb, right.first, x0, v0, tb, boundPieces);
+                }
             }
             joined.add(right);
         }
@@ -313,7 +349,7 @@ public final class PiecewiseEstimator {
                 boundPieces.get(k).cut = cut;
             }
         }
-        return result(acc, fallback, joined, boundPieces, unresolved, tb.width());
+        return result(acc, fallback, joined, boundPieces, unresolved, tb.width(), maxSlewRate, beyondBound);
     }
 
     /**
@@ -574,10 +610,52 @@ public final class PiecewiseEstimator {
     private static final int SLEW_BUCKETS = 8;
 
     /**
+     * A slew's first knot is also searched in up to this many more of the left piece's last
+     * buckets, and its second in up to this many more of the right piece's first buckets
+     * ({@link #slew}): at a few messages per second a greedy piece runs into a slew for a second
+     * or two (a line still fits its sparse messages there), so the slew's true corner can lie
+     * before the bucket where the search started (the grid's 2 h, 2 msg/s, 60 µs case: 1.2 s
+     * before it, and the chain taken erred by 588 µs; now 82 µs). The window is widened only when
+     * the chain the first search takes meets its edge on that side, and the wider search tries
+     * only the pairs of knots that involve an added candidate, against the first search's choice:
+     * the order of the old chains stays (their gaps to the added buckets' vertices are common to
+     * all of them), so the result is the first choice or a new chain that keeps the messages
+     * farther away, at a fraction of a full second search (docs/PERFORMANCE.md, acceptance grid,
+     * twelfth session: the 24 h wandering day's two widened searches 57 → 7 ms).
+     */
+    private static final int SLEW_BACK = 2;
+
+    /** See {@link #SLEW_BACK}. */
+    private static final int SLEW_AHEAD = 2;
+
+    private static long[] concat(long[] x, long[] y) {
+        long[] out = Arrays.copyOf(x, x.length + y.length);
+        System.arraycopy(y, 0, out, x.length, y.length);
+        return out;
+    }
+
+    /**
      * Fastest rate change taken for a slew rather than a step: 1,000 ppm (ntpd slews at 500 ppm at
      * most). A faster "slew" (chrony may slew at up to 83,333 ppm) is reported as a step.
      */
     static final double MAX_SLEW_RATE = 1e-3;
+
+    /** No bound on a slew's rate relative to the line before, beyond {@link #MAX_SLEW_RATE}: the default fit. */
+    public static final double NO_SLEW_RATE_BOUND = Double.POSITIVE_INFINITY;
+
+    /**
+     * Added to a given slew-rate bound: a slew's chain runs between two pieces' lines, which are
+     * estimates (drifts known to a few ppm, offsets to tens of µs: over a slew of a few seconds,
+     * some ppm of rate), so the chain that follows a true 500 ppm slew may need a little more
+     * (the grid's 2 h, 2 msg/s, 30 µs case, seed 1: 5 ppm left no chain within 505 ppm, 10 ppm
+     * found one within the minimum latency's reach). 500 ppm is applied as 510.
+     */
+    static final double SLEW_RATE_SLACK = 10e-6;
+
+    /** Whether {@code slew}'s line departs from {@code left}'s by more than the bound (and its slack). */
+    private static boolean beyond(Piece slew, Piece left, double maxSlewRate) {
+        return Math.abs(slew.d - left.d) > maxSlewRate + SLEW_RATE_SLACK;
+    }
 
     /**
      * A piece's drift is poorly fixed when its messages leave it a feasible drift range this many
@@ -798,15 +876,19 @@ public final class PiecewiseEstimator {
      * {@link #MAX_SLEW_RATE}, such that the continuous function left → S → right fits every
      * message of the buckets around (a kink pair). The knots are tried on a grid of
      * {@link #KNOT_GRID} per bucket and at the buckets' hull vertices (where a kink that a hull
-     * edge would hide is checked exactly). Every chain that fits is consistent with the messages,
+     * edge would hide is checked exactly), from the bucket before {@code from} to the one after
+     * {@code to}, and the first (second) knot also in up to {@link #SLEW_BACK}
+     * ({@link #SLEW_AHEAD}) more buckets of {@code left} ({@code right}), each set of candidates
+     * thinned to {@link #MAX_KNOT_CANDIDATES} apart. Every chain that fits is consistent with the messages,
      * the true one among them when the clocks follow left and right outside the slew; the one
      * keeping the messages farthest away (leximin of the gaps) is taken. When none fits, a grid
      * {@value #FINE_STEPS} times finer is searched around the pair that came nearest. Null when none fits: a step (an offset
      * jump only a faster change explains), or no slew. Moves {@code right}'s start to k2. O(c² ·
      * h) for c candidate knots ({@link #MAX_KNOT_CANDIDATES} at most).
      */
-    private static Piece slew(Piece left, Piece right, int from, int to, List<Bucket> b, TimeBuckets tb, long x0) {
-        if (from > to || right.first <= to) {
+    private static Piece slew(Piece left, Piece right, int from, int to, List<Bucket> b, TimeBuckets tb, long x0,
+                              double maxSlewRate) {
+        if (from > to + 1 || right.first <= to) {
             return null;
         }
         long w = tb.width();
@@ -820,18 +902,72 @@ public final class PiecewiseEstimator {
         // messages of the buckets around farthest away, in the leximin order: the largest
         // smallest gap, then the largest second smallest, and so on (the chain in the middle of
         // the corridor, which tight messages elsewhere in the buckets do not decide)
-        Search search = new Search(left, right, b, zf, zt);
+        Search search = new Search(left, right, b, zf, zt, maxSlewRate);
         search.run(candidates, candidates);
         if (search.best == null && search.nearK2 > search.nearK1) {
             // none fits on the coarse grid: a finer one around the pair that came nearest
             long spacing = Math.max(1, (upper - lower) / Math.max(1, candidates.length));
             search.run(around(search.nearK1, spacing, lower, upper), around(search.nearK2, spacing, lower, upper));
         }
+        if (search.best == null && maxSlewRate != NO_SLEW_RATE_BOUND) {
+            // with a slew-rate bound, a chain within it may need knots beyond the window (at a few
+            // messages per second the pieces run a second or two into a slew): the window widened
+            // on both sides as below, every pair searched (only with a bound: without one, a
+            // search that finds nothing here concludes as before)
+            int zb = Math.max(left.first, zf - SLEW_BACK);
+            int za = Math.min(right.last, zt + SLEW_AHEAD);
+            long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
+            long upperAhead = tb.startU(b.get(za).key()) + w;
+            boolean back = zb < zf && lowerBack < lower;
+            if (back || za > zt) {
+                long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
+                long[] k2s = za > zt ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead))
+                        : candidates;
+                Search wider = new Search(left, right, b, back ? zb : zf, za, maxSlewRate);
+                wider.run(k1s, k2s);
+                long lowest = back ? lowerBack : lower;
+                long highest = za > zt ? upperAhead : upper;
+                if (wider.best == null && wider.nearK2 > wider.nearK1) {
+                    long spacing = Math.max(1, (highest - lowest) / Math.max(1, Math.max(k1s.length, k2s.length)));
+                    wider.run(around(wider.nearK1, spacing, lowest, highest), around(wider.nearK2, spacing, lowest, highest));
+                }
+                if (wider.best != null) {
+                    return slewPiece(left, right, from, to, x0, wider.bestK1, wider.bestK2);
+                }
+            }
+        }
         if (search.best == null) {
             return null;
         }
-        long bestK1 = search.bestK1;
-        long bestK2 = search.bestK2;
+        // the chain taken leaves the left line in the window's first bucket, or joins the right
+        // one in its last: at a few messages per second the greedy scan's pieces run a second or
+        // two into a slew (a line still fits their sparse messages there), so the slew's corner
+        // may lie beyond the window. Then the window is widened on that side, by up to SLEW_BACK
+        // buckets of the left piece (SLEW_AHEAD of the right one). The old chains keep their order
+        // there (their gaps in the added buckets, which they leave to the pieces' lines, are
+        // common to all of them), so the first choice stands for all of them: it is offered
+        // first, and only the pairs that involve an added candidate are searched; the choice
+        // changes only for a new chain that keeps the messages farther away
+        int zb = search.bestK1 < tb.startU(b.get(zf).key()) + w ? Math.max(left.first, zf - SLEW_BACK) : zf;
+        int za = search.bestK2 >= tb.startU(b.get(zt).key()) ? Math.min(right.last, zt + SLEW_AHEAD) : zt;
+        long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
+        long upperAhead = tb.startU(b.get(za).key()) + w;
+        boolean back = zb < zf && lowerBack < lower;
+        if (back || za > zt) {
+            long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
+            long[] k2s = za > zt ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead)) : candidates;
+            Search wider = new Search(left, right, b, back ? zb : zf, za, maxSlewRate);
+            wider.offer(search.bestK1, search.bestK2);
+            wider.run(k1s, k2s, k1s.length - candidates.length, candidates.length);
+            if (wider.best != null) {
+                search = wider;
+            }
+        }
+        return slewPiece(left, right, from, to, x0, search.bestK1, search.bestK2);
+    }
+
+    /** The slew's line from {@code left} at bestK1 to {@code right} at bestK2, {@code right} moved to start there. */
+    private static Piece slewPiece(Piece left, Piece right, int from, int to, long x0, long bestK1, long bestK2) {
         Piece slew = new Piece();
         slew.uk = bestK1;
         slew.vk = left.at(bestK1);
@@ -868,6 +1004,8 @@ public final class PiecewiseEstimator {
     private static final class Search {
         final Piece left;
         final Piece right;
+        /** Largest |S's drift − left's| (infinite without a slew-rate bound). */
+        final double maxRelative;
         final List<Bucket> b;
         final int zf;
         final int zt;
@@ -886,7 +1024,8 @@ public final class PiecewiseEstimator {
         long nearK1;
         long nearK2;
 
-        Search(Piece left, Piece right, List<Bucket> b, int zf, int zt) {
+        Search(Piece left, Piece right, List<Bucket> b, int zf, int zt, double maxSlewRate) {
+            this.maxRelative = maxSlewRate + SLEW_RATE_SLACK;
             this.left = left;
             this.right = right;
             this.b = b;
@@ -959,22 +1098,33 @@ public final class PiecewiseEstimator {
         }
 
         void run(long[] k1s, long[] k2s) {
+            run(k1s, k2s, k1s.length, 0);
+        }
+
+        /**
+         * Searches the pairs of {@code k1s} × {@code k2s} but those of {@code k1s[oldFrom…]} ×
+         * {@code k2s[…oldTo)} (the pairs an earlier search over a narrower window has tried; see
+         * {@link #offer}).
+         */
+        void run(long[] k1s, long[] k2s, int oldFrom, int oldTo) {
             Piece s = new Piece();
             Piece[] chain = {left, s, right};
-            for (long k1 : k1s) {
+            for (int x = 0; x < k1s.length; x++) {
+                long k1 = k1s[x];
                 double v1 = left.at(k1);
                 int i1 = lowerBound(k1);
                 if (prefLeft[i1] < threshold()) {
                     continue; // every pair with this k1 is ruled out before k1
                 }
-                for (long k2 : k2s) {
+                for (int y = x < oldFrom ? 0 : oldTo; y < k2s.length; y++) {
+                    long k2 = k2s[y];
                     if (k2 <= k1) {
                         continue;
                     }
                     s.uk = k1;
                     s.vk = v1;
                     s.d = (right.at(k2) - v1) / (double) (k2 - k1);
-                    if (Math.abs(s.d) > MAX_SLEW_RATE) {
+                    if (Math.abs(s.d) > MAX_SLEW_RATE || Math.abs(s.d - left.d) > maxRelative) {
                         continue;
                     }
                     double stop = threshold();
@@ -998,16 +1148,36 @@ public final class PiecewiseEstimator {
                         }
                         continue;
                     }
-                    for (int i = 0; i < gaps.length; i++) {
-                        gaps[i] = gap(i < i1 ? left : i < i2 ? s : right, i);
-                    }
-                    Arrays.sort(gaps);
-                    if (best == null || Arrays.compare(gaps, best) > 0) {
-                        best = gaps.clone();
-                        bestK1 = k1;
-                        bestK2 = k2;
-                    }
+                    take(k1, k2, i1, i2, s);
                 }
+            }
+        }
+
+        /**
+         * Takes the chain through knots k1 &lt; k2 as the best when it fits and none is yet (the
+         * chain an earlier search over a narrower window chose, whose order among that search's
+         * chains the wider window keeps: see {@link #slew}).
+         */
+        void offer(long k1, long k2) {
+            Piece s = new Piece();
+            s.uk = k1;
+            s.vk = left.at(k1);
+            s.d = (right.at(k2) - s.vk) / (double) (k2 - k1);
+            if (best == null && sides(b, zf - 1, zt + 1, new long[] {k1, k2}, new Piece[] {left, s, right})) {
+                take(k1, k2, lowerBound(k1), lowerBound(k2), s);
+            }
+        }
+
+        /** The chain left → s (from k1) → right (from k2) as the best if its gaps are leximin-larger. */
+        private void take(long k1, long k2, int i1, int i2, Piece s) {
+            for (int i = 0; i < gaps.length; i++) {
+                gaps[i] = gap(i < i1 ? left : i < i2 ? s : right, i);
+            }
+            Arrays.sort(gaps);
+            if (best == null || Arrays.compare(gaps, best) > 0) {
+                best = gaps.clone();
+                bestK1 = k1;
+                bestK2 = k2;
             }
         }
     }
@@ -1996,7 +2166,8 @@ public final class PiecewiseEstimator {
     }
 
     private static PairEstimate result(PairAccumulator acc, PairEstimate fallback, List<Piece> pieces,
-                                       List<Piece> fitted, int unresolved, long width) {
+                                       List<Piece> fitted, int unresolved, long width, double maxSlewRate,
+                                       List<Piece> beyondBound) {
         long x0 = acc.x0();
         long v0 = acc.v0();
         int n = pieces.size();
@@ -2056,7 +2227,8 @@ public final class PiecewiseEstimator {
             upper = withSlews(join(fitted, MonotoneBound.Kind.UPPER), fitted, cuts, zones);
             mean = ConvexHullEstimator.meanWidth(lower, upper, acc.minX(), acc.maxX());
         }
-        PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width);
+        PiecewiseFit fit = new PiecewiseFit(transform, lower, upper, n, steps, breaks, unresolved, width,
+                beyondBound.size());
         Piece first = pieces.get(0);
         String note = String.format(ConvexHullEstimator.NOTES,
                 "hulls cross (clocks not linear over the trace): %d pieces, continuous at the knots except at %d step%s"
@@ -2064,11 +2236,33 @@ public final class PiecewiseEstimator {
                 n, steps.size(), steps.size() == 1 ? "" : "s", breaks, breaks == 1 ? "" : "s", width / 1e6,
                 unresolved > 0 ? "; " + unresolved + " bucket" + (unresolved == 1 ? "" : "s")
                         + " fit no line on its own (a step inside) and may leave messages inverted" : "")
-                + (bounded ? "" : "; a piece has too few messages for two-sided bounds: no bounds");
+                + (bounded ? "" : "; a piece has too few messages for two-sided bounds: no bounds")
+                + (maxSlewRate == NO_SLEW_RATE_BOUND ? "" : boundNote(maxSlewRate, pieces, beyondBound));
         PairGeometry geometry = new PairGeometry(acc.a(), acc.b(), acc.countAToB(), acc.countBToA(), x0, v0,
                 acc.minX(), acc.maxX(), fallback.pu(), fallback.pv(), fallback.qu(), fallback.qv());
         return new PairEstimate(geometry, note, null, new EstimateLine(first.vk - first.d * (double) first.uk, first.d),
                 bounded ? new PairBounds(lower, upper, mean) : null, FallbackStatistics.NONE, fit);
+    }
+
+    /**
+     * The note's part on a slew-rate bound: the bound, and each slew faster than it that the fit
+     * kept because none within it fits the messages there (its rate from the line before, in ppm,
+     * and where it starts, a-time in ns).
+     */
+    private static String boundNote(double maxSlewRate, List<Piece> pieces, List<Piece> beyondBound) {
+        StringBuilder note = new StringBuilder(String.format(ConvexHullEstimator.NOTES,
+                "; slews at most %.1f ppm from the line before", maxSlewRate * 1e6));
+        if (!beyondBound.isEmpty()) {
+            note.append(String.format(ConvexHullEstimator.NOTES, ", except %d where none that slow fits the messages"
+                    + " (a faster slew, or a step; the fit without the bound is kept there):", beyondBound.size()));
+            for (Piece slew : beyondBound) {
+                Piece before = pieces.get(pieces.indexOf(slew) - 1);
+                note.append(String.format(ConvexHullEstimator.NOTES, " %.1f ppm at a-time %d ns,",
+                        Math.abs(slew.d - before.d) * 1e6, slew.cut));
+            }
+            note.setLength(note.length() - 1);
+        }
+        return note.toString();
     }
 
     /**

@@ -16,11 +16,22 @@ import org.tracesync.core.transform.MonotoneBound;
  * @param unresolved    buckets no line fits on its own (a step inside them); their messages are
  *                      split at the cut that violates fewest hull points
  * @param bucketWidth   width of the time buckets the knots lie on (ns)
+ * @param slewsBeyondBound with a bound on the slew rate ({@link PiecewiseEstimator#estimate(
+ *                      org.tracesync.core.accumulate.PairAccumulator, PairEstimate, double)}): the
+ *                      slews faster than it, kept because none within it fits the messages there
+ *                      (the data contradict the bound); 0 without a bound
  */
 public record PiecewiseFit(ClockTransform transform, MonotoneBound lower, MonotoneBound upper, int pieces,
-                           List<ClockStep> steps, int breaks, int unresolved, long bucketWidth) {
+                           List<ClockStep> steps, int breaks, int unresolved, long bucketWidth,
+                           int slewsBeyondBound) {
     public PiecewiseFit {
         steps = List.copyOf(steps);
+    }
+
+    /** A fit without a slew-rate bound. */
+    public PiecewiseFit(ClockTransform transform, MonotoneBound lower, MonotoneBound upper, int pieces,
+                        List<ClockStep> steps, int breaks, int unresolved, long bucketWidth) {
+        this(transform, lower, upper, pieces, steps, breaks, unresolved, bucketWidth, 0);
     }
 
     public boolean hasBounds() {

@@ -11,6 +11,7 @@ import org.tracesync.core.estimate.ConvexHullEstimator;
 import org.tracesync.core.estimate.EstimateLine;
 import org.tracesync.core.estimate.FallbackStatistics;
 import org.tracesync.core.estimate.PairEstimate;
+import org.tracesync.core.estimate.PiecewiseEstimator;
 import org.tracesync.core.estimate.RegressionEstimator;
 import org.tracesync.core.estimate.RegressionStatistics;
 import org.tracesync.core.model.MessageInput;
@@ -44,9 +45,18 @@ public final class Synchronizer {
      * @param reference  node to use as reference, or null to choose
      * @param reducer    the reduction (default: path composition)
      * @param latency    minimum one-way latency per direction, used by every pair's hulls (null: none)
+     * @param maxSlewRate the fastest a slew may change a pair's offset, relative to its rate before
+     *                   (dimensionless, 5e-4 for 500 ppm), in the piecewise fit of pairs whose
+     *                   hulls cross; {@link PiecewiseEstimator#NO_SLEW_RATE_BOUND} (the default):
+     *                   none (see {@link PiecewiseEstimator#estimate(PairAccumulator, PairEstimate, double)})
      */
     public record Options(Estimator estimator, double confidence, String reference, Reducer reducer,
-                          MinimumLatency latency) {
+                          MinimumLatency latency, double maxSlewRate) {
+        public Options(Estimator estimator, double confidence, String reference, Reducer reducer,
+                       MinimumLatency latency) {
+            this(estimator, confidence, reference, reducer, latency, PiecewiseEstimator.NO_SLEW_RATE_BOUND);
+        }
+
         public Options(Estimator estimator, double confidence, String reference, Reducer reducer) {
             this(estimator, confidence, reference, reducer, null);
         }
@@ -60,19 +70,24 @@ public final class Synchronizer {
         }
 
         public Options withReference(String ref) {
-            return new Options(estimator, confidence, ref, reducer, latency);
+            return new Options(estimator, confidence, ref, reducer, latency, maxSlewRate);
         }
 
         public Options withEstimator(Estimator e) {
-            return new Options(e, confidence, reference, reducer, latency);
+            return new Options(e, confidence, reference, reducer, latency, maxSlewRate);
         }
 
         public Options withReducer(Reducer r) {
-            return new Options(estimator, confidence, reference, r, latency);
+            return new Options(estimator, confidence, reference, r, latency, maxSlewRate);
         }
 
         public Options withLatency(MinimumLatency m) {
-            return new Options(estimator, confidence, reference, reducer, m);
+            return new Options(estimator, confidence, reference, reducer, m, maxSlewRate);
+        }
+
+        /** With a slew-rate bound (dimensionless, > 0), or {@link PiecewiseEstimator#NO_SLEW_RATE_BOUND}. */
+        public Options withMaxSlewRate(double rate) {
+            return new Options(estimator, confidence, reference, reducer, latency, rate);
         }
     }
 
@@ -162,14 +177,22 @@ public final class Synchronizer {
         List<PairEstimate> estimates = new ArrayList<>();
         MinimumLatency tau = options.latency();
         List<String> tauWarnings = new ArrayList<>();
+        List<String> slewWarnings = new ArrayList<>();
         if (tau != null && !tau.isZero() && tau.assumption() != null) {
             tauWarnings.add(tau.assumption());
         }
+        double slewBound = options.maxSlewRate();
         for (PairAccumulator p : acc.nonEmptyPairs()) {
-            PairEstimate e = tau == null ? ConvexHullEstimator.estimate(p)
-                    : ConvexHullEstimator.estimate(p, tau.tau(p.a(), p.b()), tau.tau(p.b(), p.a()), tau.source());
+            PairEstimate e = tau == null ? ConvexHullEstimator.estimate(p, 0, 0, "", slewBound)
+                    : ConvexHullEstimator.estimate(p, tau.tau(p.a(), p.b()), tau.tau(p.b(), p.a()), tau.source(), slewBound);
             if (e.note().startsWith("tau ignored")) {
                 tauWarnings.add("pair " + nodes.get(p.a()).name() + "/" + nodes.get(p.b()).name() + ": " + e.note());
+            }
+            if (e.piecewise() != null && e.piecewise().slewsBeyondBound() > 0) {
+                slewWarnings.add(String.format(java.util.Locale.ROOT, "pair %s/%s: %d slew%s faster than the slew-rate"
+                        + " bound of %.1f ppm kept, where no slower slew fits the messages (the fit without the bound"
+                        + " is used there; the pair's note says where)", nodes.get(p.a()).name(), nodes.get(p.b()).name(),
+                        e.piecewise().slewsBeyondBound(), e.piecewise().slewsBeyondBound() == 1 ? "" : "s", slewBound * 1e6));
             }
             estimates.add(e);
         }
@@ -204,6 +227,15 @@ public final class Synchronizer {
             }
         }
         SyncResult result = options.reducer().reduce(nodes, acc, estimates, options.reference());
+        if (slewBound != PiecewiseEstimator.NO_SLEW_RATE_BOUND) {
+            List<String> warnings = new ArrayList<>(slewWarnings);
+            warnings.addAll(result.warnings());
+            java.util.Map<String, Object> stats = new java.util.LinkedHashMap<>(result.stats());
+            stats.put("max_slew_rate_ppm", slewBound * 1e6);
+            stats.put("slews_beyond_bound", estimates.stream()
+                    .mapToInt(e -> e.piecewise() == null ? 0 : e.piecewise().slewsBeyondBound()).sum());
+            result = new SyncResult(result.reference(), result.nodes(), result.pairs(), stats, warnings);
+        }
         if (!tauWarnings.isEmpty()) {
             List<String> warnings = new ArrayList<>(tauWarnings);
             warnings.addAll(result.warnings());

@@ -46,6 +46,28 @@ class PiecewiseEstimatorTest {
                 false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
     }
 
+    /**
+     * The clocks of issue #13's grid for NTP + slews ({@code LongTraceGridRun}, {@code simulate
+     * --nodes 2 --ntp 1 --slews 2 --seed SEED}): NTP-like rate corrections and two slews of
+     * {@code slewRate} per clock, {@code minLatency} both ways (100 µs exponential tail).
+     */
+    static SimulationConfig ntpSlews(long seed, long duration, double rate, long minLatency, double slewRate) {
+        LatencyModel latency = new LatencyModel(minLatency, minLatency, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, slewRate).apply(clocks, seed, START, duration);
+        return new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, duration, rate, false, 0, 0.0,
+                org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+    }
+
+    /** {@code result} scored against {@code config}'s clocks: no message inverted, the truth inside the bounds everywhere. */
+    static TruthScore.Score assertNoInversionTruthInside(SimulationConfig config, SyncResult result) {
+        TruthScore.Score s = score(config, result);
+        assertThat(s.inversions()).as("inversions: %s", s.firstViolation()).isZero();
+        assertThat(s.violations()).as(s.firstViolation()).isZero();
+        return s;
+    }
+
     static TruthScore.Score score(SimulationConfig config, SyncResult result) {
         Map<String, ClockModel> truth = config.clocks().stream().collect(Collectors.toMap(ClockModel::name, Function.identity()));
         TruthScore s = new TruthScore(result, config.names(), truth, 2.0);
@@ -163,13 +185,7 @@ class PiecewiseEstimatorTest {
      */
     @Test
     void slewBoundsComeFromTheBoundPiecesOutsideTheSlew() throws Exception {
-        long seed = 1;
-        LatencyModel latency = new LatencyModel(40_000, 40_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
-                1_000_000_000L, 50e-6, 0.0);
-        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 6 * HOUR);
-        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 6 * HOUR,
-                5.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SimulationConfig config = ntpSlews(1, 6 * HOUR, 5.0, 40_000, 500e-6);
         SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).steps()).isEmpty();
         TruthScore.Score s = score(config, result);
@@ -187,17 +203,34 @@ class PiecewiseEstimatorTest {
      */
     @Test
     void boundsHoldAroundABreak() throws Exception {
-        long seed = 10;
-        LatencyModel latency = new LatencyModel(30_000, 30_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, seed,
-                1_000_000_000L, 50e-6, 0.0);
-        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 1e-6).withSlews(2, 500e-6).apply(clocks, seed, START, 2 * HOUR);
-        SimulationConfig config = new SimulationConfig(seed, clocks, Topology.CHAIN.links(2, latency), START, 2 * HOUR,
-                50.0, false, 0, 0.0, org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
+        SimulationConfig config = ntpSlews(10, 2 * HOUR, 50.0, 30_000, 500e-6);
         SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config), Synchronizer.Options.defaults()).result();
         assertThat(result.pairs().get(0).note()).contains("breaks");
         TruthScore.Score s = score(config, result);
         assertThat(s.violations()).as(s.firstViolation()).isZero();
+    }
+
+    /**
+     * Issue #13's acceptance grid, NTP-like corrections with two 500 ppm slews per clock, 2 h at 2
+     * messages/s, 60 µs minimum latency each way (seed 1, the grid's worst case): at 2 messages/s
+     * the greedy piece before b's second slew runs 1.2 s into it (a line still fits its few
+     * messages there), and the slew's knots were searched only from the start of that piece's
+     * last bucket, after the true corner: the chain taken followed the line before 1.2 s too long
+     * and then slewed at 813 ppm, 588 µs from the truth at its first knot. The knots are now
+     * searched from two buckets earlier too: 82 µs, below the 95 µs that any estimator may err by
+     * there (docs/PERFORMANCE.md, "The floor at slews": chains that slew no faster than the
+     * simulated 500 ppm and fit every message as well as the truth).
+     */
+    @Test
+    void aSlewAtTwoMessagesPerSecondIsSearchedFromBeforeTheGreedyPiecesEnd() throws Exception {
+        SimulationConfig config = ntpSlews(1, 2 * HOUR, 2.0, 60_000, 500e-6);
+        SyncResult result = Synchronizer.synchronize(ClusterSimulator.input(config),
+                Synchronizer.Options.defaults().withReference("0")).result();
+        PairResult pair = result.pairs().get(0);
+        assertThat(pair.quality()).isEqualTo(Quality.PIECEWISE);
+        assertThat(pair.steps()).isEmpty();
+        TruthScore.Score s = assertNoInversionTruthInside(config, result);
+        assertThat(s.maxError()).as("max error (ns)").isLessThan(95_000);
     }
 
     /**

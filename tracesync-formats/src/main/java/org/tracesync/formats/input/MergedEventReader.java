@@ -72,6 +72,10 @@ final class MergedEventReader implements Closeable {
         first = new long[k];
         java.util.Arrays.fill(first, Long.MIN_VALUE);
         taken = new long[k];
+        liveTime = new long[k];
+        liveOffset = new long[k];
+        liveLast = new long[k];
+        liveCursor = new EventCursor[k];
         this.offset = offsets.clone();
         this.perTraceLimit = perTraceLimit;
         this.limited = perTraceLimit != Long.MAX_VALUE;
@@ -98,10 +102,6 @@ final class MergedEventReader implements Closeable {
     }
 
     /**
-     * Appends events to {@code block} until it is full or the traces end; returns false when
-     * they have ended (the block may still hold their last events).
-     */
-    /**
      * Trace i's first and last event times (local ns) read so far, {first, last}; null when it
      * had no event. "Last" is the latest read, which is the maximum unless times went backwards.
      */
@@ -109,10 +109,39 @@ final class MergedEventReader implements Closeable {
         return first[i] == Long.MIN_VALUE ? null : new long[] {first[i], last[i]};
     }
 
+    /**
+     * Appends events to {@code block} until it is full or the traces end; returns false when
+     * they have ended (the block may still hold their last events). A file cut during the read
+     * ends it in the input error naming that file ({@link #inputFault}).
+     */
     boolean fill(EventBlock block) throws IOException {
-        if (linear) {
-            return fillLinear(block);
+        try {
+            return linear ? fillLinear(block) : fillHeap(block);
+        } catch (InternalError e) {
+            throw inputFault(e);
         }
+    }
+
+    /**
+     * The input error that explains {@code fault}, the JVM's InternalError for a load by address
+     * that faulted (a mapped capture cut during the read; raised where the thread next polls, so
+     * anywhere in the merge): the first cursor whose file changed, else the first whose reads can
+     * fault. Rethrows {@code fault} when no cursor explains it.
+     */
+    IOException inputFault(InternalError fault) throws IOException {
+        for (boolean changedOnly : new boolean[] {true, false}) {
+            for (EventCursor c : cursors) {
+                IOException e = c == null ? null : c.inputFault(fault, changedOnly);
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+        throw fault;
+    }
+
+    /** {@link #fill} by the heap of the traces' times. */
+    private boolean fillHeap(EventBlock block) throws IOException {
         // counts in locals (written back on every exit), and kept without branches: which cursor
         // comes next, what kind of event it was and whether its time went back are not predictable
         long events = this.events;
@@ -157,7 +186,9 @@ final class MergedEventReader implements Closeable {
      * live traces in index order, and the next event is the live trace with the smallest corrected
      * time, the lowest index on ties: the heap's order, found by one pass of independent loads
      * and conditional moves over those few times instead of the heap's chain of dependent loads
-     * (heap slot, then its time) and swaps.
+     * (heap slot, then its time) and swaps. The times, cursors, offsets and last times are copied
+     * into arrays by position in that list for the block ({@link #byPosition}), so that the pass
+     * and the chosen trace's step load them without first loading the trace's index.
      */
     private boolean fillLinear(EventBlock block) throws IOException {
         long events = this.events;
@@ -165,39 +196,53 @@ final class MergedEventReader implements Closeable {
         long broadcasts = broadcastDatagrams;
         long backward = backwardTimestamps;
         int[] live = heap;
-        long[] current = this.current;
         int n = size;
+        long[] time = liveTime;
+        long[] off = liveOffset;
+        long[] lastTime = liveLast;
+        EventCursor[] cursor = liveCursor;
+        byPosition(n);
         try {
             while (n > 0) {
                 if (block.isFull()) {
                     return true;
                 }
                 int j = 0;
-                long best = current[live[0]];
+                long best = time[0];
                 for (int q = 1; q < n; q++) {
-                    long t = current[live[q]];
+                    long t = time[q];
                     boolean lt = t < best; // strict: an equal time keeps the lower index
                     j = lt ? q : j;
                     best = lt ? t : best;
                 }
                 int node = live[j];
-                EventCursor c = cursors[node];
+                EventCursor c = cursor[j];
                 events++;
                 int kind = c.emit(block, node, best);
                 keys += kind == EventCursor.KEY ? 1 : 0;
                 broadcasts += kind == EventCursor.BROADCAST ? 1 : 0;
                 if ((!limited || ++taken[node] < perTraceLimit) && c.advance()) {
                     long t = c.time();
-                    backward += t < last[node] ? 1 : 0;
-                    last[node] = t;
-                    current[node] = t - offset[node];
+                    backward += t < lastTime[j] ? 1 : 0;
+                    lastTime[j] = t;
+                    time[j] = t - off[j];
                 } else {
+                    last[node] = lastTime[j]; // an ended trace's: the write-back below covers the live ones
+                    current[node] = time[j];
                     n--;
                     System.arraycopy(live, j + 1, live, j, n - j);
+                    System.arraycopy(time, j + 1, time, j, n - j);
+                    System.arraycopy(off, j + 1, off, j, n - j);
+                    System.arraycopy(lastTime, j + 1, lastTime, j, n - j);
+                    System.arraycopy(cursor, j + 1, cursor, j, n - j);
                 }
             }
             return false;
         } finally {
+            for (int q = 0; q < n; q++) {
+                current[live[q]] = time[q];
+                last[live[q]] = lastTime[q];
+            }
             size = n;
             this.events = events;
             eventsRead = events;
@@ -205,6 +250,22 @@ final class MergedEventReader implements Closeable {
             broadcastDatagrams = broadcasts;
             otherEvents = events - keys - broadcasts;
             backwardTimestamps = backward;
+        }
+    }
+
+    /** The live traces' times, offsets, last times and cursors copied by position in {@link #heap}, for {@link #fillLinear}. */
+    private final long[] liveTime;
+    private final long[] liveOffset;
+    private final long[] liveLast;
+    private final EventCursor[] liveCursor;
+
+    private void byPosition(int n) {
+        for (int q = 0; q < n; q++) {
+            int node = heap[q];
+            liveTime[q] = current[node];
+            liveOffset[q] = offset[node];
+            liveLast[q] = last[node];
+            liveCursor[q] = cursors[node];
         }
     }
 

@@ -232,11 +232,15 @@ public final class MergedTraceInput implements MessageInput {
         MergedEventReader in = new MergedEventReader(traces, addresses, off, Long.MAX_VALUE);
         reading = in;
         try (in) {
-            if (options.readerThread()) {
-                BlockHandover.threaded(in::fill, block -> tcp.match(block, bcast), HANDOVER_BLOCKS,
-                        EventBlock.DEFAULT_CAPACITY);
-            } else {
-                BlockHandover.inline(in::fill, block -> tcp.match(block, bcast), EventBlock.DEFAULT_CAPACITY);
+            try {
+                if (options.readerThread()) {
+                    BlockHandover.threaded(in::fill, block -> tcp.match(block, bcast), HANDOVER_BLOCKS,
+                            EventBlock.DEFAULT_CAPACITY);
+                } else {
+                    BlockHandover.inline(in::fill, block -> tcp.match(block, bcast), EventBlock.DEFAULT_CAPACITY);
+                }
+            } catch (InternalError e) { // a faulting load raised past fill's return (see MergedEventReader.fill)
+                throw in.inputFault(e);
             }
             tcp.finish();
             bcast.finish();
@@ -327,11 +331,15 @@ public final class MergedTraceInput implements MessageInput {
         try (MergedEventReader in = new MergedEventReader(traces, addresses, new long[k], SAMPLE_EVENTS)) {
             EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
             boolean more;
-            do {
-                block.clear();
-                more = in.fill(block);
-                sample.add(block);
-            } while (more);
+            try {
+                do {
+                    block.clear();
+                    more = in.fill(block);
+                    sample.add(block);
+                } while (more);
+            } catch (InternalError e) { // as in read
+                throw in.inputFault(e);
+            }
         }
         CoarseClockOffsets.Estimate e = sample.estimate();
         if (!e.exceeds(options.window() / 4)) {

@@ -228,6 +228,11 @@ public record LatencyInputs(LatencyEvents events, List<EventTrace> others, SpanM
                     }
 
                     @Override
+                    public IOException inputFault(InternalError fault, boolean changedOnly) throws IOException {
+                        return c.inputFault(fault, changedOnly);
+                    }
+
+                    @Override
                     public long bytesRead() {
                         return c.bytesRead();
                     }

@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.tracesync.formats.TraceFormatException;
 
 /**
  * Sequential read window over a capture file: one reusable heap buffer refilled from a
@@ -32,10 +33,13 @@ final class BlockInput implements Closeable {
     /** File offset of buf[0]. */
     private long base;
     private boolean eof;
+    /** A file's size when opened (-1 for other channels): the read is of the file as it was then. */
+    private final long sizeAtOpen;
 
     BlockInput(Path file) throws IOException {
         this.file = file;
         this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        this.sizeAtOpen = channel.size();
     }
 
     /** Reads {@code channel} from its current position; {@code name} is the file named in errors. */
@@ -43,6 +47,7 @@ final class BlockInput implements Closeable {
         this.file = name;
         this.channel = channel;
         this.base = channel.position();
+        this.sizeAtOpen = channel instanceof FileChannel f ? f.size() : -1;
     }
 
     /** Moves to file offset {@code offset}, dropping what was buffered. */
@@ -113,11 +118,49 @@ final class BlockInput implements Closeable {
             int r = channel.read(ByteBuffer.wrap(buf, limit, buf.length - limit));
             if (r < 0) {
                 eof = true;
+                TraceFormatException changed = changed(base + limit);
+                if (changed != null) {
+                    throw changed;
+                }
             } else {
                 limit += r;
             }
         }
         return limit - pos >= n;
+    }
+
+    /**
+     * Null when the file has its size at open (or is not a file); otherwise the error to raise at
+     * {@code offset} instead of any other: the file was truncated or written to during the read.
+     * Checked where the read meets the file's end and before every error.
+     */
+    TraceFormatException changed(long offset) {
+        if (sizeAtOpen < 0) {
+            return null;
+        }
+        long now;
+        try {
+            now = channel.size();
+        } catch (IOException e) {
+            return null; // the error being raised says what went wrong
+        }
+        return now == sizeAtOpen ? null : changedError(file, offset, sizeAtOpen, now);
+    }
+
+    /** The error of a file whose size went from {@code atOpen} to {@code now} during the read, at {@code offset}. */
+    static TraceFormatException changedError(Path file, long offset, long atOpen, long now) {
+        String m;
+        if (now < atOpen) {
+            m = "file truncated during the read: " + atOpen + " bytes when opened, " + now
+                    + " now (cut by another process?)";
+        } else if (now > atOpen) {
+            m = "file changed during the read: " + atOpen + " bytes when opened, " + now
+                    + " now (still being written?); read it once it is complete";
+        } else {
+            m = "a fault reading the mapped file (an I/O error, or the file changed during the read"
+                    + " and back to its size, " + now + " bytes)";
+        }
+        return TraceFormatException.atOffset(file, offset, m);
     }
 
     @Override

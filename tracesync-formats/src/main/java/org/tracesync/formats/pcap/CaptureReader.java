@@ -72,11 +72,13 @@ public abstract class CaptureReader implements Closeable {
         if (r instanceof PcapReader p && kind != CaptureWindow.Kind.HEAP && r.in.fileChannel() != null) {
             CaptureWindow w = null;
             try {
-                w = new CaptureWindow(r.in.fileChannel(), kind, size);
+                w = new CaptureWindow(file, r.in.fileChannel(), kind, size);
                 w.require(r.in.offset(), 0); // the first window: a file system that cannot map it keeps the heap buffers
                 p.readInPlace(w);
             } catch (IOException e) {
-                w.close(); // not null: only require throws IOException
+                if (w != null) {
+                    w.close();
+                }
             } catch (RuntimeException e) {
                 if (w != null) {
                     w.close();
@@ -236,8 +238,23 @@ public abstract class CaptureReader implements Closeable {
         return recordOffset;
     }
 
+    /**
+     * The error to raise instead of {@code fault}, an InternalError of the JVM for a load by
+     * address that faulted (a mapped file cut during the read), when this reader reads a mapped
+     * window: it names the file and the record being read. Null for a reader that maps nothing
+     * (then the fault is not its own). {@code changedOnly}: only when the file's size changed.
+     */
+    TraceFormatException fault(InternalError fault, boolean changedOnly) throws IOException {
+        return null;
+    }
+
+    /**
+     * The error {@code message} at {@code offset}, or — when the file changed size since it was
+     * opened — the error saying so: what looked wrong was then probably the change.
+     */
     TraceFormatException error(long offset, String message) {
-        return TraceFormatException.atOffset(in.file(), offset, message);
+        TraceFormatException changed = in.changed(offset);
+        return changed != null ? changed : TraceFormatException.atOffset(in.file(), offset, message);
     }
 
     @Override

@@ -88,6 +88,13 @@ final class CaptureTrace implements EventTrace {
         Cursor(CaptureReader r, int self, AddressTable traced, List<Long> directed, boolean fused) {
             this.r = r;
             this.fused = fused;
+            // a classic pcap's link type is the file's: checked once here, not per packet
+            this.ethernetInPlace = fused && r.readsInPlace && r instanceof PcapReader
+                    && r.linkType() == LinkTypes.ETHERNET;
+            this.inPlacePcap = r.readsInPlace && r instanceof PcapReader p ? p : null;
+            for (int k = 0; k < PAIRS; k++) {
+                pairKey[k] = pairSlot(EMPTY_A) == k ? EMPTY_B : EMPTY_A;
+            }
             this.self = self;
             this.traced = traced;
             this.directed = directed;
@@ -95,7 +102,7 @@ final class CaptureTrace implements EventTrace {
 
         @Override
         public boolean advance() throws IOException {
-            boolean more = r.next();
+            boolean more = inPlacePcap != null ? inPlacePcap.nextFromWindow() : r.next();
             if (!interfacesRead) {
                 readInterfaces();
             }
@@ -121,16 +128,38 @@ final class CaptureTrace implements EventTrace {
             return r.timestamp();
         }
 
+        /**
+         * Small enough in bytecode (under C2's 325 bytes for a hot call) for the merge loop to
+         * inline it with the in-place fast path ({@link #inPlace}); every other packet goes
+         * through {@link #emitOther}, out of line.
+         */
         @Override
         public int emit(EventBlock block, int node, long ts) {
-            if (fused && r.linkType() == LinkTypes.ETHERNET && r.capturedLength() >= 54) {
+            long in;
+            if (ethernetInPlace && r.capturedLength >= 54 && (in = r.windowAddress) != 0) {
+                int kind = inPlace(block, node, ts, in);
+                if (kind != NOT_FAST) {
+                    return kind;
+                }
+            }
+            return emitOther(block, node, ts);
+        }
+
+        /** {@link #ethernetIpv4Tcp} of the record in place at {@code in} (54 bytes or more readable from it). */
+        private int inPlace(EventBlock block, int node, long ts, long in) {
+            sun.misc.Unsafe u = CaptureWindow.U;
+            return ethernetIpv4Tcp(block, node, ts, Long.reverseBytes(u.getLong(in + 12)),
+                    Long.reverseBytes(u.getLong(in + 20)), Long.reverseBytes(u.getLong(in + 26)),
+                    Long.reverseBytes(u.getLong(in + 34)), Long.reverseBytes(u.getLong(in + 42)));
+        }
+
+        /** {@link #emit} of a packet that the in-place fast path did not take. */
+        private int emitOther(EventBlock block, int node, long ts) {
+            if (fused && !ethernetInPlace && r.linkType() == LinkTypes.ETHERNET && r.capturedLength() >= 54) {
                 int kind;
                 long a = r.windowAddress; // in place: 54 bytes or more readable from a
                 if (a != 0) {
-                    sun.misc.Unsafe u = CaptureWindow.U;
-                    kind = ethernetIpv4Tcp(block, node, ts, Long.reverseBytes(u.getLong(a + 12)),
-                            Long.reverseBytes(u.getLong(a + 20)), Long.reverseBytes(u.getLong(a + 26)),
-                            Long.reverseBytes(u.getLong(a + 34)), Long.reverseBytes(u.getLong(a + 42)));
+                    kind = inPlace(block, node, ts, a);
                 } else {
                     byte[] b = r.data();
                     int off = r.dataOffset();
@@ -145,6 +174,10 @@ final class CaptureTrace implements EventTrace {
         }
 
         private static final int NOT_FAST = -1;
+        /** A classic pcap of Ethernet frames read in place: {@link #emit} loads the fast path's words from the window with no other check than the length. */
+        private final boolean ethernetInPlace;
+        /** The reader when it is a classic pcap read in place: {@link #advance} calls its in-place step directly. */
+        private final PcapReader inPlacePcap;
         /** Whether {@link #emit} takes {@link #ethernetIpv4Tcp} first (false only in tests: the other path alone). */
         private final boolean fused;
 
@@ -167,13 +200,15 @@ final class CaptureTrace implements EventTrace {
                     || total < 20) {
                 return NOT_FAST;
             }
-            int src = find(0, DecodedPacket.V4_MAPPED | addresses >>> 32);
-            int dst = find(0, DecodedPacket.V4_MAPPED | addresses & 0xffff_ffffL);
-            if (src != -1 && dst != -1) {
+            int k = pairSlot(addresses);
+            long ids = pairKey[k] == addresses ? pairIds[k] : pair(addresses, k);
+            if (ids != -1) {
+                int src = (int) (ids >>> 32);
+                int dst = (int) ids;
                 int srcOwner = (src >>> 16) - 1;
                 int dstOwner = (dst >>> 16) - 1;
                 boolean fromMe = srcOwner == self;
-                if (fromMe != (dstOwner == self) && srcOwner >= 0 && dstOwner >= 0) {
+                if (fromMe != (dstOwner == self)) {
                     int tcp12 = (int) (w4 >>> 24) & 0xff;
                     int payloadLength = Math.max(0, total - 20 - (tcp12 >>> 4) * 4);
                     block.addSegment(node, fromMe, ts, src & 0xffff, dst & 0xffff, (int) (ports >>> 48),
@@ -215,6 +250,40 @@ final class CaptureTrace implements EventTrace {
         }
 
         /**
+         * The fast path's address pairs (source << 32 | destination, IPv4) whose two addresses
+         * are in the table with an owner, by a hash of the pair, with their ids and owners as
+         * {@link #find} gives them (source << 32 | destination): a capture's packets run between
+         * a few pairs of hosts, and one compare here replaces two probes. A slot that holds no
+         * pair holds a key whose own slot is another ({@link #EMPTY_A}, {@link #EMPTY_B}), so no
+         * pair ever equals it there.
+         */
+        private final long[] pairKey = new long[PAIRS];
+        private final long[] pairIds = new long[PAIRS];
+        private static final int PAIRS = 64;
+        private static final long EMPTY_A = 0;
+        private static final long EMPTY_B = 1;
+
+        private static int pairSlot(long addresses) {
+            return (int) ((addresses * 0xC2B2AE3D27D4EB4FL) >>> 58); // 6 bits: PAIRS slots
+        }
+
+        /**
+         * The pair's ids and owners (source << 32 | destination, each as {@link #find} gives it),
+         * cached in slot {@code k}, or -1 when an address is not in the table or has no owner.
+         */
+        private long pair(long addresses, int k) {
+            int src = find(0, DecodedPacket.V4_MAPPED | addresses >>> 32);
+            int dst = find(0, DecodedPacket.V4_MAPPED | addresses & 0xffff_ffffL);
+            if (src == -1 || dst == -1 || src >>> 16 == 0 || dst >>> 16 == 0) {
+                return -1;
+            }
+            long ids = (long) src << 32 | (dst & 0xffff_ffffL);
+            pairKey[k] = addresses;
+            pairIds[k] = ids;
+            return ids;
+        }
+
+        /**
          * IPv4 addresses found in the table, by a hash of their low word, with their id and owner:
          * a capture names a few hosts over and over, and one compare here replaces a probe of the
          * shared table and a read of the owner. Exact: an address's id and owner never change once
@@ -252,6 +321,11 @@ final class CaptureTrace implements EventTrace {
         @Override
         public List<String> warnings() {
             return new ArrayList<>(r.warnings());
+        }
+
+        @Override
+        public IOException inputFault(InternalError fault, boolean changedOnly) throws IOException {
+            return r.fault(fault, changedOnly);
         }
 
         @Override

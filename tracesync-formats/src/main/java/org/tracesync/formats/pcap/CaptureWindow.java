@@ -6,6 +6,7 @@ import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import org.tracesync.formats.TraceFormatException;
 
 /**
  * A sequential window over a capture file that the decoders read in place, without the heap
@@ -23,7 +24,19 @@ import java.nio.channels.FileChannel;
  * windows is mapped or read again from its start), so a caller holds an index into the buffer
  * only until its next call. The buffer's order is big-endian (the network's).
  *
- * <p>Cost: O(1) per call; one mapping (or read system call) per window. Memory: one window.
+ * <p><b>A file that changes during the read.</b> The window reads the file as it was when
+ * opened: its size then is compared with its size now at every new window, at the end and on
+ * every error, and any difference is the error "truncated (or changed) during the read", naming
+ * the file and the offset ({@link #changed}). A mapped window's pages past a new, shorter end
+ * fault when loaded (SIGBUS): the JVM then lets the load return a meaningless value and raises
+ * an {@code InternalError} at a later point of the same thread (its next safepoint poll or
+ * native call), not at the load. So the readers treat their values as suspect until the next
+ * check, and every native call here (the size, map, unmap) catches that error and turns it into
+ * the same input error ({@link #fault}); the callers that hold a record's bytes catch it where it
+ * may surface (the reader's {@code next}, the merge's {@code fill}).
+ *
+ * <p>Cost: O(1) per call; one mapping (or read system call) and one size query per window.
+ * Memory: one window.
  */
 final class CaptureWindow implements Closeable {
 
@@ -48,7 +61,12 @@ final class CaptureWindow implements Closeable {
     /** The offset of {@code java.nio.Buffer.address} (a direct buffer's first byte), -1 without {@link #U}. */
     private static final long ADDRESS = addressOffset();
 
+    private final java.nio.file.Path file;
     private final FileChannel channel;
+    /** The file's size when the window was made: the read never goes past it. */
+    private final long sizeAtOpen;
+    /** Whether a load by address faulted (an InternalError was caught): the file changed or its pages failed. */
+    private boolean faulted;
     private final Kind kind;
     private final int size;
     private ByteBuffer buf = EMPTY;
@@ -60,18 +78,20 @@ final class CaptureWindow implements Closeable {
     private int limit;
 
     /**
-     * A window of {@code kind} ({@link Kind#MAPPED} or {@link Kind#DIRECT}) over {@code channel},
-     * which the caller keeps open until {@link #close()} and closes itself. {@code size} bytes per
-     * window, larger for a longer range asked at once.
+     * A window of {@code kind} ({@link Kind#MAPPED} or {@link Kind#DIRECT}) over {@code channel}
+     * ({@code file}, named in errors), which the caller keeps open until {@link #close()} and
+     * closes itself. {@code size} bytes per window, larger for a longer range asked at once.
      */
-    CaptureWindow(FileChannel channel, Kind kind, int size) {
+    CaptureWindow(java.nio.file.Path file, FileChannel channel, Kind kind, int size) throws IOException {
         if (kind == Kind.HEAP) {
             throw new IllegalArgumentException("a window is mapped or direct");
         }
         if (!available()) {
             throw new IllegalStateException("sun.misc.Unsafe is not available: no capture window");
         }
+        this.file = file;
         this.channel = channel;
+        this.sizeAtOpen = channel.size();
         this.kind = kind;
         this.size = Math.max(size, 64);
     }
@@ -146,7 +166,42 @@ final class CaptureWindow implements Closeable {
 
     /** Bytes of the file from {@code offset} (its size read again), 0 past its end. */
     long available(long offset) throws IOException {
-        return Math.max(0, channel.size() - offset);
+        return Math.max(0, sizeNow() - offset);
+    }
+
+    /**
+     * The file's size now. The query is a native call, where the JVM raises the InternalError of
+     * a load by address that faulted since the last one: it is caught here and remembered.
+     */
+    private long sizeNow() throws IOException {
+        try {
+            return channel.size();
+        } catch (InternalError e) {
+            faulted = true;
+            return channel.size();
+        }
+    }
+
+    /**
+     * Null when the file still has its size at open and no load has faulted; otherwise the error
+     * to raise at {@code offset} (the record being read) instead of any other: what was read
+     * since the change may be bytes that are no longer the file's.
+     */
+    TraceFormatException changed(long offset) throws IOException {
+        long now = sizeNow();
+        return now == sizeAtOpen && !faulted ? null : changedError(offset, now);
+    }
+
+    /** The error for {@code fault}, an InternalError of a load by address, caught while reading at {@code offset}. */
+    TraceFormatException fault(long offset, InternalError fault) throws IOException {
+        faulted = true;
+        TraceFormatException e = changedError(offset, sizeNow());
+        e.initCause(fault);
+        return e;
+    }
+
+    private TraceFormatException changedError(long offset, long now) {
+        return BlockInput.changedError(file, offset, sizeAtOpen, now);
     }
 
     private int move(long offset, int n) throws IOException {
@@ -155,12 +210,24 @@ final class CaptureWindow implements Closeable {
 
     /** Unmaps the window and maps one starting at {@code offset}: at least {@code n} bytes unless the file ends first. */
     private int map(long offset, int n) throws IOException {
-        release();
-        long length = Math.min(Math.max(size, n), channel.size() - offset);
+        try {
+            release();
+        } catch (InternalError e) { // unmapping is a native call: a fault of an earlier load surfaces here
+            throw fault(offset, e);
+        }
+        long now = sizeNow();
+        if (now != sizeAtOpen || faulted) {
+            throw changedError(offset, now);
+        }
+        long length = Math.min(Math.max(size, n), now - offset);
         if (length < n) {
             return -1;
         }
-        buf = channel.map(FileChannel.MapMode.READ_ONLY, offset, length).order(ByteOrder.BIG_ENDIAN);
+        try {
+            buf = channel.map(FileChannel.MapMode.READ_ONLY, offset, length).order(ByteOrder.BIG_ENDIAN);
+        } catch (InternalError e) {
+            throw fault(offset, e);
+        }
         address = U.getLong(buf, ADDRESS);
         base = offset;
         limit = (int) length;
@@ -169,6 +236,10 @@ final class CaptureWindow implements Closeable {
 
     /** Moves the bytes from {@code offset} to the start of the direct buffer and reads until {@code n} are held. */
     private int read(long offset, int n) throws IOException {
+        long now = sizeNow();
+        if (now != sizeAtOpen) {
+            throw changedError(offset, now);
+        }
         long rel = offset - base;
         int keep = rel >= 0 && rel < limit ? (int) (limit - rel) : 0;
         if (n > buf.capacity()) {
@@ -211,9 +282,17 @@ final class CaptureWindow implements Closeable {
         }
     }
 
+    /**
+     * Unmaps the window. A fault of an earlier load that surfaces in the unmapping is not raised
+     * here (the reader was already ending, or failing with its own error).
+     */
     @Override
     public void close() {
-        release();
+        try {
+            release();
+        } catch (InternalError e) {
+            faulted = true;
+        }
     }
 
     private static sun.misc.Unsafe unsafe() {

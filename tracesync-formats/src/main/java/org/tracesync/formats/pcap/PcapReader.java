@@ -63,7 +63,44 @@ final class PcapReader extends CaptureReader {
     public boolean next() throws IOException {
         // two methods, each small enough for the JIT to inline into the merge loop (360 bytes of
         // bytecode together were compiled as a call per packet)
-        return inPlace != null ? nextInPlace() : nextInBuffer();
+        return inPlace == null ? nextInBuffer() : nextFromWindow();
+    }
+
+    /**
+     * {@link #next()} of a reader that reads in place ({@link #readsInPlace}). The matching cursor
+     * calls it directly: the JIT then compiles its cursor's step with the in-place read alone
+     * (through {@code next}, the heap readers of the address scan add the heap read to the
+     * profile, and the step grew too big to be inlined into the merge loop).
+     */
+    boolean nextFromWindow() throws IOException {
+        try {
+            return nextInPlace();
+        } catch (InternalError e) { // a load from a mapped page past the file's new end (see CaptureWindow)
+            throw inPlaceFault(e);
+        }
+    }
+
+    /** The error for {@code e}, a load by address that faulted while reading in place, or e itself when the window has no part in it. */
+    private IOException inPlaceFault(InternalError e) throws IOException {
+        noRecord();
+        TraceFormatException f = fault(e, false);
+        if (f == null) {
+            throw e;
+        }
+        return f;
+    }
+
+    @Override
+    TraceFormatException fault(InternalError fault, boolean changedOnly) throws IOException {
+        if (inPlace == null) {
+            return null;
+        }
+        windowAddress = 0;
+        TraceFormatException changed = inPlace.changed(recordOffset);
+        if (changed != null || changedOnly || inPlace.kind() != CaptureWindow.Kind.MAPPED) {
+            return changed;
+        }
+        return inPlace.fault(recordOffset, fault);
     }
 
     /** {@link #next()} from the heap buffer. */
@@ -126,7 +163,7 @@ final class PcapReader extends CaptureReader {
         // the record ends beyond the window: moves it
         if (p + 16 + len > w.held() && (p = w.require(at, 16 + len)) < 0) {
             noRecord();
-            throw truncatedRecord(len, w.available(at) - 16);
+            throw changedOr(truncatedRecord(len, w.available(at) - 16));
         }
         windowAddress = w.address() + p + 16; // after require, which may have moved the window
         capturedLength = len;
@@ -141,7 +178,7 @@ final class PcapReader extends CaptureReader {
      * {@link #MAX_RECORD} or a fraction beyond the resolution is the file's error, and leaves no
      * current record. Shared by the heap and the in-place reads.
      */
-    private int header(long time, long lengths) throws TraceFormatException {
+    private int header(long time, long lengths) throws IOException {
         time = bigEndian ? Long.reverseBytes(time) : Long.rotateLeft(time, 32);
         lengths = bigEndian ? Long.reverseBytes(lengths) : Long.rotateLeft(lengths, 32);
         long incl = lengths >>> 32;
@@ -149,20 +186,38 @@ final class PcapReader extends CaptureReader {
         originalLength = lengths & 0xffffffffL;
         if (incl > MAX_RECORD || frac >= fractionLimit) {
             noRecord();
-            throw badHeader(incl, frac);
+            throw changedOr(badHeader(incl, frac));
         }
         timestamp = (time >>> 32) * 1_000_000_000L + frac * fractionNs;
         return (int) incl;
     }
 
-    /** In place, no record at {@code at}: false at the end (of the file or the part), else the error of a truncated header. */
+    /**
+     * In place, no record at {@code at}: false at the end (of the file or the part), else the
+     * error of a truncated header; either way, first the error of a file that changed during the
+     * read (so every read in place ends with that check: what it returned was the file's).
+     */
     private boolean endInPlace(long at) throws IOException {
         noRecord();
+        TraceFormatException changed = inPlace.changed(at);
+        if (changed != null) {
+            throw changed;
+        }
         long n = at >= end ? 0 : inPlace.available(at);
         if (n == 0) {
             return false;
         }
         throw truncatedHeader(at, n);
+    }
+
+    /**
+     * {@code e}, an error of the record being read, or — when reading in place and the file
+     * changed during the read — the error saying so: the bytes that looked wrong were then
+     * probably not the file's.
+     */
+    private TraceFormatException changedOr(TraceFormatException e) throws IOException {
+        TraceFormatException changed = inPlace == null ? null : inPlace.changed(recordOffset);
+        return changed != null ? changed : e;
     }
 
     /** No current record (its window may be unmapped): false. */

@@ -302,4 +302,41 @@ class MatchingPipelineTest {
         assertThatThrownBy(() -> TraceInputs.open(List.of(src, copy)))
                 .isInstanceOf(org.tracesync.formats.TraceSetException.class).hasMessageContaining("both have the node name 'VM1'");
     }
+
+    /**
+     * A capture cut by another process while the pass reads it in place (its copy truncated to 4 KiB
+     * from the message sink, at the first, 2,000th or 9,000th message of about 19,000, behind the reader's position in its mapped window): the pass ends in
+     * one input error naming that file (on the reading thread too) and an offset and saying it was truncated during the read,
+     * wherever the JVM raises the fault of the load (the reader's next record, the fast path's
+     * header loads in the merge), never an InternalError.
+     */
+    @ParameterizedTest(name = "at message {0}, reader thread {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"1,false", "2000,false", "9000,false", "1,true", "9000,true"})
+    void captureTruncatedDuringTheReadEndsInAnInputError(int atMessage, boolean readerThread) throws IOException {
+        List<Path> copies = new ArrayList<>();
+        for (Path p : threeHosts()) {
+            Path c = tmp.resolve(p.getFileName());
+            Files.copy(p, c);
+            copies.add(c);
+        }
+        Path cut = copies.get(1);
+        long size = Files.size(cut);
+        // a window of 1 s: messages are decided while the pass reads, not at its end
+        MessageInput in = TraceInputs.open(copies, InputOptions.defaults().withReaderThread(readerThread)
+                .withWindow(SECOND));
+        long[] seen = {0};
+        assertThatThrownBy(() -> in.readMessages((s, r, ts, tr) -> {
+            if (++seen[0] == atMessage) {
+                try (java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(cut,
+                        java.nio.file.StandardOpenOption.WRITE)) {
+                    w.truncate(4096);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        })).isInstanceOf(org.tracesync.formats.TraceFormatException.class)
+                .hasMessageStartingWith(cut + ":offset ")
+                .hasMessageContaining("file truncated during the read: " + size + " bytes when opened, 4096 now");
+        assertThat(seen[0]).isGreaterThanOrEqualTo(atMessage);
+    }
 }

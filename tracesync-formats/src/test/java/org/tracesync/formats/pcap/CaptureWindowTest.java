@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -158,6 +160,114 @@ class CaptureWindowTest {
         assertThatThrownBy(() -> records(CaptureReader.openInPlace(f, kind, 100)))
                 .isInstanceOf(TraceFormatException.class)
                 .hasMessageContaining("truncated packet record: " + whole.length + " bytes announced");
+    }
+
+    /**
+     * A capture cut by another process while it is read in place: behind the reader's position
+     * inside its mapped window (the pages it loads from are gone: a fault), at its position, or
+     * ahead of its window. The read ends in one error naming the file and an offset and saying
+     * the file was truncated during the read, never in the JVM's InternalError of a faulting load
+     * or a record made of bytes that are no longer the file's.
+     */
+    @ParameterizedTest(name = "kind={0} cutAt={1}")
+    @CsvSource({"MAPPED,4096", "MAPPED,40000", "MAPPED,200000", "DIRECT,4096", "DIRECT,200000", "HEAP,4096",
+            "HEAP,200000"})
+    void fileTruncatedDuringTheReadGivesAClearError(CaptureWindow.Kind kind, long cutAt) throws IOException {
+        Path f = randomPcap(11, 3000, true, false);
+        long size = Files.size(f);
+        assertThat(size).isGreaterThan(400_000);
+        Throwable thrown = null;
+        int read = 0;
+        try (CaptureReader r = CaptureReader.openInPlace(f, kind, 1 << 16)) {
+            assertThat(r.readsInPlace).isEqualTo(kind != CaptureWindow.Kind.HEAP);
+            while (r.next() && r.recordOffset() < 30_000) {
+                read++;
+            }
+            try (FileChannel w = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                w.truncate(cutAt);
+            }
+            long sum = 0;
+            try {
+                while (r.next()) {
+                    read++;
+                    sum += r.data()[r.dataOffset()]; // every byte of the record through the window
+                }
+                thrown = new AssertionError("no error after " + read + " records (" + sum + ")");
+            } catch (InternalError e) {
+                // a faulting load of data()'s copy, raised where this thread next polled (here, past
+                // next's catch): the merge's fill asks the reader, as here
+                thrown = r.fault(e, false);
+            }
+        } catch (Throwable e) {
+            thrown = e;
+        }
+        assertThat(thrown).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(f + ":offset ")
+                .hasMessageContaining("truncated during the read")
+                .hasMessageContaining(size + " bytes when opened, " + cutAt + " now");
+    }
+
+    /**
+     * A capture that grows while it is read (still being written), in place or through the heap
+     * buffer: an error says so, at the latest where the read meets the file's end.
+     */
+    @ParameterizedTest(name = "kind={0}")
+    @CsvSource({"MAPPED", "DIRECT", "HEAP"})
+    void fileGrownDuringTheReadGivesAClearError(CaptureWindow.Kind kind) throws IOException {
+        Path f = randomPcap(12, 3000, true, false);
+        long size = Files.size(f);
+        try (CaptureReader r = CaptureReader.openInPlace(f, kind, 1 << 16)) {
+            while (r.next() && r.recordOffset() < 30_000) {
+                // the first window
+            }
+            Files.write(f, new byte[100], StandardOpenOption.APPEND);
+            assertThatThrownBy(() -> {
+                while (r.next()) {
+                    r.data();
+                }
+            }).isInstanceOf(TraceFormatException.class)
+                    .hasMessageStartingWith(f + ":offset ")
+                    .hasMessageContaining("changed during the read: " + size + " bytes when opened, " + (size + 100) + " now");
+        }
+    }
+
+    /** A pcapng capture (read through the heap buffer) cut or grown during the read: the same errors. */
+    @ParameterizedTest(name = "cutAt={0}")
+    @CsvSource({"4096", "200000", "-1"})
+    void pcapngChangedDuringTheReadGivesAClearError(long cutAt) throws IOException {
+        Path f = dir.resolve("r.pcapng");
+        SplittableRandom rnd = new SplittableRandom(13);
+        byte[] buf = new byte[400];
+        try (PcapngWriter w = new PcapngWriter(f, false)) {
+            w.addInterface(PcapngWriter.Interface.of(LinkTypes.ETHERNET, "eth0"));
+            for (int i = 0; i < 3000; i++) {
+                int len = rnd.nextInt(301);
+                rnd.nextBytes(buf);
+                w.writePacket(0, 1_700_000_000_000_000_000L + i * 1000L, buf, 0, len, len);
+            }
+        }
+        long size = Files.size(f);
+        try (CaptureReader r = CaptureReader.open(f)) {
+            while (r.next() && r.recordOffset() < 30_000) {
+                // some records
+            }
+            if (cutAt < 0) {
+                Files.write(f, new byte[100], StandardOpenOption.APPEND);
+            } else {
+                try (FileChannel w = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                    w.truncate(cutAt);
+                }
+            }
+            assertThatThrownBy(() -> {
+                while (r.next()) {
+                    r.data();
+                }
+            }).isInstanceOf(TraceFormatException.class)
+                    .hasMessageStartingWith(f + ":offset ")
+                    .hasMessageContaining(cutAt < 0
+                            ? "changed during the read: " + size + " bytes when opened, " + (size + 100) + " now"
+                            : "truncated during the read: " + size + " bytes when opened, " + cutAt + " now");
+        }
     }
 
     private interface Opener {
