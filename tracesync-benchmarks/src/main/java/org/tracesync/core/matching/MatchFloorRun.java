@@ -23,7 +23,11 @@ import org.tracesync.formats.input.TraceStageRun;
  *       by time, one pair update per message), 60 s window, without and with read-ahead, and
  *       with a 1 s window (its tables then stay in the caches: what is left is work per event);</li>
  *   <li>{@code tcp}: {@link TcpMatcher} as {@code sync} runs it, into a sink that does what the
- *       minimal pair update does, with a 60 s and a 1 s window, and into {@link PairAccumulators}.</li>
+ *       minimal pair update does, with a 60 s and a 1 s window, and into {@link PairAccumulators};
+ *       {@code tcp30}, {@code tcp15}, {@code tcp5}: with windows of 30, 15 and 5 s (the window's
+ *       tables shrink with it: where the cost steps down is where they fit a cache);</li>
+ *   <li>{@code foot}S{@code x}F: {@link FootprintMatcher}, records of S longs, F table slots per
+ *       record, 60 s window ({@code w1}: 1 s): the same work over footprints of 40 to 96 MB.</li>
  * </ul>
  *
  * <pre>java -Xmx6g -cp tracesync-benchmarks/target/benchmarks.jar org.tracesync.core.matching.MatchFloorRun ROUNDS CAPTURE...</pre>
@@ -83,7 +87,7 @@ public final class MatchFloorRun {
         // the peaks of live keys, to size the minimal matcher's tables once for each window
         int peak = peakKeys(blocks, nodes, w60);
         int peak1 = peakKeys(blocks, nodes, w1);
-        String[] names = {"scan", "minimal60", "minimal60ahead", "+flows", "+exchanges", "+both", "light60", "minimal1", "minimal1ahead", "light1", "tcp60", "tcp60acc", "tcp1"};
+        String[] names = {"scan", "minimal60", "minimal60ahead", "+flows", "+exchanges", "+both", "light60", "minimal1", "minimal1ahead", "light1", "tcp60", "tcp60acc", "tcp1", "foot8x2", "foot4x2", "foot8x4", "foot4x4", "foot4x1", "foot8x2w1", "foot4x2w1", "tcp30", "tcp15", "tcp5"};
         Variant[] all = {
             () -> () -> scan(blocks),
             () -> minimal(blocks, new MinimalMatcher(nodes, w60, peak, false)),
@@ -98,6 +102,16 @@ public final class MatchFloorRun {
             () -> tcp(blocks, nodes, w60, null),
             () -> tcp(blocks, nodes, w60, new PairAccumulators(nodes)),
             () -> tcp(blocks, nodes, w1, null),
+            () -> footprint(blocks, new FootprintMatcher(w60, peak, 8, 2)),
+            () -> footprint(blocks, new FootprintMatcher(w60, peak, 4, 2)),
+            () -> footprint(blocks, new FootprintMatcher(w60, peak, 8, 4)),
+            () -> footprint(blocks, new FootprintMatcher(w60, peak, 4, 4)),
+            () -> footprint(blocks, new FootprintMatcher(w60, peak, 4, 1)),
+            () -> footprint(blocks, new FootprintMatcher(w1, peak1, 8, 2)),
+            () -> footprint(blocks, new FootprintMatcher(w1, peak1, 4, 2)),
+            () -> tcp(blocks, nodes, 30_000_000_000L, null),
+            () -> tcp(blocks, nodes, 15_000_000_000L, null),
+            () -> tcp(blocks, nodes, 5_000_000_000L, null),
         };
         List<Integer> chosen = new ArrayList<>();
         String only = System.getProperty("variants");
@@ -155,12 +169,22 @@ public final class MatchFloorRun {
     }
 
     private static java.util.function.LongSupplier minimal(List<EventBlock> blocks, MinimalMatcher m) {
+        return replay(blocks, m::match, m::finish, m::matched);
+    }
+
+    private static java.util.function.LongSupplier footprint(List<EventBlock> blocks, FootprintMatcher m) {
+        return replay(blocks, m::match, m::finish, m::matched);
+    }
+
+    /** Every block into {@code match}, then {@code finish}; returns the messages found. */
+    private static java.util.function.LongSupplier replay(List<EventBlock> blocks,
+            java.util.function.Consumer<EventBlock> match, Runnable finish, java.util.function.LongSupplier found) {
         return () -> {
             for (EventBlock b : blocks) {
-                m.match(b);
+                match.accept(b);
             }
-            m.finish();
-            return m.matched();
+            finish.run();
+            return found.getAsLong();
         };
     }
 

@@ -254,8 +254,16 @@ public final class MinimalMatcher {
                 exchange(from, to, ring[e + 4], ring[e + 5], ring[e], ring[e + 1], ring[e + 2], ring[e + 7]);
             }
         }
-        int h = (int) ring[e + 7];
-        long want = (long) h << 32 | (head & 0xffff_ffffL);
+        removeSlot(slots, mask, (int) ring[e + 7], head);
+        head++;
+    }
+
+    /**
+     * Empties the slot of key {@code id} (hash {@code h}) in a linear-probing table of
+     * {@code mask + 1} slots and shifts the rest of its probe run back, as {@link KeyWindow} does.
+     */
+    static void removeSlot(long[] slots, int mask, int h, long id) {
+        long want = (long) h << 32 | (id & 0xffff_ffffL);
         int i = h & mask;
         while (slots[i] != want) {
             i = (i + 1) & mask;
@@ -274,7 +282,6 @@ public final class MinimalMatcher {
             }
         }
         slots[i] = 0;
-        head++;
     }
 
     private static int ackSlot(long k0, long k1) {

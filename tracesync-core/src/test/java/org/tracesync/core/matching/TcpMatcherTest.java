@@ -361,4 +361,65 @@ class TcpMatcherTest {
             }
         }
     }
+
+    /**
+     * A data message whose cache entry no later data message writes is still found by its
+     * acknowledgement however many data messages were decided in between (here 140,000, more than
+     * the records the cache keeps them in: the record of an entry nobody wrote again must not be
+     * written over), as when the entries were written in place; and an acknowledgement whose entry
+     * was written again by another data message finds nothing.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void anEntryNotWrittenAgainOutlivesAnyNumberOfDataMessages(boolean overwrite) {
+        long w = 100 * W;
+        List<long[]> got = new ArrayList<>();
+        TcpMatcher tm = new TcpMatcher(4, w, (s, r, ts, tr) -> { });
+        tm.exchangesTo((a, b, t1, t2, t3, t4) -> got.add(new long[] {a, b, t1, t2, t3, t4}));
+        EventBlock block = new EventBlock(EventBlock.DEFAULT_CAPACITY);
+        long seqD = 123_456;
+        int lenD = 100;
+        long ackNo = seqD + lenD;
+        // the slot the data message waits in: its reversed connection and the number it expects
+        int slotD = KeyWindow.hash(TcpMatcher.connection(1, 0, 2000, 1000), ackNo, 0) & 0xffff;
+        block.addSegment(0, true, 1_000_000_000L, 0, 1, 1000, 2000, seqD, 9, 0x18, lenD);
+        block.addSegment(1, false, 1_000_050_000L, 0, 1, 1000, 2000, seqD, 9, 0x18, lenD);
+        long t = 1_001_000_000L;
+        long seq = 1;
+        int written = 0;
+        for (int i = 0; written < 140_000; i++) {
+            // data messages between nodes 2 and 3 (never acknowledged): the last one on the data
+            // message's entry when it must be written again, every other one elsewhere
+            int len = 1 + i % 1000;
+            long expected = (seq + len) & 0xffffffffL;
+            int slot = KeyWindow.hash(TcpMatcher.connection(3, 2, 6000, 5000), expected, 0) & 0xffff;
+            boolean wanted = written < 139_999 ? slot != slotD : slot == slotD || !overwrite;
+            if (wanted) {
+                t += 100_000;
+                block.addSegment(2, true, t, 2, 3, 5000, 6000, seq, 1, 0x18, len);
+                block.addSegment(3, false, t + 40_000, 2, 3, 5000, 6000, seq, 1, 0x18, len);
+                written++;
+                if (block.size() > block.capacity() - 4) {
+                    tm.match(block, null);
+                    block.clear();
+                }
+                seq = expected;
+            } else {
+                seq = (seq + 1 + i % 7) & 0xffffffffL; // a gap, not sent
+            }
+        }
+        // the acknowledgement, 20 s later, well within the window
+        block.addSegment(1, true, 21_000_000_000L, 1, 0, 2000, 1000, 9, ackNo, 0x10, 0);
+        block.addSegment(0, false, 21_000_070_000L, 1, 0, 2000, 1000, 9, ackNo, 0x10, 0);
+        tm.match(block, null);
+        tm.finish();
+        assertThat(tm.matched()).isEqualTo(140_000 + 2);
+        if (overwrite) {
+            assertThat(tm.exchanges()).isZero();
+        } else {
+            assertThat(tm.exchanges()).isEqualTo(1);
+            assertThat(got.get(0)).containsExactly(0, 1, 1_000_000_000L, 1_000_050_000L, 21_000_000_000L,
+                    21_000_070_000L);
+        }
+    }
 }
