@@ -41,9 +41,9 @@ class KeyWindowTest {
     }
 
     /**
-     * Hashes shared by many keys (256 values for thousands of keys): probe runs longer than the
-     * four slots {@link KeyWindow#findOrInsert} reads at once, and tags that match another key's,
-     * so the loop that goes on past them ({@code probeOn}) finds and inserts as the map says.
+     * Hashes shared by many keys (256 values for thousands of keys): long probe runs, and tags
+     * that match another key's, so {@link KeyWindow#findOrInsert}'s linear probe compares the
+     * whole key behind each equal tag and finds and inserts as the map says.
      */
     @ParameterizedTest
     @ValueSource(longs = {7, 8})
