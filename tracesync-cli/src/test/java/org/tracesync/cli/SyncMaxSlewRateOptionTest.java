@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.tracesync.cli.report.ReportGenerator;
+import org.tracesync.core.estimate.PiecewiseEstimator;
 import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.formats.result.ResultFile;
 
@@ -35,6 +37,8 @@ class SyncMaxSlewRateOptionTest {
         SyncResult r = ResultFile.read(out);
         assertThat(r.stats().get("max_slew_rate_ppm")).isEqualTo(ppm);
         assertThat(r.stats().get("slews_beyond_bound")).isEqualTo(0L);
+        // report fits each pair's geometry again with the bound the result was made with
+        assertThat(ReportGenerator.slewBound(r)).isEqualTo(ppm * 1e-6);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -59,6 +63,7 @@ class SyncMaxSlewRateOptionTest {
         CommandRun run = CommandRun.of("sync", twoNodes().toString(), "-o", out.toString());
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(ResultFile.read(out).stats()).doesNotContainKeys("max_slew_rate_ppm", "slews_beyond_bound");
+        assertThat(ReportGenerator.slewBound(ResultFile.read(out))).isEqualTo(PiecewiseEstimator.NO_SLEW_RATE_BOUND);
     }
 
     /** Clocks slewing at 900 ppm under a 500 ppm bound: the summary warns, eval finds no inversion. */
@@ -78,5 +83,11 @@ class SyncMaxSlewRateOptionTest {
                 "--truth", dir.resolve("truth.json").toString());
         assertThat(eval.exitCode()).as(eval.err()).isZero();
         assertThat(eval.out()).contains("no inversion").contains("bounds contain the truth at 100.00%");
+        // the report re-fits the pair's geometry under the recorded bound and draws it
+        Path html = dir.resolve("report.html");
+        CommandRun report = CommandRun.of("report", result.toString(), dir.resolve("messages.txt").toString(),
+                "-o", html.toString());
+        assertThat(report.exitCode()).as(report.err()).isZero();
+        assertThat(Files.readString(html)).contains("piecewise");
     }
 }

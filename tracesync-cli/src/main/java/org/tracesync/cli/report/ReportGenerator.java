@@ -45,6 +45,18 @@ public final class ReportGenerator {
     }
 
     /**
+     * The slew-rate bound the result was fitted with ({@code sync --max-slew-rate}, recorded as
+     * {@code stats.max_slew_rate_ppm}; dimensionless), or
+     * {@link org.tracesync.core.estimate.PiecewiseEstimator#NO_SLEW_RATE_BOUND} when none: the
+     * report estimates each pair's geometry again with it, so that a piecewise pair's drawn bounds
+     * are those of the fit the result holds.
+     */
+    public static double slewBound(SyncResult result) {
+        return result.stats().get("max_slew_rate_ppm") instanceof Number ppm
+                ? ppm.doubleValue() * 1e-6 : org.tracesync.core.estimate.PiecewiseEstimator.NO_SLEW_RATE_BOUND;
+    }
+
+    /**
      * @param traces     the traces, or null
      * @param totalBytes their size for the progress display (≤ 0 when unknown)
      * @param bytesRead  bytes read so far, or null when unknown
@@ -92,10 +104,7 @@ public final class ReportGenerator {
                 }
                 sampler = s;
                 inputWarnings.addAll(traces.warnings());
-                // the slew-rate bound sync was given (sync --max-slew-rate), so that a piecewise
-                // pair's drawn bounds are those of the fit the result holds
-                double slewBound = result.stats().get("max_slew_rate_ppm") instanceof Number ppm
-                        ? ppm.doubleValue() * 1e-6 : org.tracesync.core.estimate.PiecewiseEstimator.NO_SLEW_RATE_BOUND;
+                double slewBound = slewBound(result);
                 for (PairAccumulator pa : acc.nonEmptyPairs()) {
                     PairEstimate e = ConvexHullEstimator.estimate(pa, 0, 0, "", slewBound);
                     geometry.put(nodes.get(e.a()).name() + "|" + nodes.get(e.b()).name(), e);
