@@ -914,22 +914,16 @@ public final class PiecewiseEstimator {
             // messages per second the pieces run a second or two into a slew): the window widened
             // on both sides as below, every pair searched (only with a bound: without one, a
             // search that finds nothing here concludes as before)
-            int zb = Math.max(left.first, zf - SLEW_BACK);
-            int za = Math.min(right.last, zt + SLEW_AHEAD);
-            long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
-            long upperAhead = tb.startU(b.get(za).key()) + w;
-            boolean back = zb < zf && lowerBack < lower;
-            if (back || za > zt) {
-                long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
-                long[] k2s = za > zt ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead))
-                        : candidates;
-                Search wider = new Search(left, right, b, back ? zb : zf, za, maxSlewRate);
-                wider.run(k1s, k2s);
-                long lowest = back ? lowerBack : lower;
-                long highest = za > zt ? upperAhead : upper;
+            Wider wide = widen(left, right, b, tb, x0, zf, zt, lower, upper, candidates,
+                    Math.max(left.first, zf - SLEW_BACK), Math.min(right.last, zt + SLEW_AHEAD), maxSlewRate);
+            if (wide != null) {
+                Search wider = wide.search();
+                wider.run(wide.k1s(), wide.k2s());
                 if (wider.best == null && wider.nearK2 > wider.nearK1) {
-                    long spacing = Math.max(1, (highest - lowest) / Math.max(1, Math.max(k1s.length, k2s.length)));
-                    wider.run(around(wider.nearK1, spacing, lowest, highest), around(wider.nearK2, spacing, lowest, highest));
+                    long spacing = Math.max(1, (wide.highest() - wide.lowest())
+                            / Math.max(1, Math.max(wide.k1s().length, wide.k2s().length)));
+                    wider.run(around(wider.nearK1, spacing, wide.lowest(), wide.highest()),
+                            around(wider.nearK2, spacing, wide.lowest(), wide.highest()));
                 }
                 if (wider.best != null) {
                     return slewPiece(left, right, from, to, x0, wider.bestK1, wider.bestK2);
@@ -950,20 +944,41 @@ public final class PiecewiseEstimator {
         // changes only for a new chain that keeps the messages farther away
         int zb = search.bestK1 < tb.startU(b.get(zf).key()) + w ? Math.max(left.first, zf - SLEW_BACK) : zf;
         int za = search.bestK2 >= tb.startU(b.get(zt).key()) ? Math.min(right.last, zt + SLEW_AHEAD) : zt;
-        long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
-        long upperAhead = tb.startU(b.get(za).key()) + w;
-        boolean back = zb < zf && lowerBack < lower;
-        if (back || za > zt) {
-            long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
-            long[] k2s = za > zt ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead)) : candidates;
-            Search wider = new Search(left, right, b, back ? zb : zf, za, maxSlewRate);
+        Wider wide = widen(left, right, b, tb, x0, zf, zt, lower, upper, candidates, zb, za, maxSlewRate);
+        if (wide != null) {
+            Search wider = wide.search();
             wider.offer(search.bestK1, search.bestK2);
-            wider.run(k1s, k2s, k1s.length - candidates.length, candidates.length);
+            wider.run(wide.k1s(), wide.k2s(), wide.k1s().length - candidates.length, candidates.length);
             if (wider.best != null) {
                 search = wider;
             }
         }
         return slewPiece(left, right, from, to, x0, search.bestK1, search.bestK2);
+    }
+
+    /**
+     * A slew's knot window [zf, zt] (knots in (lower, upper), {@code candidates} on it) widened to
+     * buckets [zb, za] (zb ≤ zf, za ≥ zt; see {@link #SLEW_BACK}): the first knot's candidates with
+     * the added buckets' before the old ones, the second's after them, the knots' range, and a
+     * search over the wider window. Null when nothing is added on either side.
+     */
+    private static Wider widen(Piece left, Piece right, List<Bucket> b, TimeBuckets tb, long x0, int zf, int zt,
+                               long lower, long upper, long[] candidates, int zb, int za, double maxSlewRate) {
+        long lowerBack = Math.max(tb.startU(b.get(zb).key()), left.cut - x0 + 1);
+        long upperAhead = tb.startU(b.get(za).key()) + tb.width();
+        boolean back = zb < zf && lowerBack < lower;
+        boolean ahead = za > zt;
+        if (!back && !ahead) {
+            return null;
+        }
+        long[] k1s = back ? concat(knotCandidates(b, zb, zf - 1, tb, lowerBack, lower), candidates) : candidates;
+        long[] k2s = ahead ? concat(candidates, knotCandidates(b, zt + 1, za, tb, upper - 1, upperAhead)) : candidates;
+        return new Wider(new Search(left, right, b, back ? zb : zf, za, maxSlewRate), k1s, k2s,
+                back ? lowerBack : lower, ahead ? upperAhead : upper);
+    }
+
+    /** See {@link #widen}. */
+    private record Wider(Search search, long[] k1s, long[] k2s, long lowest, long highest) {
     }
 
     /** The slew's line from {@code left} at bestK1 to {@code right} at bestK2, {@code right} moved to start there. */
