@@ -349,7 +349,91 @@ public final class PiecewiseEstimator {
                 boundPieces.get(k).cut = cut;
             }
         }
-        return result(acc, fallback, joined, boundPieces, unresolved, tb.width(), maxSlewRate, beyondBound);
+        List<long[]> knotZones = splitAtKnots(joined, boundPieces, blocks, tb, x0, v0);
+        return result(acc, fallback, joined, boundPieces, unresolved, tb.width(), maxSlewRate, beyondBound, knotZones);
+    }
+
+    /**
+     * Cuts the bound pieces at the transform's continuous knots, so that each bound piece lies
+     * within one transform piece: the bounds then hold for every clock that is linear within each
+     * of the result's pieces, as the note says. A bound piece is fitted with a small margin only
+     * and runs past a kink; its one line is squeezed where the messages bend, and a clock that
+     * kinks at the transform's knot (every message forward) left its envelope by up to 35 µs
+     * (PiecewiseBoundsLpOracleTest). The piece holding a knot becomes the run of its buckets
+     * before the knot's bucket and the run after it; over the knot's bucket (whose messages lie
+     * on both sides of the knot) the bounds are the envelope of the two, as across a slew (a zone
+     * returned for {@link #withSlews}). Knots of a slew are inside a slew's zone already. Where a
+     * run would not fix its drift (a knot within a few buckets of the piece's end), the piece is
+     * left whole. O(knots · log buckets + bound pieces + the split pieces' vertices), and an insertion
+     * into the list of bound pieces per split.
+     */
+    private static List<long[]> splitAtKnots(List<Piece> pieces, List<Piece> bound, BucketBlocks blocks, TimeBuckets tb,
+                                             long x0, long v0) {
+        List<long[]> zones = new ArrayList<>();
+        List<Bucket> b = blocks.buckets();
+        long w = tb.width();
+        int i = -1; // the last bound piece whose cut is at or before the knot (knots and cuts ascend)
+        for (int k = 1; k < pieces.size(); k++) {
+            Piece right = pieces.get(k);
+            if (right.start != Start.CONTINUOUS || right.slew || pieces.get(k - 1).slew) {
+                continue;
+            }
+            long knot = right.cut;
+            while (i + 1 < bound.size() && bound.get(i + 1).cut <= knot) {
+                i++;
+            }
+            if (i < 0) {
+                continue;
+            }
+            Piece p = bound.get(i);
+            if (p.cut == knot || p.envelope) {
+                continue;
+            }
+            int kb = bucketAt(b, tb, knot - x0);
+            if (kb < p.first || kb > p.last) {
+                continue; // past the piece's last bucket: its messages all lie before the knot
+            }
+            long bucketStart = x0 + tb.startU(b.get(kb).key());
+            boolean inGap = knot - bucketStart >= w; // after bucket kb's end: no message of the piece around it
+            int leftEnd = inGap ? kb : kb - 1;
+            int rightStart = kb + 1;
+            Piece p1 = leftEnd >= p.first ? run(blocks, p.first, leftEnd, tb, p) : null;
+            Piece p2 = rightStart <= p.last ? run(blocks, rightStart, p.last, tb, p) : null;
+            if (!fitsAlone(p1, leftEnd) || !fitsAlone(p2, p.last)) {
+                continue;
+            }
+            for (Piece q : new Piece[] {p1, p2}) {
+                q.epsilon = p.epsilon;
+                q.start = p.start;
+                bounds(q, b, blocks, x0, v0);
+            }
+            if (!p1.bounded || !p2.bounded) {
+                continue;
+            }
+            p1.cut = p.cut;
+            p2.cut = inGap ? knot : bucketStart;
+            bound.set(i, p1);
+            bound.add(i + 1, p2);
+            if (!inGap) {
+                zones.add(new long[] {bucketStart, bucketStart + w - 1});
+            }
+        }
+        return zones;
+    }
+
+    /** The index of the last bucket starting at or before u (0 when none does). */
+    private static int bucketAt(List<Bucket> b, TimeBuckets tb, long u) {
+        int lo = 0;
+        int hi = b.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (tb.startU(b.get(mid).key()) <= u) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return Math.max(0, lo - 1);
     }
 
     /**
@@ -2182,7 +2266,7 @@ public final class PiecewiseEstimator {
 
     private static PairEstimate result(PairAccumulator acc, PairEstimate fallback, List<Piece> pieces,
                                        List<Piece> fitted, int unresolved, long width, double maxSlewRate,
-                                       List<Piece> beyondBound) {
+                                       List<Piece> beyondBound, List<long[]> knotZones) {
         long x0 = acc.x0();
         long v0 = acc.v0();
         int n = pieces.size();
@@ -2235,6 +2319,17 @@ public final class PiecewiseEstimator {
             for (int k = 1; k < n; k++) {
                 if (pieces.get(k).start == Start.BREAK) {
                     zones.add(slewZone(fitted, cuts, pieces.get(k).cut - width, pieces.get(k).cut + width));
+                }
+            }
+            // a knot's bucket between the two bound pieces it was cut into (splitAtKnots), unless
+            // another zone covers it already
+            for (long[] kz : knotZones) {
+                boolean covered = false;
+                for (long[] z : zones) {
+                    covered |= kz[0] <= z[1] && z[0] <= kz[1];
+                }
+                if (!covered) {
+                    zones.add(kz);
                 }
             }
             sortByStart(zones);
