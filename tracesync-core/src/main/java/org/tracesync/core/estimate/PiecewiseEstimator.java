@@ -395,8 +395,17 @@ public final class PiecewiseEstimator {
                 continue;
             }
             int kb = bucketAt(b, tb, knot - x0);
-            if (kb < p.first || kb > p.last) {
-                continue; // past the piece's last bucket: its messages all lie before the knot
+            if (kb > p.last) {
+                // past the piece's last bucket, before the next one's first: the piece's messages
+                // all lie before the knot, the next one's after it, whose envelope starts there
+                if (i + 1 < bound.size() && bound.get(i + 1).cut > knot) {
+                    bound.get(i + 1).cut = knot;
+                }
+                continue;
+            }
+            if (kb < p.first) {
+                p.cut = knot; // before the piece's first bucket: its envelope starts at the knot
+                continue;
             }
             long bucketStart = x0 + tb.startU(b.get(kb).key());
             boolean inGap = knot - bucketStart >= w; // after bucket kb's end: no message of the piece around it
@@ -2349,16 +2358,20 @@ public final class PiecewiseEstimator {
                     zones.add(slewZone(fitted, cuts, pieces.get(k).cut - width, pieces.get(k).cut + width));
                 }
             }
-            // a knot's bucket between the two bound pieces it was cut into (splitAtKnots), unless
-            // another zone covers it already
+            // a knot's bucket between the two bound pieces it was cut into (splitAtKnots); one that
+            // meets another zone joins it: their union takes the envelope of the pieces outside both
             for (long[] kz : knotZones) {
-                boolean covered = false;
-                for (long[] z : zones) {
-                    covered |= kz[0] <= z[1] && z[0] <= kz[1];
+                long[] union = kz;
+                for (int z = zones.size() - 1; z >= 0; z--) {
+                    long[] other = zones.get(z);
+                    if (union[0] <= other[1] && other[0] <= union[1]) {
+                        long samples = Math.max(union.length > 2 ? union[2] : ZONE_SAMPLES,
+                                other.length > 2 ? other[2] : ZONE_SAMPLES);
+                        union = new long[] {Math.min(union[0], other[0]), Math.max(union[1], other[1]), samples};
+                        zones.remove(z);
+                    }
                 }
-                if (!covered) {
-                    zones.add(kz);
-                }
+                zones.add(union);
             }
             sortByStart(zones);
             lower = withSlews(join(fitted, MonotoneBound.Kind.LOWER), fitted, cuts, zones);
