@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.tracesync.core.model.Quality;
 import org.tracesync.core.reduce.NodeResult;
 import org.tracesync.core.reduce.SyncResult;
@@ -21,7 +21,7 @@ import org.tracesync.formats.truth.TruthFile;
 /**
  * The result file's bounds at every instant a reader can ask about, on a simulated long trace
  * fitted with {@code sync --max-slew-rate 500} (NTP-like rate corrections and two 500 ppm slews
- * per clock, 4 messages/s each way, the simulated truth beside it): read back as a reader does
+ * per clock, 2–4 messages/s each way, the simulated truth beside it): read back as a reader does
  * (the segment holding t, rows interpolated, extrapolated beyond the end rows; RESULT_FORMAT), the
  * reference clock's true reading lies inside the bounds between every two rows, exactly at every
  * knot and one ns before it, inside each slew's segment, and before and after the rows and the
@@ -35,11 +35,16 @@ class SlewBoundsEveryInstantCommandTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2})
-    void theTruthIsInsideTheResultsBoundsAtEveryInstant(long seed) throws Exception {
-        CommandRun sim = CommandRun.of("simulate", "-o", dir.toString(), "--nodes", "2", "--rate", "4", "--format", "text",
-                "--duration", "1h", "--min-latency", "40us", "--min-latency-back", "40us", "--ntp", "1", "--slews", "2",
+    /**
+     * The last case ({@code --ntp 50}: rate corrections of up to 50 ppm, 2 messages/s) had the truth
+     * outside the bounds at 43 message ends on the session's start (up to 11.8 µs, just after a
+     * steep 4-s piece): a knot's zone that met another was dropped (PiecewiseEstimator.splitAtKnots).
+     */
+    @ParameterizedTest(name = "seed {0}, {1} msg/s, {2}, --ntp {3}")
+    @CsvSource({"1, 4, 1h, 1", "2, 4, 1h, 1", "2, 2, 2h, 50"})
+    void theTruthIsInsideTheResultsBoundsAtEveryInstant(long seed, String rate, String duration, String ntp) throws Exception {
+        CommandRun sim = CommandRun.of("simulate", "-o", dir.toString(), "--nodes", "2", "--rate", rate, "--format", "text",
+                "--duration", duration, "--min-latency", "40us", "--min-latency-back", "40us", "--ntp", ntp, "--slews", "2",
                 "--seed", Long.toString(seed));
         assertThat(sim.exitCode()).as(sim.err()).isZero();
         Path messages = dir.resolve("messages.txt");
