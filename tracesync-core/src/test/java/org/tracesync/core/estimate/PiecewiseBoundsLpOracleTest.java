@@ -25,7 +25,13 @@ import org.tracesync.core.reduce.SyncResult;
 import org.tracesync.core.reduce.Synchronizer;
 import org.tracesync.core.simulate.ClockEvent;
 import org.tracesync.core.simulate.ClockModel;
+import org.tracesync.core.simulate.ClockWander;
+import org.tracesync.core.simulate.ClusterSimulator;
+import org.tracesync.core.simulate.KeyKind;
+import org.tracesync.core.simulate.LatencyModel;
 import org.tracesync.core.simulate.SimulationConfig;
+import org.tracesync.core.simulate.SimulationSink;
+import org.tracesync.core.simulate.Topology;
 import org.tracesync.core.transform.LinearSegment;
 import org.tracesync.core.transform.NodeBounds;
 
@@ -110,7 +116,7 @@ class PiecewiseBoundsLpOracleTest {
     record Msg(int sender, int receiver, long send, long recv) {
     }
 
-    /** Node a reads true time; b's clock bends as the case says. */
+    /** b's clock: a random offset and drift, bending as the case says. */
     static ClockModel clockB(Bend bend, SplittableRandom r, long duration) {
         long alpha = r.nextLong(-2_000_000L, 2_000_000L);
         double beta = r.nextDouble(-40 * PPM, 40 * PPM);
@@ -156,6 +162,41 @@ class PiecewiseBoundsLpOracleTest {
         return out;
     }
 
+    /** Two clocks and the messages between them (local times). */
+    record Trace(ClockModel a, ClockModel b, List<Msg> msgs) {
+    }
+
+    /** 10 minutes: a reads true time, b bends as the case says ({@link #clockB}). */
+    static Trace generated(Case c, SplittableRandom r) {
+        long duration = 10 * 60 * SECOND;
+        ClockModel b = clockB(c.bend(), r, duration);
+        return new Trace(ClockModel.perfect("a", START), b, messages(b, r, duration, c.rate()));
+    }
+
+    /**
+     * {@code simulate --nodes 2 --ntp 50 --slews 2 --rate RATE --duration 2h --seed SEED}'s clocks and
+     * messages (both clocks wander: NTP-like rate corrections of up to 50 ppm every 1024 s, two
+     * 500 ppm slews each; 60 / 80 µs minimum latencies, 100 µs exponential tail).
+     */
+    static Trace simulated(Case c) {
+        long duration = 2 * 3_600 * SECOND;
+        LatencyModel latency = new LatencyModel(60_000, 80_000, LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
+        List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, c.seed(),
+                1_000_000_000L, 50e-6, 0.0);
+        clocks = ClockWander.NONE.withNtp(1_024_000_000_000L, 50e-6).withSlews(2, 500e-6).withSteps(0, 5_000_000L)
+                .apply(clocks, c.seed(), START, duration);
+        SimulationConfig config = new SimulationConfig(c.seed(), clocks, Topology.MESH.links(2, latency), START, duration,
+                c.rate(), false, 0, 0.0, KeyKind.MESSAGE_ID);
+        List<Msg> msgs = new ArrayList<>();
+        new ClusterSimulator(config).run(new SimulationSink() {
+            @Override
+            public void message(int sender, int receiver, long sendTime, long recvTime) {
+                msgs.add(new Msg(sender, receiver, sendTime, recvTime));
+            }
+        });
+        return new Trace(clocks.get(0), clocks.get(1), msgs);
+    }
+
     static SyncResult sync(List<Msg> msgs, double maxSlewRate) throws Exception {
         MessageInput input = new MessageInput() {
             @Override
@@ -178,35 +219,10 @@ class PiecewiseBoundsLpOracleTest {
     @MethodSource("cases")
     void piecewiseBoundsContainTheLpIntervalAtEveryInstant(Case c) throws Exception {
         SplittableRandom r = new SplittableRandom(c.seed() * 31 + c.bend().ordinal() - 1);
-        long duration = 10 * 60 * SECOND;
-        ClockModel a = ClockModel.perfect("a", START);
-        ClockModel b;
-        List<Msg> msgs;
-        if (c.bend() == Bend.NTP50) {
-            duration = 2 * 3_600 * SECOND;
-            org.tracesync.core.simulate.LatencyModel latency = new org.tracesync.core.simulate.LatencyModel(60_000, 80_000,
-                    org.tracesync.core.simulate.LatencyModel.Tail.EXPONENTIAL, 100_000, 0);
-            List<ClockModel> clocks = SimulationConfig.randomClocks(SimulationConfig.names(2, null), START, c.seed(),
-                    1_000_000_000L, 50e-6, 0.0);
-            clocks = org.tracesync.core.simulate.ClockWander.NONE.withNtp(1_024_000_000_000L, 50e-6).withSlews(2, 500e-6)
-                    .withSteps(0, 5_000_000L).apply(clocks, c.seed(), START, duration);
-            SimulationConfig config = new SimulationConfig(c.seed(), clocks,
-                    org.tracesync.core.simulate.Topology.MESH.links(2, latency), START, duration, c.rate(), false, 0, 0.0,
-                    org.tracesync.core.simulate.KeyKind.MESSAGE_ID);
-            List<Msg> sim = new ArrayList<>();
-            new org.tracesync.core.simulate.ClusterSimulator(config).run(new org.tracesync.core.simulate.SimulationSink() {
-                @Override
-                public void message(int sender, int receiver, long sendTime, long recvTime) {
-                    sim.add(new Msg(sender, receiver, sendTime, recvTime));
-                }
-            });
-            a = clocks.get(0);
-            b = clocks.get(1);
-            msgs = sim;
-        } else {
-            b = clockB(c.bend(), r, duration);
-            msgs = messages(b, r, duration, c.rate());
-        }
+        Trace trace = c.bend() == Bend.NTP50 ? simulated(c) : generated(c, r);
+        ClockModel a = trace.a();
+        ClockModel b = trace.b();
+        List<Msg> msgs = trace.msgs();
         SyncResult result = sync(msgs, c.maxSlewRate());
         PairResult pair = result.pairs().get(0);
         assertThat(pair.quality()).as(pair.note()).isEqualTo(c.bend() == Bend.LINEAR ? Quality.ACCURATE : Quality.PIECEWISE);
@@ -217,7 +233,8 @@ class PiecewiseBoundsLpOracleTest {
         assertThat(node.name()).isEqualTo("b");
         if (c.bend() == Bend.SLEW && c.seed() == 3 && !Double.isInfinite(c.maxSlewRate())) {
             // the bound changes which chain the transform takes here, not what the bounds claim
-            assertThat(node.transform()).isNotEqualTo(sync(msgs, PiecewiseEstimator.NO_SLEW_RATE_BOUND).nodes().get(1).transform());
+            SyncResult unbounded = sync(msgs, PiecewiseEstimator.NO_SLEW_RATE_BOUND);
+            assertThat(node.transform()).isNotEqualTo(unbounded.nodes().get(1).transform());
         }
         Oracle oracle = new Oracle(node, msgs);
         oracle.truth = b;
@@ -231,7 +248,7 @@ class PiecewiseBoundsLpOracleTest {
                 oracle.segs.size(), oracle.continuousKnots(), pair.steps().size(), node.bounds().size(), stats);
         assertThat(stats.outside).as("instants where the bounds do not contain the LP interval").isEmpty();
         assertThat(stats.truthOutside).as("instants where the bounds do not contain the simulated truth").isEmpty();
-        assertThat(stats.checked).isGreaterThan(60);
+        assertThat(stats.checked).isGreaterThan(50);
         assertThat(stats.kinds[Kind.MESSAGE.ordinal()]).isPositive();
         assertThat(stats.kinds[Kind.BETWEEN_ROWS.ordinal()]).isPositive();
         assertThat(stats.kinds[Kind.BEYOND.ordinal()]).isPositive();
@@ -265,7 +282,8 @@ class PiecewiseBoundsLpOracleTest {
             double[] e = excess.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             String width = e.length == 0 ? "" : String.format(", bound width / LP width: median %.2f, 90%% %.2f, max %.2f",
                     e[e.length / 2], e[(int) (e.length * 0.9)], e[e.length - 1]);
-            return checked + " instants " + Arrays.toString(kinds) + width + ", " + outside.size() + " outside, truth outside at " + truthOutside.size();
+            return checked + " instants " + Arrays.toString(kinds) + width + ", " + outside.size()
+                    + " outside, truth outside at " + truthOutside.size();
         }
     }
 
@@ -406,13 +424,13 @@ class PiecewiseBoundsLpOracleTest {
                 }
             };
             // at message ends on b
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 15; i++) {
                 Msg m = msgs.get(r.nextInt(msgs.size()));
                 add.accept(m.sender() == 1 ? m.send() : m.recv(), Kind.MESSAGE);
             }
             // between rows: the middle of random row intervals, and random points inside them
             NodeBounds bounds = node.bounds();
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 15; i++) {
                 int j = r.nextInt(bounds.size() - 1);
                 long t0 = bounds.rowT(j);
                 long t1 = bounds.rowT(j + 1);
@@ -424,7 +442,7 @@ class PiecewiseBoundsLpOracleTest {
             // exactly at knots, one ns before, and around them
             for (int k = 1; k < segs.size(); k++) {
                 long knot = segs.get(k).from();
-                for (long d : new long[] {0, -1, -SECOND / 10, SECOND / 10}) {
+                for (long d : new long[] {0, -1, SECOND / 10}) {
                     add.accept(knot + d, Kind.KNOT);
                 }
                 LinearSegment s = segs.get(k);
