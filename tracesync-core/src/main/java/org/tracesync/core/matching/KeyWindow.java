@@ -178,7 +178,7 @@ final class KeyWindow {
 
     /** {@link #findOrInsert(long, long, long, long)} with the key's {@link #tableHash} already known. */
     long findOrInsert(long a, long b, long c, int h, long time) {
-        if (tail - head >= growAt) {
+        if (inTable >= growAt) {
             growSlots();
         }
         if (tail >= nextChunkAt) {
@@ -217,9 +217,39 @@ final class KeyWindow {
         ring[e + META] = 0;
         ring[e + HASH] = h;
         slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
+        inTable++;
         inserted = true;
         return id;
     }
+
+    /**
+     * Appends a key that the caller knows is not in the window (payload zeroed, inserted time
+     * {@code time}) to the ring only: no probe-table slot, its {@link #HASH} word 0 (a table hash
+     * always has bit 31 set), so {@link #find} never finds it and {@link #removeHead} touches no
+     * slot for it. The caller finds it again by its id ({@link TcpMatcher}'s connection rings).
+     */
+    long append(long a, long b, long c, long time) {
+        if (tail >= nextChunkAt) {
+            nextChunk();
+        }
+        long id = tail++;
+        long[] ring = tailChunk;
+        found = ring;
+        int e = at(id);
+        ring[e] = a;
+        ring[e + 1] = b;
+        ring[e + 2] = c;
+        ring[e + INSERTED] = time;
+        ring[e + SEND_TIME] = 0;
+        ring[e + RECV_TIME] = 0;
+        ring[e + META] = 0;
+        ring[e + HASH] = 0;
+        inserted = true;
+        return id;
+    }
+
+    /** Keys in the probe table (inserted by {@link #findOrInsert}, not {@link #append}). */
+    private long inTable;
 
     /** Whether the last {@link #findOrInsert} inserted. */
     boolean inserted;
@@ -232,6 +262,17 @@ final class KeyWindow {
      */
     void removeHead() {
         int h = (int) headChunk[at(head) + HASH];
+        if (h != 0) {
+            removeSlot(h);
+        }
+        head++;
+        if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
+            leaveChunk();
+        }
+    }
+
+    /** Empties the head's slot (its hash {@code h}) by backward shift. */
+    private void removeSlot(int h) {
         long want = (long) h << 32 | (head & 0xffff_ffffL);
         long[] slots = this.slots;
         int mask = slotMask;
@@ -253,10 +294,7 @@ final class KeyWindow {
             }
         }
         slots[i] = 0;
-        head++;
-        if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
-            leaveChunk();
-        }
+        inTable--;
     }
 
     /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */

@@ -74,6 +74,8 @@ public final class TcpMatcher {
     private final MessageSink out;
     private final long window;
     private final KeyWindow keys = new KeyWindow();
+    /** TCP keys by connection and order: most need no probe of {@link #keys}' table ({@link ConnectionRings}). */
+    private final ConnectionRings connections = new ConnectionRings(keys);
     /**
      * Decided data messages awaiting their acknowledgement: a direct-mapped cache of
      * {@value #EXCHANGE_SLOTS} entries indexed by (reversed connection, expected ack). Fixed size,
@@ -221,7 +223,9 @@ public final class TcpMatcher {
             int end = Math.min(n, start + RUN);
             long read = 0;
             for (int i = start; i < end; i++) {
-                read += keys.home(hash[i]); // datagrams have hash 0: a harmless read
+                // only other keys are sure to probe the table (TCP keys mostly go by connection):
+                // the rest read slot 0, a harmless read (as datagrams, whose hash is 0)
+                read += keys.home(c[i] < 0 ? hash[i] : 0);
             }
             read += touchExchanges(time[end - 1] - window);
             homeReads += read; // keeps the reads from being optimized away
@@ -259,7 +263,8 @@ public final class TcpMatcher {
                 break;
             }
             long hw = ring[e + KeyWindow.HASH];
-            homes[nh++] = (int) hw;
+            homes[nh] = (int) hw;
+            nh += (int) hw != 0 ? 1 : 0; // 0: a key of a connection ring, in no table slot
             long k2 = ring[e + 2];
             if (k2 >= 0 && isMessage(ring[e + KeyWindow.META])) {
                 long k0 = ring[e];
@@ -348,7 +353,7 @@ public final class TcpMatcher {
         boolean tcp = c >= 0;
         tcpSegments += tcp ? 1 : 0;
         boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
-        long id = keys.findOrInsert(a, b, c, hash, time);
+        long id = tcp ? connections.findOrInsert(a, b, c, hash, time) : keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
         record(keys.found, KeyWindow.at(id), node, send, time, retrans);
         if (inserted) {
