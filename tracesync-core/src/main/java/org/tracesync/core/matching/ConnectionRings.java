@@ -81,9 +81,6 @@ final class ConnectionRings {
     private final long[][] spare = new long[1024][];
     private int spareCount;
 
-    private long lastA;
-    private int lastSlot = -1;
-
     /** Whether the last {@link #findOrInsert} found or made its key in the probe table. */
     private final KeyWindow keys;
 
@@ -105,7 +102,7 @@ final class ConnectionRings {
      * {@link KeyWindow#findOrInsert}. {@code h}: the key's table hash.
      */
     long findOrInsert(long a, long b, long c, int h, long time) {
-        int s = a == lastA && lastSlot >= 0 ? lastSlot : slotOf(a, b);
+        int s = slotOf(a, b);
         long[] st = this.st;
         long o = order(b, st[s + ANCHORS]);
         long mo = st[s + MAX_ORDER];
@@ -146,8 +143,34 @@ final class ConnectionRings {
         return append(s, a, b, c, time, o);
     }
 
-    /** A key not greater than its connection's max: searched in the ring, then in the table (where it is inserted when absent). */
+    /**
+     * A key not greater than its connection's max: first the ring's position at the cursor (where
+     * the next copy of a key seen by two captures is), then a search of the ring's live part,
+     * then the table (where it is inserted when absent).
+     */
     private long notGreater(int s, long a, long b, long c, int h, long time, long o) {
+        long[] st = this.st;
+        long[] ring = rings[s / STRIDE];
+        int mask = ring.length - 1;
+        long p = st[s + CURSOR];
+        if (p >= st[s + RING_HEAD] && p < st[s + RING_TAIL]) {
+            long id = ring[(int) p & mask];
+            if (id >= keys.head) { // live
+                long[] r = keys.chunk(id);
+                int e = KeyWindow.at(id);
+                if (r[e + 1] == b && r[e + 2] == c) {
+                    st[s + CURSOR] = p + 1;
+                    keys.found = r;
+                    keys.inserted = false;
+                    return id;
+                }
+            }
+        }
+        return searched(s, a, b, c, h, time, o);
+    }
+
+    /** {@link #notGreater} when the cursor did not hold the key. */
+    private long searched(int s, long a, long b, long c, int h, long time, long o) {
         long[] st = this.st;
         long head = keys.head;
         long[] ring = rings[s / STRIDE];
@@ -284,8 +307,6 @@ final class ConnectionRings {
                 break;
             }
             if (st[s + A] == a) {
-                lastA = a;
-                lastSlot = s;
                 return s;
             }
             i = (i + 1) & mask;
@@ -307,8 +328,6 @@ final class ConnectionRings {
         st[s + USED] = 1;
         rings[i] = spareCount > 0 ? spare[--spareCount] : new long[16];
         used++;
-        lastA = a;
-        lastSlot = s;
         return s;
     }
 
@@ -357,7 +376,6 @@ final class ConnectionRings {
             rings[i] = oldRings[j];
             used++;
         }
-        lastSlot = -1;
     }
 
     /** The ring of the connection at slot base s is full: its dead ids are dropped, and it doubles if none was. */
