@@ -68,8 +68,12 @@ final class ConnectionRings {
     private static final int GUARD = 5;
     private static final int RING_HEAD = 6;
     private static final int RING_TAIL = 7;
-    private static final int CURSOR = 8;
-    private static final int USED = 9;
+    /** Two captures' cursors: node, then the ring position it last found or appended. */
+    private static final int NODE0 = 8;
+    private static final int LAST0 = 9;
+    private static final int NODE1 = 10;
+    private static final int LAST1 = 11;
+    private static final int USED = 12;
     private static final int STRIDE = 16;
 
     private long[] st;
@@ -101,22 +105,44 @@ final class ConnectionRings {
      * {@link KeyWindow#inserted} and {@link KeyWindow#found} tell as after
      * {@link KeyWindow#findOrInsert}. {@code h}: the key's table hash.
      */
-    long findOrInsert(long a, long b, long c, int h, long time) {
+    long findOrInsert(int node, long a, long b, long c, int h, long time) {
         int s = slotOf(a, b);
         long[] st = this.st;
+        int last = st[s + NODE0] == node ? s + LAST0 : cursor(s, node);
         long o = order(b, st[s + ANCHORS]);
         long mo = st[s + MAX_ORDER];
         if (Long.compareUnsigned(o, mo) > 0 || (o == mo && c > st[s + MAX_C])) {
             if (st[s + GUARD] >= keys.head) {
-                return guarded(s, a, b, c, h, time, o);
+                return guarded(s, last, a, b, c, h, time, o);
             }
-            return append(s, a, b, c, time, o);
+            return append(s, last, a, b, c, time, o);
         }
-        return notGreater(s, a, b, c, h, time, o);
+        return notGreater(s, last, a, b, c, h, time, o);
+    }
+
+    /**
+     * The index in {@link #st} of capture {@code node}'s last position on the connection at slot
+     * base s: the second cursor, or the first for a node that has none yet, which then takes the
+     * second cursor over (a third capture of a connection shares it with the second), starting
+     * at the ring's last position.
+     */
+    private int cursor(int s, int node) {
+        long[] st = this.st;
+        if (st[s + NODE1] == node) {
+            return s + LAST1;
+        }
+        if (st[s + NODE0] < 0) {
+            st[s + NODE0] = node;
+            st[s + LAST0] = st[s + RING_TAIL] - 1;
+            return s + LAST0;
+        }
+        st[s + NODE1] = node;
+        st[s + LAST1] = st[s + RING_TAIL] - 1;
+        return s + LAST1;
     }
 
     /** A key greater than the connection's max: appended to the window and to the connection's ring. */
-    private long append(int s, long a, long b, long c, long time, long o) {
+    private long append(int s, int last, long a, long b, long c, long time, long o) {
         long id = keys.append(a, b, c, time);
         long[] st = this.st;
         long[] ring = rings[s / STRIDE];
@@ -126,6 +152,7 @@ final class ConnectionRings {
         }
         ring[(int) t & (ring.length - 1)] = id;
         st[s + RING_TAIL] = t + 1;
+        st[last] = t;
         st[s + MAX_ORDER] = o;
         st[s + MAX_C] = c;
         st[s + LAST_ID] = id;
@@ -133,44 +160,60 @@ final class ConnectionRings {
     }
 
     /** A key greater than max while keys of the table from before the last anchors may live: the table is asked first. */
-    private long guarded(int s, long a, long b, long c, int h, long time, long o) {
+    private long guarded(int s, int last, long a, long b, long c, int h, long time, long o) {
         long id = keys.find(a, b, c, h);
         if (id >= 0) {
             keys.found = keys.chunk(id);
             keys.inserted = false;
             return id;
         }
-        return append(s, a, b, c, time, o);
+        return append(s, last, a, b, c, time, o);
     }
 
     /**
-     * A key not greater than its connection's max: first the ring's position at the cursor (where
-     * the next copy of a key seen by two captures is), then a search of the ring's live part,
-     * then the table (where it is inserted when absent).
+     * A key not greater than its connection's max: first the ring's positions after and at the
+     * capture's last one (a capture sees the connection's segments in order: the next one, or the
+     * same again), then a search of the ring's live part, then the table (where it is inserted
+     * when absent).
      */
-    private long notGreater(int s, long a, long b, long c, int h, long time, long o) {
+    private long notGreater(int s, int last, long a, long b, long c, int h, long time, long o) {
         long[] st = this.st;
         long[] ring = rings[s / STRIDE];
         int mask = ring.length - 1;
-        long p = st[s + CURSOR];
-        if (p >= st[s + RING_HEAD] && p < st[s + RING_TAIL]) {
+        long p = st[last] + 1;
+        long lo = st[s + RING_HEAD];
+        long hi = st[s + RING_TAIL];
+        if (p >= lo && p < hi) {
             long id = ring[(int) p & mask];
             if (id >= keys.head) { // live
                 long[] r = keys.chunk(id);
                 int e = KeyWindow.at(id);
                 if (r[e + 1] == b && r[e + 2] == c) {
-                    st[s + CURSOR] = p + 1;
+                    st[last] = p;
                     keys.found = r;
                     keys.inserted = false;
                     return id;
                 }
             }
         }
-        return searched(s, a, b, c, h, time, o);
+        p--;
+        if (p >= lo && p < hi) {
+            long id = ring[(int) p & mask];
+            if (id >= keys.head) {
+                long[] r = keys.chunk(id);
+                int e = KeyWindow.at(id);
+                if (r[e + 1] == b && r[e + 2] == c) {
+                    keys.found = r;
+                    keys.inserted = false;
+                    return id;
+                }
+            }
+        }
+        return searched(s, last, a, b, c, h, time, o);
     }
 
     /** {@link #notGreater} when the cursor did not hold the key. */
-    private long searched(int s, long a, long b, long c, int h, long time, long o) {
+    private long searched(int s, int last, long a, long b, long c, int h, long time, long o) {
         long[] st = this.st;
         long head = keys.head;
         long[] ring = rings[s / STRIDE];
@@ -187,13 +230,12 @@ final class ConnectionRings {
             st[s + ANCHORS] = anchors(b);
             st[s + MAX_ORDER] = 0;
             st[s + MAX_C] = -1;
-            st[s + CURSOR] = lo;
             long o2 = order(b, st[s + ANCHORS]);
-            return st[s + GUARD] >= head ? guarded(s, a, b, c, h, time, o2) : append(s, a, b, c, time, o2);
+            return st[s + GUARD] >= head ? guarded(s, last, a, b, c, h, time, o2) : append(s, last, a, b, c, time, o2);
         }
-        long p = search(ring, mask, lo, hi - 1, Math.max(lo, Math.min(hi - 1, st[s + CURSOR])), o, c, st[s + ANCHORS]);
+        long p = search(ring, mask, lo, hi - 1, Math.max(lo, Math.min(hi - 1, st[last] + 1)), o, c, st[s + ANCHORS]);
         if (p >= 0) {
-            st[s + CURSOR] = p + 1;
+            st[last] = p;
             long id = ring[(int) p & mask];
             keys.found = keys.chunk(id);
             keys.inserted = false;
@@ -324,7 +366,8 @@ final class ConnectionRings {
         st[s + GUARD] = -1;
         st[s + RING_HEAD] = 0;
         st[s + RING_TAIL] = 0;
-        st[s + CURSOR] = 0;
+        st[s + NODE0] = -1;
+        st[s + NODE1] = -1;
         st[s + USED] = 1;
         rings[i] = spareCount > 0 ? spare[--spareCount] : new long[16];
         used++;
@@ -389,9 +432,6 @@ final class ConnectionRings {
             lo++;
         }
         st[s + RING_HEAD] = lo;
-        if (st[s + CURSOR] < lo) {
-            st[s + CURSOR] = lo;
-        }
         if (lo > st[s + RING_TAIL] - old.length) {
             return old;
         }
