@@ -88,6 +88,14 @@ final class ConnectionRings {
     /** Whether the last {@link #findOrInsert} found or made its key in the probe table. */
     private final KeyWindow keys;
 
+    /** For tests, counts of the rare paths: keys searched in a ring past the cursors, then looked up in the table; new anchors; keys greater than max looked up in the table under a guard. */
+    long searches;
+    long tableLookups;
+    long reanchors;
+    long guardedLookups;
+    /** Times the table of connections was rebuilt (dead connections dropped). */
+    long rebuilds;
+
     ConnectionRings(KeyWindow keys) {
         this.keys = keys;
         slots = 16;
@@ -161,6 +169,7 @@ final class ConnectionRings {
 
     /** A key greater than max while keys of the table from before the last anchors may live: the table is asked first. */
     private long guarded(int s, int last, long a, long b, long c, int h, long time, long o) {
+        guardedLookups++;
         long id = keys.find(a, b, c, h);
         if (id >= 0) {
             keys.found = keys.chunk(id);
@@ -214,6 +223,7 @@ final class ConnectionRings {
 
     /** {@link #notGreater} when the cursor did not hold the key. */
     private long searched(int s, int last, long a, long b, long c, int h, long time, long o) {
+        searches++;
         long[] st = this.st;
         long head = keys.head;
         long[] ring = rings[s / STRIDE];
@@ -226,6 +236,7 @@ final class ConnectionRings {
         st[s + RING_HEAD] = lo;
         if (lo == hi) {
             // no live key in the ring: new anchors, any live key of the connection is in the table (guarded)
+            reanchors++;
             st[s + GUARD] = st[s + LAST_ID];
             st[s + ANCHORS] = anchors(b);
             st[s + MAX_ORDER] = 0;
@@ -241,6 +252,7 @@ final class ConnectionRings {
             keys.inserted = false;
             return id;
         }
+        tableLookups++;
         long id = keys.findOrInsert(a, b, c, h, time);
         if (keys.inserted) {
             st[s + LAST_ID] = id;
@@ -380,6 +392,7 @@ final class ConnectionRings {
      * when the rest still fill a quarter of it.
      */
     private void rebuild() {
+        rebuilds++;
         long head = keys.head;
         long[] old = st;
         long[][] oldRings = rings;

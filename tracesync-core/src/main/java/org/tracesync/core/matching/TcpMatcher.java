@@ -498,6 +498,11 @@ public final class TcpMatcher {
         }
     }
 
+    /** For tests: the connection rings' counts of their rare paths. */
+    ConnectionRings connections() {
+        return connections;
+    }
+
     /** Every acknowledgement looks its data message up, as before the filter (for tests: the path it replaces). */
     void lookUpEveryAcknowledgement() {
         ackConnections = null;
