@@ -17,6 +17,11 @@ package org.tracesync.core.matching;
  * a table let fill with stale slots up to three quarters. A caller that knows which keys are about
  * to be removed reads their {@link #home} slots first, so that those misses overlap.
  *
+ * <p>Keys may also be {@link #append}ed to the ring alone, when the caller knows they are absent
+ * and finds them again itself ({@link TcpMatcher}'s TCP keys, {@link ConnectionRings}): they take
+ * no slot (their {@link #HASH} word is 0) and their removal touches none; the probe table then
+ * holds, and grows with, only the keys inserted by {@link #findOrInsert}.
+ *
  * <p>Costs: insert, find and head removal O(1) expected, about one cache miss each in the probe
  * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry (in
  * 256 KB chunks) plus 16–32 bytes of probe table (the probe table doubles when needed; neither

@@ -49,6 +49,16 @@ import org.tracesync.core.model.MessageSink;
  * decides the oldest one early: memory stays bounded even when millions of keys never match
  * within the window; keys dropped that way are counted and named in {@link #summary()}.
  *
+ * <p><b>Where keys live.</b> TCP keys are found by connection and order ({@link ConnectionRings}):
+ * a key greater than every key of its connection direction is new and is appended without a
+ * lookup, and the other capture's copy is found in that connection's ring of ids, after the
+ * position of that capture's last key; only keys out of order (retransmissions, reordering, a
+ * clock stepping back, new ISNs) go to the probe table of {@link KeyWindow}, as do other keys.
+ * Which structure holds a key changes no result (every key is found wherever it lives; the
+ * argument is in {@link ConnectionRings}). On the 1.17 GB benchmark capture set (six connection
+ * directions) this took the matching half from about 106 to about 83 ns per event (thirteenth
+ * session, docs/PERFORMANCE.md).
+ *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown. Measured
  * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets on an idle
  * machine, 150–160 ns per packet of the simulated set under load 10–19 (185 before the slots of
@@ -203,14 +213,16 @@ public final class TcpMatcher {
      * datagrams given to {@code broadcasts} (which may be null when the block has none). The
      * results, and the order of the calls to both sinks, are those of feeding the events one by one.
      *
-     * <p>Events go in runs of {@value #RUN}: first each segment's home slot in the probe table is
-     * read, then the run is matched. Those reads do not depend on each other, so their cache
-     * misses overlap instead of stalling one segment after the other (the probe table of a 60 s
-     * window over a busy capture set is tens of MB); by the time a segment is matched its slot is
-     * cached. Measured on the matching thread, hashes computed by the block's filler (median of 9
-     * replays): 179 -> 135 ns per segment on the simulated benchmark set, 133 -> 125 on the real one.
-     * The same is done for the keys the run will decide ({@link #touchExchanges}): the probe slot
-     * their removal empties and their exchange-cache slots.
+     * <p>Events go in runs of {@value #RUN}: first the home slot in the probe table of each key
+     * that is sure to probe it (the other keys: TCP segments go by connection,
+     * {@link ConnectionRings}, and reach the table only when out of order) is read, then the run is
+     * matched. Those reads do not depend on each other, so their cache misses overlap instead of
+     * stalling one key after the other (the probe table of a 60 s window over a busy trace set is
+     * tens of MB); by the time a key is matched its slot is cached. Measured on the matching thread
+     * when every key probed the table, hashes computed by the block's filler (median of 9
+     * replays): 179 -> 135 ns per segment on the simulated benchmark set, 133 -> 125 on the real
+     * one. The same is done for the keys the run will decide ({@link #touchExchanges}): the probe
+     * slot their removal empties (keys in the table only) and their exchange-cache slots.
      */
     public void match(EventBlock block, BroadcastMatcher broadcasts) {
         int[] info = block.info;
