@@ -111,9 +111,10 @@ final class ConnectionRings {
     /**
      * The id of the live key (a, b, c) (TCP: c ≥ 0), appending it to the window when absent:
      * {@link KeyWindow#inserted} and {@link KeyWindow#found} tell as after
-     * {@link KeyWindow#findOrInsert}. {@code h}: the key's table hash.
+     * {@link KeyWindow#findOrInsert}. The key's table hash is computed only when the table is
+     * asked (blocks carry none for TCP segments).
      */
-    long findOrInsert(int node, long a, long b, long c, int h, long time) {
+    long findOrInsert(int node, long a, long b, long c, long time) {
         int s = slotOf(a, b);
         long[] st = this.st;
         int last = st[s + NODE0] == node ? s + LAST0 : cursor(s, node);
@@ -121,11 +122,11 @@ final class ConnectionRings {
         long mo = st[s + MAX_ORDER];
         if (Long.compareUnsigned(o, mo) > 0 || (o == mo && c > st[s + MAX_C])) {
             if (st[s + GUARD] >= keys.head) {
-                return guarded(s, last, a, b, c, h, time, o);
+                return guarded(s, last, a, b, c, time, o);
             }
             return append(s, last, a, b, c, time, o);
         }
-        return notGreater(s, last, a, b, c, h, time, o);
+        return notGreater(s, last, a, b, c, time, o);
     }
 
     /**
@@ -168,9 +169,9 @@ final class ConnectionRings {
     }
 
     /** A key greater than max while keys of the table from before the last anchors may live: the table is asked first. */
-    private long guarded(int s, int last, long a, long b, long c, int h, long time, long o) {
+    private long guarded(int s, int last, long a, long b, long c, long time, long o) {
         guardedLookups++;
-        long id = keys.find(a, b, c, h);
+        long id = keys.find(a, b, c, KeyWindow.tableHash(a, b, c));
         if (id >= 0) {
             keys.found = keys.chunk(id);
             keys.inserted = false;
@@ -185,7 +186,7 @@ final class ConnectionRings {
      * same again), then a search of the ring's live part, then the table (where it is inserted
      * when absent).
      */
-    private long notGreater(int s, int last, long a, long b, long c, int h, long time, long o) {
+    private long notGreater(int s, int last, long a, long b, long c, long time, long o) {
         long[] st = this.st;
         long[] ring = rings[s / STRIDE];
         int mask = ring.length - 1;
@@ -218,11 +219,11 @@ final class ConnectionRings {
                 }
             }
         }
-        return searched(s, last, a, b, c, h, time, o);
+        return searched(s, last, a, b, c, time, o);
     }
 
     /** {@link #notGreater} when the cursor did not hold the key. */
-    private long searched(int s, int last, long a, long b, long c, int h, long time, long o) {
+    private long searched(int s, int last, long a, long b, long c, long time, long o) {
         searches++;
         long[] st = this.st;
         long head = keys.head;
@@ -242,7 +243,7 @@ final class ConnectionRings {
             st[s + MAX_ORDER] = 0;
             st[s + MAX_C] = -1;
             long o2 = order(b, st[s + ANCHORS]);
-            return st[s + GUARD] >= head ? guarded(s, last, a, b, c, h, time, o2) : append(s, last, a, b, c, time, o2);
+            return st[s + GUARD] >= head ? guarded(s, last, a, b, c, time, o2) : append(s, last, a, b, c, time, o2);
         }
         long p = search(ring, mask, lo, hi - 1, Math.max(lo, Math.min(hi - 1, st[last] + 1)), o, c, st[s + ANCHORS]);
         if (p >= 0) {
@@ -253,7 +254,7 @@ final class ConnectionRings {
             return id;
         }
         tableLookups++;
-        long id = keys.findOrInsert(a, b, c, h, time);
+        long id = keys.findOrInsert(a, b, c, KeyWindow.tableHash(a, b, c), time);
         if (keys.inserted) {
             st[s + LAST_ID] = id;
         }

@@ -205,7 +205,7 @@ public final class TcpMatcher {
         long a = connection(srcAddr, dstAddr, srcPort, dstPort);
         long b = sequences(seq, ack);
         long c = flagsAndLength(flags, payloadLength);
-        step(node, send, time, a, b, c, KeyWindow.tableHash(a, b, c));
+        step(node, send, time, a, b, c, 0); // a TCP key: its table hash is computed when needed
     }
 
     /**
@@ -365,7 +365,7 @@ public final class TcpMatcher {
         boolean tcp = c >= 0;
         tcpSegments += tcp ? 1 : 0;
         boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
-        long id = tcp ? connections.findOrInsert(node, a, b, c, hash, time) : keys.findOrInsert(a, b, c, hash, time);
+        long id = tcp ? connections.findOrInsert(node, a, b, c, time) : keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
         record(keys.found, KeyWindow.at(id), node, send, time, retrans);
         if (inserted) {
