@@ -95,6 +95,8 @@ final class ConnectionRings {
     long guardedLookups;
     /** Times the table of connections was rebuilt (dead connections dropped). */
     long rebuilds;
+    /** Keys of connections that had no state (the table of connections full). */
+    long withoutStateKeys;
 
     ConnectionRings(KeyWindow keys) {
         this.keys = keys;
@@ -116,6 +118,9 @@ final class ConnectionRings {
      */
     long findOrInsert(int node, long a, long b, long c, long time) {
         int s = slotOf(a, b);
+        if (s < 0) {
+            return withoutState(a, b, c, time);
+        }
         long[] st = this.st;
         int last = st[s + NODE0] == node ? s + LAST0 : cursor(s, node);
         long o = order(b, st[s + ANCHORS]);
@@ -367,7 +372,16 @@ final class ConnectionRings {
             i = (i + 1) & mask;
         }
         if ((used + 1) * 2 > slots) {
+            if (keys.head <= noRoomUntil) {
+                return -1;
+            }
             rebuild();
+            if ((used + 1) * 2 > slots) {
+                // as many live connections as the table may hold: none is made until the keys
+                // live now have died
+                noRoomUntil = keys.tail;
+                return -1;
+            }
             return slotOf(a, b);
         }
         int s = i * STRIDE;
@@ -375,8 +389,10 @@ final class ConnectionRings {
         st[s + ANCHORS] = anchors(b);
         st[s + MAX_ORDER] = 0;
         st[s + MAX_C] = -1;
-        st[s + LAST_ID] = -1;
-        st[s + GUARD] = -1;
+        // keys of the connection put in the table while it had no state may live: guarded, and
+        // the connection is kept as long as they may
+        st[s + LAST_ID] = withoutStateLastId;
+        st[s + GUARD] = withoutStateLastId;
         st[s + RING_HEAD] = 0;
         st[s + RING_TAIL] = 0;
         st[s + NODE0] = -1;
@@ -406,7 +422,7 @@ final class ConnectionRings {
             }
         }
         int n = oldSlots;
-        while ((live + 1) * 4 > n) {
+        while ((live + 1) * 4 > n && n < maxSlots) {
             n *= 2;
         }
         st = new long[n * STRIDE];
@@ -433,6 +449,37 @@ final class ConnectionRings {
             rings[i] = oldRings[j];
             used++;
         }
+    }
+
+    /**
+     * A key of a connection that has no state (the table of connections holds as many live ones as
+     * it may): in the probe table, found or inserted. Its id is remembered: a state made later for
+     * any connection guards the keys inserted so far this way.
+     */
+    private long withoutState(long a, long b, long c, long time) {
+        withoutStateKeys++;
+        long id = keys.findOrInsert(a, b, c, KeyWindow.tableHash(a, b, c), time);
+        if (keys.inserted) {
+            withoutStateLastId = id;
+        }
+        return id;
+    }
+
+    /** The last id inserted by {@link #withoutState} (-1: none). */
+    private long withoutStateLastId = -1;
+    /** No connection state is made while the window's head is at most this id (the table was full of live ones). */
+    private long noRoomUntil = -1;
+    /**
+     * At most this many slots in the table of connections (128 bytes each), so at most half as
+     * many live connections: 16,384 by default (4 MB); beyond, keys of new connections go to the
+     * probe table, as every key did before this class (a window of a port scan or of a million
+     * short connections would otherwise cost hundreds of bytes per key).
+     */
+    private int maxSlots = 1 << 15;
+
+    /** For tests: a smaller table of connections (a power of two, at least 16). */
+    void maxSlots(int n) {
+        maxSlots = n;
     }
 
     /** The ring of the connection at slot base s is full: its dead ids are dropped, and it doubles if none was. */

@@ -24,28 +24,31 @@ import org.junit.jupiter.params.provider.CsvSource;
  * numbers that wrap (and connections of huge segments whose order values run out of their
  * anchors' range), new ISNs on the same ports, clock offsets smaller and larger than the latency,
  * one capture's clock stepping back, a third capture that sees other hosts' segments, small key
- * limits, and keys that are not TCP segments (message ids, segments without addresses) mixed in.
+ * limits, a table of connections too small for all of them (their keys go to the table), and keys
+ * that are not TCP segments (message ids, segments without addresses) mixed in.
  */
 class TcpMatcherReferenceTest {
 
     private static final int ACK = 0x10;
 
-    @ParameterizedTest(name = "seed {0}: {1} captures, window {2} ns, key limit {3}, offsets {4}, block {5}")
+    @ParameterizedTest(name = "seed {0}: {1} captures, window {2} ns, key limit {3}, offsets {4}, block {5}, "
+            + "connection slots {6}")
     @CsvSource({
-        "1, 2, 1000000000, 0, 0, 4096",
-        "2, 3, 200000000, 0, 1, 4096",
-        "3, 3, 20000000, 0, 2, 97",
-        "4, 2, 2000000000, 0, 2, 4096",
-        "5, 3, 500000000, 300, 1, 4096",
-        "6, 3, 100000000, 0, 0, 1",
-        "7, 2, 50000000, 40, 1, 333",
-        "8, 3, 1000000000, 0, 2, 4096",
-        "9, 3, 300000000, 2000, 0, 4096",
-        "10, 2, 5000000000, 0, 1, 1000",
-        "11, 3, 30000000, 0, 1, 4096",
-        "12, 3, 2000000000, 0, 0, 4096",
+        "1, 2, 1000000000, 0, 0, 4096, 0",
+        "2, 3, 200000000, 0, 1, 4096, 0",
+        "3, 3, 20000000, 0, 2, 97, 16",
+        "4, 2, 2000000000, 0, 2, 4096, 0",
+        "5, 3, 500000000, 300, 1, 4096, 0",
+        "6, 3, 100000000, 0, 0, 1, 0",
+        "7, 2, 50000000, 40, 1, 333, 16",
+        "8, 3, 1000000000, 0, 2, 4096, 32",
+        "9, 3, 300000000, 2000, 0, 4096, 0",
+        "10, 2, 5000000000, 0, 1, 1000, 0",
+        "11, 3, 30000000, 0, 1, 4096, 16",
+        "12, 3, 2000000000, 0, 0, 4096, 0",
     })
-    void sameAsTheReference(long seed, int nodes, long window, int keyLimit, int offsets, int blockSize) {
+    void sameAsTheReference(long seed, int nodes, long window, int keyLimit, int offsets, int blockSize,
+                            int connectionSlots) {
         List<EventBlock> blocks = stream(seed, nodes, window, offsets, blockSize);
         int limit = keyLimit > 0 ? keyLimit : Integer.MAX_VALUE;
 
@@ -53,6 +56,10 @@ class TcpMatcherReferenceTest {
         List<long[]> exchanges = new ArrayList<>();
         TcpMatcher m = new TcpMatcher(nodes, window, limit, (s, r, t1, t2) -> messages.add(new long[] {s, r, t1, t2}));
         m.exchangesTo((a, b, t1, t2, t3, t4) -> exchanges.add(new long[] {a, b, t1, t2, t3, t4}));
+        if (connectionSlots > 0) {
+            // fewer live connections than the stream has: the others' keys go to the table
+            m.connections().maxSlots(connectionSlots);
+        }
         Reference ref = new Reference(nodes, window, limit);
         for (EventBlock b : blocks) {
             m.match(b, null);
@@ -100,6 +107,9 @@ class TcpMatcherReferenceTest {
         ConnectionRings c = m.connections();
         assertThat(List.of(c.searches, c.tableLookups, c.reanchors, c.guardedLookups, c.rebuilds))
                 .as("searches, table lookups, new anchors, guarded lookups, rebuilds").allMatch(n -> n > 0);
+        if (connectionSlots > 0) {
+            assertThat(c.withoutStateKeys).isGreaterThan(0);
+        }
     }
 
     /** The rule of {@link TcpMatcher}'s class comment, kept in maps. */
