@@ -52,10 +52,13 @@ package org.tracesync.core.matching;
  * re-anchors. Keys that are not TCP segments between addressed hosts ({@link EventBlock#OTHER_KEY})
  * never come here.
  *
- * <p>Memory: per live connection 128 bytes of state and a ring of 8 bytes per live key (sized to
- * a power of two, kept for reuse); connections whose keys have all died are dropped when the
- * table of connections would grow. Cost per key: one lookup of its connection (the last one is
- * remembered), an append, or a compare at the cursor and a search from it.
+ * <p>Memory: per live connection 128 bytes of state (in a table at most half full) and a ring of
+ * 8 bytes per live key (a power of two, at least 16); connections whose keys have all died are
+ * dropped when the table of connections would grow. At most 16,384 connections have a state:
+ * keys of further ones go to the probe table (one key per connection, as in a port scan, would
+ * otherwise cost several hundred bytes per key); a state made later starts guarded by the last
+ * key put there that way, which keeps invariant 2. Cost per key: one lookup of its connection,
+ * an append, or a compare at the capture's cursor (and, when it misses, a search).
  */
 final class ConnectionRings {
 
