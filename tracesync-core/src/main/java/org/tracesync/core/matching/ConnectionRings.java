@@ -62,7 +62,13 @@ package org.tracesync.core.matching;
  */
 final class ConnectionRings {
 
-    /** Fields of a connection's state, at {@code st[s + ...]} for its slot base s. */
+    /**
+     * Fields of a connection's state, at {@code st[s + ...]} for its slot base s: its key word a,
+     * its anchors (S|A), the order value and third word of its largest key, the last id of any of
+     * its keys (it has no live key when that is below the window's head), the guard (table keys up
+     * to that id may be greater than max), its ring's first and next positions, the two cursors,
+     * and whether the slot is used.
+     */
     private static final int A = 0;
     private static final int ANCHORS = 1;
     private static final int MAX_ORDER = 2;
@@ -88,10 +94,13 @@ final class ConnectionRings {
     private final long[][] spare = new long[1024][];
     private int spareCount;
 
-    /** Whether the last {@link #findOrInsert} found or made its key in the probe table. */
+    /** The window whose keys this indexes: its ring holds the records, its probe table the keys out of order. */
     private final KeyWindow keys;
 
-    /** For tests, counts of the rare paths: keys searched in a ring past the cursors, then looked up in the table; new anchors; keys greater than max looked up in the table under a guard. */
+    /**
+     * For tests, counts of the rare paths: keys searched in a ring past the cursors, then looked
+     * up in the table; new anchors; keys greater than max looked up in the table under a guard.
+     */
     long searches;
     long tableLookups;
     long reanchors;
