@@ -12,7 +12,8 @@ set -uo pipefail
 BASE=${1:?usage: same-results.sh BASE_JAR [FILE...]}; shift
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 D=$HERE/../shared/data
-OUT=${OUT:-$(mktemp -d)}
+# without OUT the outputs go to a temporary directory, removed when every input gave the same
+[ -z "${OUT:-}" ] && { OUT=$(mktemp -d); TEMP_OUT=yes; }
 # a given OUT that does not exist yet is made (else every input would show as DIFFER)
 mkdir -p "$OUT" || { echo "same-results.sh: cannot make the output directory $OUT" >&2; exit 2; }
 inputs=()
@@ -41,4 +42,5 @@ for args in "${inputs[@]}"; do
     echo "DIFFER: $args (see $OUT/$i-*)"; differ=1
   fi
 done
+if [ $differ = 0 ] && [ -n "${TEMP_OUT:-}" ]; then rm -rf "$OUT"; else echo "outputs in $OUT"; fi
 exit $differ

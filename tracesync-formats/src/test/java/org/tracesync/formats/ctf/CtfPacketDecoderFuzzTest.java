@@ -24,7 +24,9 @@ class CtfPacketDecoderFuzzTest {
         if (dir == null) {
             try {
                 Path d = Files.createTempDirectory("ctf-fuzz");
-                d.toFile().deleteOnExit();
+                // deleteOnExit cannot remove a directory that still holds the writer's files: the
+                // whole directory goes at exit (it was left behind by every test run)
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(d)));
                 try (CtfTraceWriter w = new CtfTraceWriter(d, "fuzz", 0)) {
                     w.networkInterface(0, 1, "eth0", new byte[] {10, 0, 0, 1});
                 }
@@ -37,12 +39,19 @@ class CtfPacketDecoderFuzzTest {
         return dir;
     }
 
+    private static void deleteTree(Path d) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(d)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort at exit: a temporary directory left behind is not a test failure
+        }
+    }
+
     @FuzzTest(maxDuration = "60s")
     void decodeStream(byte[] data) throws IOException {
         Path d = traceDir();
         Path stream = d.resolve("channel0_0");
         Files.write(stream, data);
-        stream.toFile().deleteOnExit();
         try {
             CtfTrace t = CtfTrace.of(d, metadata, java.util.List.of(stream));
             CtfNetworkEvents net = new CtfNetworkEvents(e -> { });
