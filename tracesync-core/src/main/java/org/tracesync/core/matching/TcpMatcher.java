@@ -205,7 +205,8 @@ public final class TcpMatcher {
         long a = connection(srcAddr, dstAddr, srcPort, dstPort);
         long b = sequences(seq, ack);
         long c = flagsAndLength(flags, payloadLength);
-        step(node, send, time, a, b, c, 0); // a TCP key: its table hash is computed when needed
+        // a TCP key (flags within 9 bits: c >= 0) goes by connection, its table hash computed when needed
+        step(node, send, time, a, b, c, c < 0 ? KeyWindow.tableHash(a, b, c) : 0);
     }
 
     /**
