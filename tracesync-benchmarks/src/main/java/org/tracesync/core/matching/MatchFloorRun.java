@@ -81,6 +81,14 @@ public final class MatchFloorRun {
         long events = 0;
         for (EventBlock b : blocks) {
             events += b.size;
+            // blocks carry no table hash for TCP segments since TcpMatcher finds them by
+            // connection; the minimal and footprint kernels probe a table with it, as the reader
+            // used to hand it to them (untimed here)
+            for (int i = 0; i < b.size; i++) {
+                if (!EventBlock.datagram(b.info[i]) && b.hash[i] == 0) {
+                    b.hash[i] = KeyWindow.tableHash(b.a[i], b.b[i], b.c[i]);
+                }
+            }
         }
         long w60 = TcpMatcher.DEFAULT_WINDOW_NS;
         long w1 = 1_000_000_000L;

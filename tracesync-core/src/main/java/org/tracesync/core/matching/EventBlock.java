@@ -6,9 +6,9 @@ package org.tracesync.core.matching;
  * hands to the matchers ({@link TcpMatcher#match}), on its own thread or through a queue to
  * another one. A block is filled, matched, cleared and filled again: no object per event.
  *
- * <p>Segments are stored as the matcher's packed key (connection, seq|ack, flags|length) and its
- * hash, so packing and hashing are done by whoever fills the block: on the reading thread when
- * there is one, which takes that work off the matching thread.
+ * <p>Segments are stored as the matcher's packed key (connection, seq|ack, flags|length), other
+ * keys with their table hash too, so packing (and hashing) is done by whoever fills the block: on
+ * the reading thread when there is one, which takes that work off the matching thread.
  */
 public final class EventBlock {
 
@@ -21,7 +21,11 @@ public final class EventBlock {
 
     /** node | SEND | DATAGRAM. */
     final int[] info;
-    /** {@link KeyWindow#tableHash} of a segment's key, computed by whoever fills the block (0 for a datagram). */
+    /**
+     * {@link KeyWindow#tableHash} of an other key ({@link #OTHER_KEY}), computed by whoever fills
+     * the block; 0 for a TCP segment (the matcher finds those by connection and computes the hash
+     * only for the few it looks up in its table) and for a datagram.
+     */
     final int[] hash;
     final long[] time;
     final long[] a;
@@ -50,7 +54,7 @@ public final class EventBlock {
         a[i] = ka;
         b[i] = kb;
         c[i] = kc;
-        hash[i] = KeyWindow.tableHash(ka, kb, kc);
+        hash[i] = 0; // TCP keys are found by connection (ConnectionRings): the hash only when the table is asked
     }
 
     /**
@@ -166,7 +170,7 @@ public final class EventBlock {
         a[i] = ka;
         b[i] = kb;
         c[i] = kc;
-        hash[i] = KeyWindow.tableHash(ka, kb, kc);
+        hash[i] = kc < 0 ? KeyWindow.tableHash(ka, kb, kc) : 0;
     }
 
     /** A broadcast datagram, as {@link BroadcastMatcher#datagram} takes it. */

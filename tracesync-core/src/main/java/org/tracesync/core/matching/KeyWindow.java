@@ -17,6 +17,11 @@ package org.tracesync.core.matching;
  * a table let fill with stale slots up to three quarters. A caller that knows which keys are about
  * to be removed reads their {@link #home} slots first, so that those misses overlap.
  *
+ * <p>Keys may also be {@link #append}ed to the ring alone, when the caller knows they are absent
+ * and finds them again itself ({@link TcpMatcher}'s TCP keys, {@link ConnectionRings}): they take
+ * no slot (their {@link #HASH} word is 0) and their removal touches none; the probe table then
+ * holds, and grows with, only the keys inserted by {@link #findOrInsert}.
+ *
  * <p>Costs: insert, find and head removal O(1) expected, about one cache miss each in the probe
  * table (the ring is walked in order); growth amortized O(1). Memory 64 bytes per live entry (in
  * 256 KB chunks) plus 16–32 bytes of probe table (the probe table doubles when needed; neither
@@ -178,7 +183,7 @@ final class KeyWindow {
 
     /** {@link #findOrInsert(long, long, long, long)} with the key's {@link #tableHash} already known. */
     long findOrInsert(long a, long b, long c, int h, long time) {
-        if (tail - head >= growAt) {
+        if (inTable >= growAt) {
             growSlots();
         }
         if (tail >= nextChunkAt) {
@@ -217,9 +222,39 @@ final class KeyWindow {
         ring[e + META] = 0;
         ring[e + HASH] = h;
         slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
+        inTable++;
         inserted = true;
         return id;
     }
+
+    /**
+     * Appends a key that the caller knows is not in the window (payload zeroed, inserted time
+     * {@code time}) to the ring only: no probe-table slot, its {@link #HASH} word 0 (a table hash
+     * always has bit 31 set), so {@link #find} never finds it and {@link #removeHead} touches no
+     * slot for it. The caller finds it again by its id ({@link TcpMatcher}'s connection rings).
+     */
+    long append(long a, long b, long c, long time) {
+        if (tail >= nextChunkAt) {
+            nextChunk();
+        }
+        long id = tail++;
+        long[] ring = tailChunk;
+        found = ring;
+        int e = at(id);
+        ring[e] = a;
+        ring[e + 1] = b;
+        ring[e + 2] = c;
+        ring[e + INSERTED] = time;
+        ring[e + SEND_TIME] = 0;
+        ring[e + RECV_TIME] = 0;
+        ring[e + META] = 0;
+        ring[e + HASH] = 0;
+        inserted = true;
+        return id;
+    }
+
+    /** Keys in the probe table (inserted by {@link #findOrInsert}, not {@link #append}). */
+    private long inTable;
 
     /** Whether the last {@link #findOrInsert} inserted. */
     boolean inserted;
@@ -232,6 +267,17 @@ final class KeyWindow {
      */
     void removeHead() {
         int h = (int) headChunk[at(head) + HASH];
+        if (h != 0) {
+            removeSlot(h);
+        }
+        head++;
+        if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
+            leaveChunk();
+        }
+    }
+
+    /** Empties the head's slot (its hash {@code h}) by backward shift. */
+    private void removeSlot(int h) {
         long want = (long) h << 32 | (head & 0xffff_ffffL);
         long[] slots = this.slots;
         int mask = slotMask;
@@ -253,10 +299,7 @@ final class KeyWindow {
             }
         }
         slots[i] = 0;
-        head++;
-        if (((int) head & (CHUNK_ENTRIES - 1)) == 0) {
-            leaveChunk();
-        }
+        inTable--;
     }
 
     /** The hash of entry {@code id}'s key (to read its {@link #home} slot before removing it). */

@@ -49,6 +49,16 @@ import org.tracesync.core.model.MessageSink;
  * decides the oldest one early: memory stays bounded even when millions of keys never match
  * within the window; keys dropped that way are counted and named in {@link #summary()}.
  *
+ * <p><b>Where keys live.</b> TCP keys are found by connection and order ({@link ConnectionRings}):
+ * a key greater than every key of its connection direction is new and is appended without a
+ * lookup, and the other capture's copy is found in that connection's ring of ids, after the
+ * position of that capture's last key; only keys out of order (retransmissions, reordering, a
+ * clock stepping back, new ISNs) go to the probe table of {@link KeyWindow}, as do other keys.
+ * Which structure holds a key changes no result (every key is found wherever it lives; the
+ * argument is in {@link ConnectionRings}). On the 1.17 GB benchmark capture set (six connection
+ * directions) this took the matching half from about 106 to about 83 ns per event (thirteenth
+ * session, docs/PERFORMANCE.md).
+ *
  * <p>Cost: O(1) expected per event, no allocation per event once the tables have grown. Measured
  * 100–125 ns per segment, pair accumulators included, on the 1 GB benchmark capture sets on an idle
  * machine, 150–160 ns per packet of the simulated set under load 10–19 (185 before the slots of
@@ -74,6 +84,8 @@ public final class TcpMatcher {
     private final MessageSink out;
     private final long window;
     private final KeyWindow keys = new KeyWindow();
+    /** TCP keys by connection and order: most need no probe of {@link #keys}' table ({@link ConnectionRings}). */
+    private final ConnectionRings connections = new ConnectionRings(keys);
     /**
      * Decided data messages awaiting their acknowledgement: a direct-mapped cache of
      * {@value #EXCHANGE_SLOTS} entries indexed by (reversed connection, expected ack). Fixed size,
@@ -193,7 +205,8 @@ public final class TcpMatcher {
         long a = connection(srcAddr, dstAddr, srcPort, dstPort);
         long b = sequences(seq, ack);
         long c = flagsAndLength(flags, payloadLength);
-        step(node, send, time, a, b, c, KeyWindow.tableHash(a, b, c));
+        // a TCP key (flags within 9 bits: c >= 0) goes by connection, its table hash computed when needed
+        step(node, send, time, a, b, c, c < 0 ? KeyWindow.tableHash(a, b, c) : 0);
     }
 
     /**
@@ -201,14 +214,16 @@ public final class TcpMatcher {
      * datagrams given to {@code broadcasts} (which may be null when the block has none). The
      * results, and the order of the calls to both sinks, are those of feeding the events one by one.
      *
-     * <p>Events go in runs of {@value #RUN}: first each segment's home slot in the probe table is
-     * read, then the run is matched. Those reads do not depend on each other, so their cache
-     * misses overlap instead of stalling one segment after the other (the probe table of a 60 s
-     * window over a busy capture set is tens of MB); by the time a segment is matched its slot is
-     * cached. Measured on the matching thread, hashes computed by the block's filler (median of 9
-     * replays): 179 -> 135 ns per segment on the simulated benchmark set, 133 -> 125 on the real one.
-     * The same is done for the keys the run will decide ({@link #touchExchanges}): the probe slot
-     * their removal empties and their exchange-cache slots.
+     * <p>Events go in runs of {@value #RUN}: first the home slot in the probe table of each key
+     * that is sure to probe it (the other keys: TCP segments go by connection,
+     * {@link ConnectionRings}, and reach the table only when out of order) is read, then the run is
+     * matched. Those reads do not depend on each other, so their cache misses overlap instead of
+     * stalling one key after the other (the probe table of a 60 s window over a busy trace set is
+     * tens of MB); by the time a key is matched its slot is cached. Measured on the matching thread
+     * when every key probed the table, hashes computed by the block's filler (median of 9
+     * replays): 179 -> 135 ns per segment on the simulated benchmark set, 133 -> 125 on the real
+     * one. The same is done for the keys the run will decide ({@link #touchExchanges}): the probe
+     * slot their removal empties (keys in the table only) and their exchange-cache slots.
      */
     public void match(EventBlock block, BroadcastMatcher broadcasts) {
         int[] info = block.info;
@@ -221,7 +236,9 @@ public final class TcpMatcher {
             int end = Math.min(n, start + RUN);
             long read = 0;
             for (int i = start; i < end; i++) {
-                read += keys.home(hash[i]); // datagrams have hash 0: a harmless read
+                // only other keys are sure to probe the table (TCP keys mostly go by connection):
+                // the rest read slot 0, a harmless read (as datagrams, whose hash is 0)
+                read += keys.home(c[i] < 0 ? hash[i] : 0);
             }
             read += touchExchanges(time[end - 1] - window);
             homeReads += read; // keeps the reads from being optimized away
@@ -259,7 +276,8 @@ public final class TcpMatcher {
                 break;
             }
             long hw = ring[e + KeyWindow.HASH];
-            homes[nh++] = (int) hw;
+            homes[nh] = (int) hw;
+            nh += (int) hw != 0 ? 1 : 0; // 0: a key of a connection ring, in no table slot
             long k2 = ring[e + 2];
             if (k2 >= 0 && isMessage(ring[e + KeyWindow.META])) {
                 long k0 = ring[e];
@@ -348,7 +366,7 @@ public final class TcpMatcher {
         boolean tcp = c >= 0;
         tcpSegments += tcp ? 1 : 0;
         boolean retrans = send && tcp && flows.retransmission(node, a, b >>> 32, (int) c, (int) (c >>> 32), time, window);
-        long id = keys.findOrInsert(a, b, c, hash, time);
+        long id = tcp ? connections.findOrInsert(node, a, b, c, time) : keys.findOrInsert(a, b, c, hash, time);
         boolean inserted = keys.inserted;
         record(keys.found, KeyWindow.at(id), node, send, time, retrans);
         if (inserted) {
@@ -491,6 +509,11 @@ public final class TcpMatcher {
             }
             ex[d + 1] = exWord(ackNo, USED, to, from); // a later duplicate ack must not count again
         }
+    }
+
+    /** For tests: the connection rings' counts of their rare paths. */
+    ConnectionRings connections() {
+        return connections;
     }
 
     /** Every acknowledgement looks its data message up, as before the filter (for tests: the path it replaces). */
