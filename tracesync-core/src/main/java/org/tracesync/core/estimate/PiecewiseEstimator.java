@@ -2411,7 +2411,7 @@ public final class PiecewiseEstimator {
                         + " and %d break%s; knots on %.0f ms buckets; bounds assume each clock linear within each piece%s",
                 n, steps.size(), steps.size() == 1 ? "" : "s", breaks, breaks == 1 ? "" : "s", width / 1e6,
                 unresolved > 0 ? "; " + unresolved + " bucket" + (unresolved == 1 ? "" : "s")
-                        + " fit no line on its own (a step inside) and may leave messages inverted" : "")
+                        + " fit no line on its own, or only one faster than a slew (a step inside), and may leave messages inverted" : "")
                 + (bounded ? "" : "; a piece has too few messages for two-sided bounds: no bounds")
                 + (maxSlewRate == NO_SLEW_RATE_BOUND ? "" : boundNote(maxSlewRate, pieces, beyondBound));
         PairGeometry geometry = new PairGeometry(acc.a(), acc.b(), acc.countAToB(), acc.countBToA(), x0, v0,
