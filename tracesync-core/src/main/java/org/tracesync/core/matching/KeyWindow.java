@@ -213,6 +213,15 @@ final class KeyWindow {
         long[] ring = tailChunk;
         found = ring;
         int e = at(id);
+        write(ring, e, a, b, c, time, h);
+        slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
+        inTable++;
+        inserted = true;
+        return id;
+    }
+
+    /** A new entry's record at {@code ring[e ..]}: the key, its first-event time, the payload zeroed, its hash word. */
+    private static void write(long[] ring, int e, long a, long b, long c, long time, long hashWord) {
         ring[e] = a;
         ring[e + 1] = b;
         ring[e + 2] = c;
@@ -220,11 +229,7 @@ final class KeyWindow {
         ring[e + SEND_TIME] = 0;
         ring[e + RECV_TIME] = 0;
         ring[e + META] = 0;
-        ring[e + HASH] = h;
-        slots[i] = (long) h << 32 | (id & 0xffff_ffffL);
-        inTable++;
-        inserted = true;
-        return id;
+        ring[e + HASH] = hashWord;
     }
 
     /**
@@ -241,14 +246,7 @@ final class KeyWindow {
         long[] ring = tailChunk;
         found = ring;
         int e = at(id);
-        ring[e] = a;
-        ring[e + 1] = b;
-        ring[e + 2] = c;
-        ring[e + INSERTED] = time;
-        ring[e + SEND_TIME] = 0;
-        ring[e + RECV_TIME] = 0;
-        ring[e + META] = 0;
-        ring[e + HASH] = 0;
+        write(ring, e, a, b, c, time, 0);
         inserted = true;
         return id;
     }

@@ -32,24 +32,29 @@ class TcpMatcherReferenceTest {
     private static final int ACK = 0x10;
 
     @ParameterizedTest(name = "seed {0}: {1} captures, window {2} ns, key limit {3}, offsets {4}, block {5}, "
-            + "connection slots {6}")
+            + "connection slots {6}, idle connections {7}")
     @CsvSource({
-        "1, 2, 1000000000, 0, 0, 4096, 0",
-        "2, 3, 200000000, 0, 1, 4096, 0",
-        "3, 3, 20000000, 0, 2, 97, 16",
-        "4, 2, 2000000000, 0, 2, 4096, 0",
-        "5, 3, 500000000, 300, 1, 4096, 0",
-        "6, 3, 100000000, 0, 0, 1, 0",
-        "7, 2, 50000000, 40, 1, 333, 16",
-        "8, 3, 1000000000, 0, 2, 4096, 32",
-        "9, 3, 300000000, 2000, 0, 4096, 0",
-        "10, 2, 5000000000, 0, 1, 1000, 0",
-        "11, 3, 30000000, 0, 1, 4096, 16",
-        "12, 3, 2000000000, 0, 0, 4096, 0",
+        "1, 2, 1000000000, 0, 0, 4096, 0, false",
+        "2, 3, 200000000, 0, 1, 4096, 0, false",
+        "3, 3, 20000000, 0, 2, 97, 16, false",
+        "4, 2, 2000000000, 0, 2, 4096, 0, false",
+        "5, 3, 500000000, 300, 1, 4096, 0, false",
+        "6, 3, 100000000, 0, 0, 1, 0, false",
+        "7, 2, 50000000, 40, 1, 333, 16, false",
+        "8, 3, 1000000000, 0, 2, 4096, 32, false",
+        "9, 3, 300000000, 2000, 0, 4096, 0, false",
+        "10, 2, 5000000000, 0, 1, 1000, 0, false",
+        "11, 3, 30000000, 0, 1, 4096, 16, false",
+        "12, 3, 2000000000, 0, 0, 4096, 0, false",
+        "13, 2, 100000000, 0, 0, 4096, 0, true",
+        "14, 3, 200000000, 0, 1, 4096, 0, true",
+        "15, 3, 50000000, 0, 2, 511, 16, true",
+        "16, 3, 1000000000, 500, 1, 4096, 0, true",
+        "17, 2, 20000000, 0, 2, 64, 32, true",
     })
     void sameAsTheReference(long seed, int nodes, long window, int keyLimit, int offsets, int blockSize,
-                            int connectionSlots) {
-        List<EventBlock> blocks = stream(seed, nodes, window, offsets, blockSize);
+                            int connectionSlots, boolean idle) {
+        List<EventBlock> blocks = stream(seed, nodes, window, offsets, blockSize, idle);
         int limit = keyLimit > 0 ? keyLimit : Integer.MAX_VALUE;
 
         List<long[]> messages = new ArrayList<>();
@@ -313,7 +318,8 @@ class TcpMatcherReferenceTest {
      * into blocks of {@code blockSize}. {@code offsets}: 0, clocks apart by less than the latency;
      * 1, by more; 2, by up to a third of the window.
      */
-    private static List<EventBlock> stream(long seed, int nodes, long window, int offsets, int blockSize) {
+    private static List<EventBlock> stream(long seed, int nodes, long window, int offsets, int blockSize,
+                                           boolean idle) {
         SplittableRandom r = new SplittableRandom(seed);
         long latency = 200_000;
         long[] offset = new long[nodes];
@@ -337,6 +343,8 @@ class TcpMatcherReferenceTest {
         int[] lastLen = new int[2 * conns];
         int[] lastFlags = new int[2 * conns];
         long[] lastAck = new long[2 * conns];
+        // with idle: a connection direction now and then sends nothing for half a window to two windows
+        long[] quietUntil = new long[2 * conns];
         boolean[] huge = new boolean[conns];
         for (int k = 0; k < conns; k++) {
             host[2 * k] = r.nextInt(nodes);
@@ -365,6 +373,14 @@ class TcpMatcherReferenceTest {
             int k = r.nextInt(conns);
             int d = 2 * k + r.nextInt(2);
             int o = d ^ 1;
+            if (idle) {
+                if (t < quietUntil[d]) {
+                    continue;
+                }
+                if (r.nextInt(400) == 0) {
+                    quietUntil[d] = t + window / 2 + r.nextLong(2 * window);
+                }
+            }
             int src = host[d];
             int dst = host[o];
             int sport = d % 2 == 0 ? 30_000 + k : 80;
