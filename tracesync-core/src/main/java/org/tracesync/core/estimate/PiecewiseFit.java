@@ -13,8 +13,9 @@ import org.tracesync.core.transform.MonotoneBound;
  * @param pieces        number of pieces
  * @param steps         the clock steps found (cuts where the offset jumps far beyond the corridor)
  * @param breaks        knots where continuity was impossible but no step is proven (small jumps)
- * @param unresolved    buckets no line fits on its own (a step inside them); their messages are
- *                      split at the cut that violates fewest hull points
+ * @param unresolved    buckets no line fits on its own, or only a line faster than a slew (a step
+ *                      inside them); their messages are split at the cut that violates fewest
+ *                      hull points
  * @param bucketWidth   width of the time buckets the knots lie on (ns)
  * @param slewsBeyondBound with a bound on the slew rate ({@link PiecewiseEstimator#estimate(
  *                      org.tracesync.core.accumulate.PairAccumulator, PairEstimate, double)}): the

@@ -109,7 +109,10 @@ class PiecewiseBoundsLpOracleTest {
                 // steep piece between them), the second in no bucket of the bound piece before it
                 new Case(Bend.NTP50, 2, 2, 500 * PPM),
                 new Case(Bend.STEP, 1, 10, none),
-                new Case(Bend.STEP, 2, 10, 500 * PPM)).map(Arguments::of);
+                new Case(Bend.STEP, 2, 10, 500 * PPM),
+                // a 2.36 ms step at 4 messages/s, once one steep piece (PiecewiseStepAsSteepPieceTest)
+                new Case(Bend.STEP, 6, 4, none),
+                new Case(Bend.STEP, 29, 4, 500 * PPM)).map(Arguments::of);
     }
 
     /** A message: sender, receiver, local send time, local receive time. */
