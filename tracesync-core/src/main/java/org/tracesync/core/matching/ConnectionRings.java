@@ -210,33 +210,38 @@ final class ConnectionRings {
         long p = st[last] + 1;
         long lo = st[s + RING_HEAD];
         long hi = st[s + RING_TAIL];
-        if (p >= lo && p < hi) {
-            long id = ring[(int) p & mask];
-            if (id >= keys.head) { // live
-                long[] r = keys.chunk(id);
-                int e = KeyWindow.at(id);
-                if (r[e + 1] == b && r[e + 2] == c) {
-                    st[last] = p;
-                    keys.found = r;
-                    keys.inserted = false;
-                    return id;
-                }
-            }
+        long id = liveAt(ring, mask, p, lo, hi, b, c);
+        if (id >= 0) {
+            st[last] = p;
+            return id;
         }
-        p--;
-        if (p >= lo && p < hi) {
-            long id = ring[(int) p & mask];
-            if (id >= keys.head) {
-                long[] r = keys.chunk(id);
-                int e = KeyWindow.at(id);
-                if (r[e + 1] == b && r[e + 2] == c) {
-                    keys.found = r;
-                    keys.inserted = false;
-                    return id;
-                }
-            }
+        id = liveAt(ring, mask, p - 1, lo, hi, b, c);
+        if (id >= 0) {
+            return id;
         }
         return searched(s, last, a, b, c, time, o);
+    }
+
+    /**
+     * The id at ring position p when p is in [lo, hi) and holds the live key (b, c) of the
+     * connection (as {@link KeyWindow#findOrInsert} finding it), else -1.
+     */
+    private long liveAt(long[] ring, int mask, long p, long lo, long hi, long b, long c) {
+        if (p < lo || p >= hi) {
+            return -1;
+        }
+        long id = ring[(int) p & mask];
+        if (id < keys.head) { // dead
+            return -1;
+        }
+        long[] r = keys.chunk(id);
+        int e = KeyWindow.at(id);
+        if (r[e + 1] != b || r[e + 2] != c) {
+            return -1;
+        }
+        keys.found = r;
+        keys.inserted = false;
+        return id;
     }
 
     /** {@link #notGreater} when the cursor did not hold the key. */
@@ -246,12 +251,8 @@ final class ConnectionRings {
         long head = keys.head;
         long[] ring = rings[s / STRIDE];
         int mask = ring.length - 1;
-        long lo = st[s + RING_HEAD];
+        long lo = dropDead(s, ring);
         long hi = st[s + RING_TAIL];
-        while (lo < hi && ring[(int) lo & mask] < head) {
-            lo++;
-        }
-        st[s + RING_HEAD] = lo;
         if (lo == hi) {
             // no live key in the ring: new anchors, any live key of the connection is in the table (guarded)
             reanchors++;
@@ -494,17 +495,27 @@ final class ConnectionRings {
         maxSlots = n;
     }
 
+    /**
+     * Drops the dead ids at the front of the ring of the connection at slot base s (ids die in
+     * increasing order: those below the window's head) and returns its first live position.
+     */
+    private long dropDead(int s, long[] ring) {
+        int mask = ring.length - 1;
+        long head = keys.head;
+        long lo = st[s + RING_HEAD];
+        long hi = st[s + RING_TAIL];
+        while (lo < hi && ring[(int) lo & mask] < head) {
+            lo++;
+        }
+        st[s + RING_HEAD] = lo;
+        return lo;
+    }
+
     /** The ring of the connection at slot base s is full: its dead ids are dropped, and it doubles if none was. */
     private long[] fullRing(int s) {
         long[] old = rings[s / STRIDE];
         int oldMask = old.length - 1;
-        long head = keys.head;
-        long lo = st[s + RING_HEAD];
-        long hi = st[s + RING_TAIL];
-        while (lo < hi && old[(int) lo & oldMask] < head) {
-            lo++;
-        }
-        st[s + RING_HEAD] = lo;
+        long lo = dropDead(s, old);
         if (lo > st[s + RING_TAIL] - old.length) {
             return old;
         }
